@@ -1,0 +1,86 @@
+// Building blocks for the per-service environment schemas. Every secret is required and has no
+// default; every message says what a valid value looks like.
+import { decodeKey, generateKeyHint } from "@secondshift/crypto";
+import { z } from "zod";
+
+export type Env = Record<string, string | undefined>;
+
+const required = (hint: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? `is missing; ${hint}` : `is invalid; ${hint}`) });
+
+export const deploymentMode = z
+  .enum(["production", "development", "test"], required('set it to "production", "development" or "test" (default: production)'))
+  .default("production");
+
+export const logLevel = z
+  .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], required("use one of fatal, error, warn, info, debug, trace, silent"))
+  .default("info");
+
+export function urlWithScheme(schemes: string[], example: string) {
+  return z.string(required(`set it to a URL such as ${example}`)).refine(
+    (value) => {
+      try {
+        return schemes.includes(new URL(value).protocol.replace(/:$/, ""));
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a ${schemes.join(" or ")} URL such as ${example}` },
+  );
+}
+
+export const databaseUrl = urlWithScheme(["postgres", "postgresql"], "postgresql://secondshift:PASSWORD@postgres:5432/secondshift");
+export const redisUrl = urlWithScheme(["redis", "rediss"], "redis://redis:6379");
+
+export function encryptionKey(variable: string) {
+  return z.string(required(`set it to 32 random bytes in base64. ${generateKeyHint}`)).transform((value, ctx) => {
+    try {
+      return decodeKey(value, variable);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message.replace(`${variable} `, "") });
+      return z.NEVER;
+    }
+  });
+}
+
+export function previousEncryptionKeys(variable: string) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parts = (value ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+      try {
+        return parts.map((p, i) => decodeKey(p, `${variable} entry ${i + 1}`));
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `${(error as Error).message} Separate several keys with commas.` });
+        return z.NEVER;
+      }
+    });
+}
+
+export const commaList = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? "").split(",").map((p) => p.trim()).filter(Boolean));
+
+export function port(defaultPort: number) {
+  return z.coerce
+    .number({ error: "must be a port number between 1 and 65535" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 65535")
+    .max(65535, "must be between 1 and 65535")
+    .default(defaultPort);
+}
+
+export function positiveInt(defaultValue: number, unit: string, max = Number.MAX_SAFE_INTEGER) {
+  return z.coerce
+    .number({ error: `must be a whole number of ${unit}` })
+    .int(`must be a whole number of ${unit}`)
+    .min(1, `must be at least 1 ${unit}`)
+    .max(max, `must be at most ${max} ${unit}`)
+    .default(defaultValue);
+}
+
+export const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { error: 'must be "true" or "false"' })
+  .default("false")
+  .transform((v) => v === "true" || v === "1" || v === "yes");

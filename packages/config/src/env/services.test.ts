@@ -1,0 +1,91 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "./config-error.ts";
+import { loadGatewayEnv, loadWebEnv, loadWorkerEnv } from "./services.ts";
+
+const key = randomBytes(32).toString("base64");
+const base = {
+  DATABASE_URL: "postgresql://u:p@127.0.0.1:5432/db",
+  SECONDSHIFT_ENCRYPTION_KEY: key,
+  REDIS_URL: "redis://127.0.0.1:6379",
+  SECONDSHIFT_PUBLIC_URL: "https://ss.example.com",
+  SECONDSHIFT_GATEWAY_URL: "http://gateway:4000",
+};
+
+function failure(load: () => unknown): ConfigError {
+  try {
+    load();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+const loaders = { web: loadWebEnv, gateway: loadGatewayEnv, worker: loadWorkerEnv };
+const requiredBy: Record<keyof typeof loaders, string[]> = {
+  web: ["DATABASE_URL", "SECONDSHIFT_ENCRYPTION_KEY", "REDIS_URL", "SECONDSHIFT_PUBLIC_URL"],
+  gateway: ["DATABASE_URL", "SECONDSHIFT_ENCRYPTION_KEY"],
+  worker: ["DATABASE_URL", "SECONDSHIFT_ENCRYPTION_KEY", "REDIS_URL", "SECONDSHIFT_PUBLIC_URL", "SECONDSHIFT_GATEWAY_URL"],
+};
+
+describe("service environments", () => {
+  for (const [service, load] of Object.entries(loaders)) {
+    it(`${service}: accepts a complete environment with safe defaults`, () => {
+      const env = load(base);
+      expect(env.SECONDSHIFT_ENV).toBe("production");
+      expect(env.SECONDSHIFT_ENCRYPTION_KEY).toHaveLength(32);
+    });
+
+    for (const variable of requiredBy[service as keyof typeof loaders]) {
+      it(`${service}: a missing ${variable} stops the service with a message naming it`, () => {
+        const error = failure(() => load({ ...base, [variable]: undefined }));
+        expect(error.variables).toEqual([variable]);
+        expect(error.message).toContain(`${variable}: is missing`);
+      });
+
+      it(`${service}: a malformed ${variable} stops the service with a message naming it`, () => {
+        const error = failure(() => load({ ...base, [variable]: "ftp://nope" }));
+        expect(error.variables).toContain(variable);
+        expect(error.message).toContain(variable);
+      });
+    }
+  }
+
+  it("the key message says how to generate a key and never echoes the bad value", () => {
+    const bad = randomBytes(16).toString("base64");
+    const error = failure(() => loadGatewayEnv({ ...base, SECONDSHIFT_ENCRYPTION_KEY: bad }));
+    expect(error.message).toMatch(/SECONDSHIFT_ENCRYPTION_KEY: .*32 bytes.*randomBytes\(32\)/);
+    expect(error.message).not.toContain(bad);
+    const missing = failure(() => loadGatewayEnv({ ...base, SECONDSHIFT_ENCRYPTION_KEY: undefined }));
+    expect(missing.message).toContain("randomBytes(32).toString('base64')");
+  });
+
+  it("reports every bad variable at once", () => {
+    const error = failure(() => loadWorkerEnv({ SANDBOX_MEMORY_MB: "lots", PORT: "1" }));
+    expect(error.variables).toEqual(expect.arrayContaining(["DATABASE_URL", "SECONDSHIFT_ENCRYPTION_KEY", "REDIS_URL", "SANDBOX_MEMORY_MB"]));
+    expect(error.message).toContain("SANDBOX_MEMORY_MB: must be a whole number of MiB");
+  });
+
+  it("parses previous keys and names a bad entry", () => {
+    const previous = [randomBytes(32).toString("base64"), randomBytes(32).toString("base64")].join(", ");
+    expect(loadGatewayEnv({ ...base, SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: previous }).SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS).toHaveLength(2);
+    const error = failure(() => loadGatewayEnv({ ...base, SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: `${key},short` }));
+    expect(error.message).toContain("SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: ");
+    expect(error.message).toContain("entry 2");
+  });
+
+  it("[C13] production refuses the runc sandbox runtime", () => {
+    const error = failure(() => loadWorkerEnv({ ...base, SANDBOX_RUNTIME: "runc" }));
+    expect(error.variables).toEqual(["SANDBOX_RUNTIME"]);
+    expect(error.message).toContain("gVisor");
+    expect(failure(() => loadWorkerEnv({ ...base, SANDBOX_ALLOW_RUNC: "true" })).variables).toEqual(["SANDBOX_ALLOW_RUNC"]);
+    const dev = loadWorkerEnv({ ...base, SECONDSHIFT_ENV: "development", SANDBOX_RUNTIME: "runc", SANDBOX_ALLOW_RUNC: "true" });
+    expect(dev.SANDBOX_RUNTIME).toBe("runc");
+  });
+
+  it("rejects an unknown deployment mode and bad ports", () => {
+    expect(failure(() => loadWebEnv({ ...base, SECONDSHIFT_ENV: "prod" })).variables).toEqual(["SECONDSHIFT_ENV"]);
+    expect(failure(() => loadWebEnv({ ...base, PORT: "70000" })).message).toContain("PORT: must be between 1 and 65535");
+  });
+});

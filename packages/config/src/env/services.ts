@@ -1,0 +1,95 @@
+// One environment schema per service. Only an app's entry point calls these; packages receive
+// the parsed values as arguments.
+import { z } from "zod";
+import {
+  booleanFlag,
+  commaList,
+  databaseUrl,
+  deploymentMode,
+  encryptionKey,
+  logLevel,
+  port,
+  positiveInt,
+  previousEncryptionKeys,
+  redisUrl,
+  urlWithScheme,
+  type Env,
+} from "./fields.ts";
+import { ConfigError } from "./config-error.ts";
+import { parseEnv } from "./parse-env.ts";
+
+const shared = {
+  SECONDSHIFT_ENV: deploymentMode,
+  LOG_LEVEL: logLevel,
+  DATABASE_URL: databaseUrl,
+  SECONDSHIFT_ENCRYPTION_KEY: encryptionKey("SECONDSHIFT_ENCRYPTION_KEY"),
+  SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: previousEncryptionKeys("SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS"),
+  SECONDSHIFT_ALLOWED_PRIVATE_HOSTS: commaList,
+  SECONDSHIFT_ALLOWED_PRIVATE_CIDRS: commaList,
+};
+
+export const webEnvSchema = z.object({
+  ...shared,
+  PORT: port(3000),
+  REDIS_URL: redisUrl,
+  SECONDSHIFT_PUBLIC_URL: urlWithScheme(["https", "http"], "https://secondshift.example.com"),
+});
+
+export const gatewayEnvSchema = z.object({
+  ...shared,
+  PORT: port(4000),
+  GATEWAY_MAX_BODY_BYTES: positiveInt(10 * 1024 * 1024, "bytes"),
+  GATEWAY_UPSTREAM_TIMEOUT_MS: positiveInt(600_000, "milliseconds"),
+  GATEWAY_MAX_PARALLEL_PER_RUN: positiveInt(4, "requests", 1000),
+});
+
+export const workerEnvSchema = z.object({
+  ...shared,
+  REDIS_URL: redisUrl,
+  SECONDSHIFT_PUBLIC_URL: urlWithScheme(["https", "http"], "https://secondshift.example.com"),
+  SECONDSHIFT_GATEWAY_URL: urlWithScheme(["https", "http"], "http://gateway:4000"),
+  DOCKER_HOST: z.string().optional(),
+  SANDBOX_IMAGE: z.string().min(1, "must name an image, e.g. secondshift-sandbox:latest").default("secondshift-sandbox:latest"),
+  SANDBOX_RUNTIME: z.enum(["runsc", "runc"], { error: 'must be "runsc" (gVisor) or "runc"' }).default("runsc"),
+  SANDBOX_ALLOW_RUNC: booleanFlag,
+  SANDBOX_MEMORY_MB: positiveInt(1024, "MiB"),
+  SANDBOX_CPUS: z.coerce.number({ error: "must be a number of CPUs, e.g. 1 or 0.5" }).positive("must be more than 0").default(1),
+  SANDBOX_PIDS_LIMIT: positiveInt(256, "processes"),
+  SANDBOX_WORKSPACE_MB: positiveInt(1024, "MiB"),
+  SANDBOX_TMP_MB: positiveInt(256, "MiB"),
+  WORKER_CONCURRENCY: positiveInt(4, "runs", 256),
+  RUN_MAX_TIMEOUT_SECONDS: positiveInt(3600, "seconds"),
+  RUN_MAX_TOKEN_BUDGET: positiveInt(2_000_000, "tokens"),
+});
+
+function refineProduction<T extends { SECONDSHIFT_ENV: string }>(env: T, checks: Array<[boolean, string, string]>): T {
+  const problems = checks.filter(([bad]) => bad).map(([, variable, message]) => ({ variable, message }));
+  if (env.SECONDSHIFT_ENV === "production" && problems.length > 0) {
+    throw new ConfigError(problems);
+  }
+  return env;
+}
+
+export type WebEnv = z.output<typeof webEnvSchema>;
+export type GatewayEnv = z.output<typeof gatewayEnvSchema>;
+export type WorkerEnv = z.output<typeof workerEnvSchema>;
+
+export function loadWebEnv(env: Env): WebEnv {
+  return parseEnv(webEnvSchema, env);
+}
+
+export function loadGatewayEnv(env: Env): GatewayEnv {
+  return parseEnv(gatewayEnvSchema, env);
+}
+
+export function loadWorkerEnv(env: Env): WorkerEnv {
+  const parsed = parseEnv(workerEnvSchema, env);
+  return refineProduction(parsed, [
+    [
+      parsed.SANDBOX_RUNTIME !== "runsc",
+      "SANDBOX_RUNTIME",
+      'production requires the gVisor runtime: set it to "runsc" (install Debian\'s runsc package and register it with dockerd)',
+    ],
+    [parsed.SANDBOX_ALLOW_RUNC, "SANDBOX_ALLOW_RUNC", "runc is refused in production; unset it or set SECONDSHIFT_ENV=development"],
+  ]);
+}

@@ -1,0 +1,12 @@
+export { ConfigError } from "./env/config-error.ts";
+export { parseEnv } from "./env/parse-env.ts";
+export type { Env } from "./env/fields.ts";
+export {
+  gatewayEnvSchema,
+  loadGatewayEnv,
+  loadWebEnv,
+  loadWorkerEnv,
+  webEnvSchema,
+  workerEnvSchema,
+} from "./env/services.ts";
+export type { GatewayEnv, WebEnv, WorkerEnv } from "./env/services.ts";

@@ -1,0 +1,11 @@
+export { CryptoError } from "./crypto-error.ts";
+export type { CryptoFailure } from "./crypto-error.ts";
+export { createKeyring, decodeKey, generateKeyHint, keyIdOf, KEY_BYTES } from "./keyring.ts";
+export type { Keyring } from "./keyring.ts";
+export { ciphertextKeyId, decryptField, encryptField, CIPHERTEXT_VERSION } from "./field-cipher.ts";
+export type { FieldBinding } from "./field-cipher.ts";
+export { hashToken, looksLikeToken, mintToken, tokenKinds, tokenMatchesHash } from "./tokens.ts";
+export type { TokenKind } from "./tokens.ts";
+export { hashPassword, verifyPassword } from "./passwords.ts";
+export { createKeyCheck, verifyKeyChecks } from "./key-check.ts";
+export type { StoredKeyCheck } from "./key-check.ts";
