@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["**/*.test.ts", "**/test/**", "**/env.ts", "**/scripts/**", "**/bench/**", "**/*.config.ts"],
+    files: ["**/*.test.ts", "**/test/**", "**/env.ts", "**/scripts/**", "**/bench/**", "**/*.config.ts", "**/testing/**"],
     rules: { "no-restricted-properties": "off" },
   },
 );

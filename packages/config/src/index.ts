@@ -4,6 +4,7 @@ export type { Env } from "./env/fields.ts";
 export {
   gatewayEnvSchema,
   loadGatewayEnv,
+  loadMaintenanceEnv,
   loadWebEnv,
   loadWorkerEnv,
   webEnvSchema,

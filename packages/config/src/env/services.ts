@@ -93,3 +93,14 @@ export function loadWorkerEnv(env: Env): WorkerEnv {
     [parsed.SANDBOX_ALLOW_RUNC, "SANDBOX_ALLOW_RUNC", "runc is refused in production; unset it or set SECONDSHIFT_ENV=development"],
   ]);
 }
+
+/** Maintenance commands (migrate, rotate-keys): the database and the keys only. */
+export const maintenanceEnvSchema = z.object({
+  DATABASE_URL: databaseUrl,
+  SECONDSHIFT_ENCRYPTION_KEY: encryptionKey("SECONDSHIFT_ENCRYPTION_KEY"),
+  SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: previousEncryptionKeys("SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS"),
+});
+
+export function loadMaintenanceEnv(env: Env) {
+  return parseEnv(maintenanceEnvSchema, env);
+}

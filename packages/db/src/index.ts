@@ -1,0 +1,11 @@
+export { createDb } from "./client.ts";
+export type { CreateDbOptions, Db } from "./client.ts";
+export * from "./generated/enums.ts";
+export { Prisma } from "./generated/client.ts";
+export type * from "./generated/models.ts";
+export { applyMigrations, diffMigrationsToSchema } from "./migrate/migrate.ts";
+export { encryptedColumns } from "./encryption/encrypted-fields.ts";
+export type { EncryptedColumn } from "./encryption/encrypted-fields.ts";
+export { ensureKeyCheck } from "./encryption/key-check-store.ts";
+export { keyUsage, rotateKeys } from "./encryption/rotate-keys.ts";
+export type { RotateOptions, RotateResult } from "./encryption/rotate-keys.ts";
