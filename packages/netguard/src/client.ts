@@ -4,7 +4,7 @@ import { fetch as undiciFetch, Headers, Response, type Agent, type RequestInit }
 import { createGuardedDispatcher, type DispatcherOptions } from "./dispatcher.ts";
 import { startDeadline, type Deadline } from "./deadline.ts";
 import { limitBody } from "./body.ts";
-import { isNetguardError, netguardError, tooLarge } from "./errors.ts";
+import { connectFailed, isNetguardError, netguardError, tooLarge } from "./errors.ts";
 import { resolvePolicy, type OutboundPolicy, type ResolvedPolicy } from "./policy.ts";
 import { isReplayableBody, nextHop, REDIRECT_STATUSES, type HopRequest } from "./redirect.ts";
 import { checkUrl, parseUrl, urlHostname } from "./target.ts";
@@ -36,7 +36,10 @@ function toNetguardError(error: unknown, host: string, deadline: Deadline): unkn
   if (isNetguardError(error)) return error;
   const cause = error instanceof Error ? error.cause : undefined;
   if (isNetguardError(cause)) return cause;
-  return netguardError("CONNECT_FAILED", `Outbound request to ${host} failed; the service may be down.`, error);
+  // Anything else that is not undici's network failure is a caller bug (bad header, bad body):
+  // let it surface as it is.
+  if (!(error instanceof TypeError && error.message === "fetch failed")) return error;
+  return connectFailed(host, cause ?? error);
 }
 
 function wrapResponse(response: Response, url: URL, maxBytes: number, deadline: Deadline): Response {
@@ -63,8 +66,10 @@ function wrapResponse(response: Response, url: URL, maxBytes: number, deadline: 
 
 async function send(hop: HopRequest, init: GuardedRequestInit, dispatcher: Agent, signal: AbortSignal) {
   const streamed = !isReplayableBody(hop.body);
+  // Our own options are not fetch options; the rest (cache, keepalive, ...) pass through.
+  const { sensitiveHeaders: _s, timeoutMs: _t, maxResponseBytes: _m, ...fetchInit } = init;
   return undiciFetch(hop.url, {
-    ...init,
+    ...fetchInit,
     method: hop.method,
     headers: hop.headers,
     body: hop.body as RequestInit["body"],

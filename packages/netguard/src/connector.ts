@@ -6,7 +6,7 @@
 import { buildConnector } from "undici";
 import { isIP, type Socket } from "node:net";
 import type { ConnectionOptions } from "node:tls";
-import { isNetguardError, netguardError } from "./errors.ts";
+import { connectFailed, isNetguardError, netguardError } from "./errors.ts";
 import { normaliseHostname, type Connector, type ResolvedPolicy } from "./policy.ts";
 import { resolveChecked } from "./resolve.ts";
 import { checkHostName } from "./target.ts";
@@ -62,12 +62,7 @@ export function createGuardedConnect(policy: ResolvedPolicy, connector: Connecto
     })().then(
       (socket) => callback(null, socket),
       (error: unknown) => {
-        callback(
-          isNetguardError(error)
-            ? error
-            : netguardError("CONNECT_FAILED", `Could not connect to ${hostname}; the service may be down.`, error),
-          null,
-        );
+        callback(isNetguardError(error) ? error : connectFailed(hostname, error), null);
       },
     );
   };

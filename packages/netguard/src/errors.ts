@@ -11,6 +11,7 @@ export const netguardReasons = {
   INVALID_URL: "BAD_REQUEST",
   DNS_FAILED: "BAD_GATEWAY",
   CONNECT_FAILED: "BAD_GATEWAY",
+  TLS_FAILED: "BAD_GATEWAY",
   TOO_MANY_REDIRECTS: "BAD_GATEWAY",
   REDIRECT_NOT_ALLOWED: "BAD_GATEWAY",
   REDIRECT_BODY_NOT_REPLAYABLE: "BAD_GATEWAY",
@@ -91,4 +92,21 @@ export function tooLarge(host: string, maxBytes: number): AppError {
     `Response from ${host} exceeded ${maxBytes} bytes and was cut off; ` +
       `ask for less data (a smaller page or range) or raise the response limit.`,
   );
+}
+
+// Certificate problems are configuration problems, not outages: say so.
+function isTlsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /CERT|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code);
+}
+
+export function connectFailed(host: string, cause: unknown): AppError {
+  if (isTlsError(cause)) {
+    return netguardError(
+      "TLS_FAILED",
+      `The TLS certificate of ${host} could not be verified; the service must present a valid certificate for this host name.`,
+      cause,
+    );
+  }
+  return netguardError("CONNECT_FAILED", `Could not connect to ${host}; the service may be down.`, cause);
 }

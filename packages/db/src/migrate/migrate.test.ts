@@ -14,7 +14,7 @@ afterAll(async () => {
 
 async function emptyDb() {
   const db = await createEmptyDatabase();
-  cleanups.push(db.drop);
+  cleanups.push(() => db.drop());
   return db.url;
 }
 
