@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds the sandbox image with no container registry: mmdebstrap a minimal Debian root
+# filesystem from the machine's own apt mirror, then `docker import` it. The contents match
+# docker/sandbox/Dockerfile (the production build, which starts FROM debian:bookworm-slim).
+#
+# usage: scripts/build-sandbox-image.sh [--force] [TAG]     (TAG default: secondshift-sandbox:test)
+# Idempotent: does nothing when TAG already exists, unless --force.
+set -euo pipefail
+
+force=0
+tag=""
+for arg in "$@"; do
+  case "$arg" in
+    --force) force=1 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    *) tag=$arg ;;
+  esac
+done
+tag=${tag:-secondshift-sandbox:test}
+suite=${SANDBOX_SUITE:-bookworm}
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ "$force" = 0 ] && docker image inspect "$tag" >/dev/null 2>&1; then
+  echo "sandbox image $tag exists (use --force to rebuild)"
+  exit 0
+fi
+
+command -v mmdebstrap >/dev/null || {
+  echo "mmdebstrap is missing: apt-get install -y mmdebstrap (or run scripts/install-system-deps.sh)" >&2
+  exit 1
+}
+
+# The package list lives in one file shared with the Dockerfile so the two builds cannot drift.
+packages=$(grep -v '^\s*#' "$here/docker/sandbox/packages.txt" | xargs | tr ' ' ',')
+
+# Use the Debian mirror this machine already uses (never a hard-coded host): the first URI
+# that serves "$suite" in /etc/apt/sources.list or a deb822 .sources file.
+find_mirror() {
+  local f
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    awk -v s="$suite" '$1=="deb" { i=2; if ($2 ~ /^\[/) { while ($i !~ /\]$/) i++; i++ } if ($(i+1)==s) { print $i; exit } }' "$f"
+  done
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    awk -v s="$suite" '
+      /^[[:space:]]*$/ { if (ok && uri) { print uri; exit } ok=0; uri=""; next }
+      /^URIs:/ { uri=$2 }
+      /^Suites:/ { for (i=2;i<=NF;i++) if ($i==s) ok=1 }
+      END { if (ok && uri) print uri }' "$f"
+  done
+}
+mirror=$(find_mirror | head -1)
+if [ -z "$mirror" ]; then
+  echo "no apt source for '$suite' found in /etc/apt/sources.list(.d); add your Debian mirror there" >&2
+  exit 1
+fi
+echo "building $tag from $mirror ($suite): $packages"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The customize hook is the registry-free twin of the Dockerfile's RUN step (same user, same
+# directories, same setuid stripping). Keep docker/sandbox/setup.sh as the single source.
+mmdebstrap --variant=minbase --include="$packages" \
+  --customize-hook="copy-in $here/docker/sandbox/setup.sh /tmp" \
+  --customize-hook='chroot "$1" sh /tmp/setup.sh && rm -f "$1/tmp/setup.sh"' \
+  "$suite" "$work/rootfs.tar" \
+  "deb $mirror $suite main" "deb $mirror $suite-updates main"
+
+docker import \
+  --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+  --change 'ENV HOME=/tmp' \
+  --change 'ENV LANG=C.UTF-8' \
+  --change 'USER 10001:10001' \
+  --change 'WORKDIR /workspace' \
+  --change 'CMD ["sleep", "infinity"]' \
+  --change 'LABEL org.opencontainers.image.title=secondshift-sandbox' \
+  "$work/rootfs.tar" "$tag" >/dev/null
+echo "built $tag"
