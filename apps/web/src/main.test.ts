@@ -1,0 +1,69 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(() => t.drop());
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+}
+
+function start(env: Record<string, string | undefined>) {
+  const child = spawn(process.execPath, ["--import", "tsx", main], { env: { PATH: process.env.PATH, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+  return { child, exited, output: () => output };
+}
+
+const baseEnv = (key: string, port: number) => ({
+  DATABASE_URL: t.url,
+  REDIS_URL: "redis://127.0.0.1:1",
+  SECONDSHIFT_PUBLIC_URL: "http://127.0.0.1",
+  SECONDSHIFT_ENCRYPTION_KEY: key,
+  PORT: String(port),
+});
+
+describe("web service startup", () => {
+  it("a missing variable stops it with a message naming the variable", async () => {
+    const run = start({ ...baseEnv(randomBytes(32).toString("base64"), 1), DATABASE_URL: undefined });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain("DATABASE_URL: is missing");
+  });
+
+  it("[P07] serves health with the right key, and refuses to start with the wrong one", async () => {
+    const key = randomBytes(32).toString("base64");
+    const port = await freePort();
+    const first = start(baseEnv(key, port));
+    let health: Response | undefined;
+    for (let i = 0; i < 100 && !health; i++) {
+      health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+      if (!health) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(health?.status).toBe(200);
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+
+    const wrongKey = randomBytes(32).toString("base64");
+    const second = start(baseEnv(wrongKey, await freePort()));
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(/Refusing to start/);
+    expect(second.output()).not.toContain(wrongKey);
+    expect(second.output()).not.toContain(key);
+  });
+});
