@@ -11,3 +11,4 @@ export {
   workerEnvSchema,
 } from "./env/services.ts";
 export type { GatewayEnv, WebEnv, WorkerEnv } from "./env/services.ts";
+export * from "./repo-config/index.ts";

@@ -1,0 +1,78 @@
+// Rules JSON Schema cannot express: a parseable cron, a real IANA zone, the operator's own
+// maximums, one prompt source, unique labels. They run on values the schema already typed.
+import { CronExpressionParser } from "cron-parser";
+import type { PathSegments } from "./positions.ts";
+import type { RepoConfigLimits } from "./types.ts";
+
+export interface CheckProblem {
+  path: PathSegments;
+  message: string;
+  atKey?: boolean;
+}
+
+export function isValidTimezone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Five fields only: a seconds field would let a repository schedule a run every second. */
+export function cronProblem(expression: string, timezone: string): string | null {
+  const fields = expression.trim().split(/\s+/);
+  if (fields.length !== 5 || expression.trim().startsWith("@")) {
+    return `"${expression}" is not a five-field cron expression; write minute hour day-of-month month day-of-week, e.g. "0 6 * * 1-5"`;
+  }
+  try {
+    CronExpressionParser.parse(expression, { tz: isValidTimezone(timezone) ? timezone : "UTC" });
+    return null;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return `"${expression}" is not a valid cron expression (${detail}); write minute hour day-of-month month day-of-week, e.g. "0 6 * * 1-5"`;
+  }
+}
+
+type Json = Record<string, unknown>;
+
+export function checkJob(key: string, job: Json, limits: RepoConfigLimits): CheckProblem[] {
+  const problems: CheckProblem[] = [];
+  const at = (...rest: PathSegments): PathSegments => ["jobs", key, ...rest];
+  const hasPrompt = typeof job.prompt === "string";
+  const hasFile = typeof job.promptFile === "string";
+  if (hasPrompt && hasFile) {
+    problems.push({ path: at("promptFile"), atKey: true, message: "set either prompt or promptFile, not both" });
+  } else if (!hasPrompt && !hasFile && job.prompt === undefined && job.promptFile === undefined) {
+    problems.push({ path: at(), message: "missing the task: set prompt (inline text) or promptFile (a file in this repository)" });
+  }
+  const timezone = typeof job.timezone === "string" ? job.timezone : "UTC";
+  if (typeof job.timezone === "string" && !isValidTimezone(job.timezone)) {
+    problems.push({ path: at("timezone"), message: `"${job.timezone}" is not an IANA time zone; use a name such as "UTC" or "Europe/Berlin"` });
+  }
+  if (typeof job.schedule === "string") {
+    const problem = cronProblem(job.schedule, timezone);
+    if (problem) problems.push({ path: at("schedule"), message: problem });
+  }
+  if (typeof job.timeoutMinutes === "number" && job.timeoutMinutes > limits.maxTimeoutMinutes) {
+    problems.push({ path: at("timeoutMinutes"), message: `must be at most ${limits.maxTimeoutMinutes} (this server's maximum run time in minutes)` });
+  }
+  if (typeof job.tokenBudget === "number" && job.tokenBudget > limits.maxTokenBudget) {
+    problems.push({ path: at("tokenBudget"), message: `must be at most ${limits.maxTokenBudget} (this server's maximum token budget per run)` });
+  }
+  const tools = job.tools as Json | undefined;
+  for (const kind of ["mcp", "http"] as const) {
+    const groups = tools?.[kind];
+    if (!Array.isArray(groups)) continue;
+    const seen = new Set<string>();
+    groups.forEach((group: unknown, index) => {
+      const label = (group as Json | null)?.label;
+      if (typeof label !== "string") return;
+      if (seen.has(label)) {
+        problems.push({ path: at("tools", kind, index, "label"), message: `label "${label}" is listed twice under ${kind}; merge the two entries` });
+      }
+      seen.add(label);
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,62 @@
+// Turns a validated document into the stable structure the platform stores: defaults filled,
+// groups in a fixed order, tool names sorted — so equal requests compare (and hash) equal.
+import type { RepoConfig, RepoConfigLimits, RepoJob, RequestedKind, RequestedToolGroup } from "./types.ts";
+
+type Json = Record<string, unknown>;
+
+interface RawGroup {
+  label?: string;
+  required: boolean;
+  tools: string[];
+}
+
+const kindOrder: RequestedKind[] = ["GITHUB", "SENTRY", "MCP", "HTTP"];
+
+export function compareGroups(a: RequestedToolGroup, b: RequestedToolGroup): number {
+  const byKind = kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind);
+  if (byKind !== 0) return byKind;
+  const la = a.label ?? "";
+  const lb = b.label ?? "";
+  return la < lb ? -1 : la > lb ? 1 : 0;
+}
+
+function group(kind: RequestedKind, raw: RawGroup): RequestedToolGroup {
+  return { kind, label: raw.label ?? null, required: raw.required, tools: [...new Set(raw.tools)].sort() };
+}
+
+function normaliseTools(tools: Json | undefined): RequestedToolGroup[] {
+  if (!tools) return [];
+  const out: RequestedToolGroup[] = [];
+  if (tools.github) out.push(group("GITHUB", tools.github as RawGroup));
+  if (tools.sentry) out.push(group("SENTRY", tools.sentry as RawGroup));
+  for (const raw of (tools.mcp as RawGroup[] | undefined) ?? []) out.push(group("MCP", raw));
+  for (const raw of (tools.http as RawGroup[] | undefined) ?? []) out.push(group("HTTP", raw));
+  return out.sort(compareGroups);
+}
+
+export function normaliseJob(key: string, raw: Json, limits: RepoConfigLimits): RepoJob {
+  const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
+  return {
+    key,
+    name: raw.name as string,
+    description: str(raw.description),
+    prompt: str(raw.prompt),
+    promptFile: str(raw.promptFile),
+    schedule: str(raw.schedule)?.trim().replace(/\s+/g, " ") ?? null,
+    timezone: str(raw.timezone) ?? "UTC",
+    model: str(raw.model),
+    tokenBudget: typeof raw.tokenBudget === "number" ? raw.tokenBudget : limits.defaultTokenBudget,
+    timeoutSeconds: (typeof raw.timeoutMinutes === "number" ? raw.timeoutMinutes : limits.defaultTimeoutMinutes) * 60,
+    tools: normaliseTools(raw.tools as Json | undefined),
+  };
+}
+
+export function normaliseConfig(raw: Json, limits: RepoConfigLimits): RepoConfig {
+  const jobs = raw.jobs as Record<string, Json>;
+  return {
+    version: 1,
+    jobs: Object.keys(jobs)
+      .sort()
+      .map((key) => normaliseJob(key, jobs[key] as Json, limits)),
+  };
+}

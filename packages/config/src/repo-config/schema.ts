@@ -1,0 +1,167 @@
+// The JSON Schema of `.secondshift.yaml`, version 1. This TS object is the source of truth: the
+// published file (schema/secondshift.schema.json, for editor completion) is written from it by
+// `npm run schema:write -w @secondshift/config`, and a test keeps the two equal.
+// Every property carries a `description` that says what is allowed: the parser appends it to
+// validation errors, so a person fixing the file reads the rule next to the line.
+// The schema describes requests only. Nothing in it can name an endpoint, credential,
+// connection, grant or sandbox setting (see forbidden-keys.ts for the explicit refusal).
+
+export const REPO_CONFIG_VERSION = 1;
+export const REPO_CONFIG_FILE = ".secondshift.yaml";
+export const REPO_CONFIG_SCHEMA_ID = "https://secondshift.dev/schema/secondshift.schema.json";
+
+/** Absolute caps; the operator's own maximums (timeout, budget) are applied by the parser. */
+export const repoConfigCaps = {
+  maxFileBytes: 256 * 1024,
+  maxJobs: 50,
+  maxPromptLength: 20_000,
+  maxToolsPerGroup: 100,
+  maxGroupsPerKind: 20,
+  maxTokenBudget: 100_000_000,
+  maxTimeoutMinutes: 24 * 60,
+} as const;
+
+export const TOOL_NAME_PATTERN = "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$";
+export const JOB_KEY_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
+export const LABEL_PATTERN = "^[A-Za-z0-9][A-Za-z0-9_. -]{0,63}$";
+// A repository-relative path: no leading slash, no `..` segment, no backslash.
+export const PROMPT_FILE_PATTERN = "^(?!/)(?!(.*/)?\\.\\.(/|$))[A-Za-z0-9_./-]{1,255}$";
+export const MODEL_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}$";
+
+const toolList = {
+  type: "array",
+  description: `Tool names (letters, digits, _ . -; at most 128 characters), at most ${repoConfigCaps.maxToolsPerGroup}, no duplicates.`,
+  minItems: 1,
+  maxItems: repoConfigCaps.maxToolsPerGroup,
+  uniqueItems: true,
+  items: {
+    type: "string",
+    description: "A tool name: letters, digits, _ . - (at most 128 characters).",
+    pattern: TOOL_NAME_PATTERN,
+  },
+} as const;
+
+const required = {
+  type: "boolean",
+  description: "true: the job does not start unless every listed tool is granted; false: it runs with what is granted.",
+} as const;
+
+const builtinGroup = (service: string) =>
+  ({
+    type: "object",
+    description: `Read tools of the workspace's ${service} connection. Allowed keys: required, tools.`,
+    additionalProperties: false,
+    required: ["required", "tools"],
+    properties: { required, tools: toolList },
+  }) as const;
+
+const labelledGroups = (service: string) =>
+  ({
+    type: "array",
+    description: `${service} tool requests, one entry per connection label the owner chose. Each entry: label, required, tools.`,
+    maxItems: repoConfigCaps.maxGroupsPerKind,
+    items: {
+      type: "object",
+      description: "Allowed keys: label, required, tools.",
+      additionalProperties: false,
+      required: ["label", "required", "tools"],
+      properties: {
+        label: {
+          type: "string",
+          description:
+            "The label the workspace owner gave the connection (letters, digits, space _ . -; at most 64). It is a hint: the owner binds the request to a connection when approving.",
+          pattern: LABEL_PATTERN,
+        },
+        required,
+        tools: toolList,
+      },
+    },
+  }) as const;
+
+const job = {
+  type: "object",
+  description:
+    "A job. Allowed keys: name, description, prompt or promptFile, schedule, timezone, model, tokenBudget, timeoutMinutes, tools.",
+  additionalProperties: false,
+  required: ["name"],
+  properties: {
+    name: { type: "string", description: "A display name, 1 to 100 characters.", minLength: 1, maxLength: 100 },
+    description: { type: "string", description: "Free text, at most 2000 characters.", maxLength: 2000 },
+    prompt: {
+      type: "string",
+      description: `The task, inline (1 to ${repoConfigCaps.maxPromptLength} characters). Use either prompt or promptFile.`,
+      minLength: 1,
+      maxLength: repoConfigCaps.maxPromptLength,
+    },
+    promptFile: {
+      type: "string",
+      description: "A file in this repository holding the task, relative to the repository root (no leading /, no ..).",
+      pattern: PROMPT_FILE_PATTERN,
+    },
+    schedule: {
+      type: "string",
+      description: 'A five-field cron expression (minute hour day-of-month month day-of-week), e.g. "0 6 * * 1-5". Omit for run-on-demand only.',
+      minLength: 1,
+      maxLength: 100,
+    },
+    timezone: {
+      type: "string",
+      description: 'An IANA time zone for the schedule, e.g. "Europe/Berlin". Default: UTC.',
+      minLength: 1,
+      maxLength: 64,
+    },
+    model: {
+      type: "string",
+      description: "A model name of the workspace's provider (letters, digits, . _ : @ -). Default: the provider's default model.",
+      pattern: MODEL_PATTERN,
+    },
+    tokenBudget: {
+      type: "integer",
+      description: "The most model tokens one run may use; a whole number from 1000 up to the server's maximum.",
+      minimum: 1000,
+      maximum: repoConfigCaps.maxTokenBudget,
+    },
+    timeoutMinutes: {
+      type: "integer",
+      description: "The longest a run may take, in whole minutes, from 1 up to the server's maximum.",
+      minimum: 1,
+      maximum: repoConfigCaps.maxTimeoutMinutes,
+    },
+    tools: {
+      type: "object",
+      description: "Tools the job requests, grouped by connection kind. Allowed keys: github, sentry, mcp, http.",
+      additionalProperties: false,
+      properties: {
+        github: builtinGroup("GitHub"),
+        sentry: builtinGroup("Sentry"),
+        mcp: labelledGroups("MCP server"),
+        http: labelledGroups("HTTP API"),
+      },
+    },
+  },
+} as const;
+
+export const repoConfigSchema = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $id: REPO_CONFIG_SCHEMA_ID,
+  title: "SecondShift repository configuration (.secondshift.yaml)",
+  description:
+    "Jobs this repository asks SecondShift to run. Repository configuration may only request access; the workspace owner grants it. Allowed keys: version, jobs.",
+  type: "object",
+  additionalProperties: false,
+  required: ["version", "jobs"],
+  properties: {
+    version: { type: "integer", description: "The format version; must be 1.", const: REPO_CONFIG_VERSION },
+    jobs: {
+      type: "object",
+      description: `Jobs by key (lowercase letters, digits, _ -; at most 64 characters), at most ${repoConfigCaps.maxJobs}.`,
+      maxProperties: repoConfigCaps.maxJobs,
+      propertyNames: {
+        type: "string",
+        description: "A job key: lowercase letters, digits, _ and -, starting with a letter or digit, at most 64 characters.",
+        pattern: JOB_KEY_PATTERN,
+      },
+      additionalProperties: job,
+    },
+  },
+} as const;

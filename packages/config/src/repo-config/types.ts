@@ -1,0 +1,56 @@
+// The parsed, normalised form of `.secondshift.yaml` that the rest of the platform consumes.
+
+/** Connection kinds as the database spells them. */
+export type RequestedKind = "GITHUB" | "SENTRY" | "MCP" | "HTTP";
+
+/** One group of requested tools. `label` is the owner's connection label (MCP / HTTP only). */
+export interface RequestedToolGroup {
+  kind: RequestedKind;
+  label: string | null;
+  required: boolean;
+  /** Sorted, without duplicates. */
+  tools: string[];
+}
+
+export interface RepoJob {
+  key: string;
+  name: string;
+  description: string | null;
+  /** Exactly one of prompt / promptFile is set; the worker reads promptFile from the commit. */
+  prompt: string | null;
+  promptFile: string | null;
+  schedule: string | null;
+  timezone: string;
+  model: string | null;
+  tokenBudget: number;
+  timeoutSeconds: number;
+  /** Sorted by kind then label. */
+  tools: RequestedToolGroup[];
+}
+
+export interface RepoConfig {
+  version: 1;
+  /** Sorted by key. */
+  jobs: RepoJob[];
+}
+
+/** A problem in the file, located for the person who has to fix it. */
+export interface RepoConfigError {
+  file: string;
+  /** 1-based. */
+  line: number;
+  column: number;
+  /** Where in the document, e.g. `jobs.nightly.tools.mcp[0].label` ("" for the whole file). */
+  path: string;
+  message: string;
+}
+
+/** Operator settings the file is bounded by (from the worker's environment). */
+export interface RepoConfigLimits {
+  maxTimeoutMinutes: number;
+  maxTokenBudget: number;
+  defaultTimeoutMinutes: number;
+  defaultTokenBudget: number;
+}
+
+export type ParseRepoConfigResult = { ok: true; config: RepoConfig } | { ok: false; errors: RepoConfigError[] };
