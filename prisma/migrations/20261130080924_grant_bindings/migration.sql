@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Grant" ADD COLUMN     "bindings" JSONB NOT NULL DEFAULT '[]';
