@@ -1,0 +1,52 @@
+// What the gateway is built from. Everything is passed in by the app (apps/gateway), which
+// reads the environment; this package reads none.
+import type { Keyring } from "@secondshift/crypto";
+import type { Db } from "@secondshift/db";
+import type { Logger, SecretMasker } from "@secondshift/logging";
+
+/** The outbound HTTP client; in production `createOutboundClient(policy)` from @secondshift/netguard. */
+export interface Outbound {
+  fetch(
+    url: string,
+    init: {
+      method: string;
+      headers: Record<string, string>;
+      body: Buffer;
+      signal: AbortSignal;
+      redirect: "error";
+      timeoutMs: number;
+      maxResponseBytes: number;
+    },
+  ): Promise<Response>;
+}
+
+export interface GatewayLimits {
+  /** Request body cap (GATEWAY_MAX_BODY_BYTES). */
+  maxBodyBytes: number;
+  /** Total time for one upstream call, headers and body (GATEWAY_UPSTREAM_TIMEOUT_MS). */
+  upstreamTimeoutMs: number;
+  /** Requests one run may have in flight at once (GATEWAY_MAX_PARALLEL_PER_RUN). */
+  maxParallelPerRun: number;
+  /** Upstream response cap; default 64 MiB. */
+  maxResponseBytes?: number;
+  /** Output bound set on requests that name none (OpenAI may omit it); default 8192. */
+  defaultMaxOutputTokens?: number;
+}
+
+export interface GatewayOptions {
+  db: Db;
+  keyring: Keyring;
+  outbound: Outbound;
+  logger: Logger;
+  /** The masker the logger was created with; every decrypted provider key is registered in it. */
+  masker: SecretMasker;
+  limits: GatewayLimits;
+}
+
+export interface GatewayDeps extends Omit<GatewayOptions, "limits"> {
+  limits: Required<GatewayLimits>;
+}
+
+export function resolveLimits(limits: GatewayLimits): Required<GatewayLimits> {
+  return { maxResponseBytes: 64 * 1024 * 1024, defaultMaxOutputTokens: 8192, ...limits };
+}
