@@ -1,0 +1,133 @@
+// The agent loop's ports: small interfaces the worker wires to the sandbox, the tool broker and
+// the run-event store. The loop depends on nothing else, so it can be tested with fakes and a
+// scripted model server, and the other packages can change behind these shapes.
+import type { SecretMasker } from "@secondshift/logging";
+
+export interface ExecOptions {
+  cwd?: string;
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  /** Aborted when the run is cancelled or hits its deadline; the sandbox may kill the exec. */
+  signal?: AbortSignal;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  timedOut: boolean;
+}
+
+export interface SandboxPort {
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  readFile(path: string): Promise<string>;
+  writeFile(path: string, content: string): Promise<void>;
+  listFiles(path: string, options?: { recursive?: boolean; pattern?: string }): Promise<string[]>;
+  /** Optional: matching lines as text. Without it, search_files runs grep through exec. */
+  search?(pattern: string, path: string): Promise<string>;
+}
+
+export interface BrokerResult {
+  content: Array<{ type: "text"; text: string }>;
+  isError: boolean;
+  truncated: boolean;
+}
+
+export interface BrokerPort {
+  /**
+   * Calls a tool of the run's frozen plan by its plan name. Refusals throw an AppError whose
+   * reason GRANT_REVOKED / CONNECTION_REMOVED ends the run as revoked. The connection id is
+   * passed so a plan with the same tool name on two connections stays unambiguous.
+   */
+  call(toolName: string, args: Record<string, unknown>, context?: { connectionId: string }): Promise<BrokerResult>;
+}
+
+/** One tool of the frozen execution plan, as snapshotted at run start. */
+export interface PlanTool {
+  connectionId: string;
+  connectionKind: string;
+  tool: string;
+  inputSchema: Record<string, unknown>;
+  mayChangeData: boolean;
+  /** Optional readable connection label, used only to build the model-facing tool name. */
+  label?: string;
+  /** The tool's own description from the connection: untrusted, shown to the model as such. */
+  description?: string;
+}
+
+export type AgentEventType =
+  | "run_started"
+  | "model_turn"
+  | "tool_call"
+  | "tool_result"
+  | "error"
+  | "final_answer"
+  | "run_finished";
+
+export interface AgentEvent {
+  type: AgentEventType;
+  payload: Record<string, unknown>;
+}
+
+export interface EventSink {
+  /** Called in order, live, already masked. Awaited, so the store keeps the loop's order. */
+  append(event: AgentEvent): void | Promise<void>;
+}
+
+export interface ModelConfig {
+  provider: "anthropic" | "openai";
+  /** The gateway's root URL: it serves `/v1/messages` and `/v1/chat/completions`. */
+  baseUrl: string;
+  /** The per-run gateway token. Held only by the SDK client; never sent to the sandbox. */
+  runToken: string;
+  model: string;
+  /** Output tokens per model turn (Anthropic requires a value). Default 8192. */
+  maxOutputTokens?: number;
+}
+
+export interface AgentLimits {
+  /** Model calls allowed in the run. */
+  maxTurns: number;
+  deadline: Date;
+  /** Aborted by the worker when someone cancels the run. */
+  signal: AbortSignal;
+  /** Each tool result is cut to this many characters before it reaches the model. */
+  maxToolResultChars: number;
+  /** Per shell command; capped by the time left before the deadline. Default 5 minutes. */
+  commandTimeoutMs?: number;
+}
+
+export interface RunAgentOptions {
+  model: ModelConfig;
+  /** The job's prompt: the task. It follows the fixed system section and cannot override it. */
+  prompt: string;
+  sandbox: SandboxPort;
+  broker: BrokerPort;
+  plan: PlanTool[];
+  events: EventSink;
+  limits: AgentLimits;
+  /** Masks every registered secret in events and errors; the run token is added to it. */
+  masker: SecretMasker;
+}
+
+export type AgentOutcome =
+  | "succeeded"
+  | "failed"
+  | "timed_out"
+  | "cancelled"
+  | "budget_exhausted"
+  | "revoked"
+  | "max_turns";
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface AgentResult {
+  outcome: AgentOutcome;
+  summary?: string;
+  error?: string;
+  usage: Usage;
+}
