@@ -1,0 +1,56 @@
+// Minimal rows for scheduler tests: a workspace, a repository, jobs and members.
+import { randomUUID } from "node:crypto";
+import type { Db, JobStatus, Role } from "@secondshift/db";
+
+export async function createWorkspace(db: Db, maxConcurrentRuns = 2): Promise<string> {
+  const slug = `ws-${randomUUID().slice(0, 8)}`;
+  const ws = await db.workspace.create({ data: { slug, name: slug, maxConcurrentRuns } });
+  return ws.id;
+}
+
+export async function createRepository(db: Db, workspaceId: string): Promise<string> {
+  const repo = await db.repository.create({
+    data: { workspaceId, fullName: "acme/app", cloneUrl: `https://example.invalid/${randomUUID()}.git` },
+  });
+  return repo.id;
+}
+
+export interface JobFixture {
+  workspaceId: string;
+  repositoryId: string;
+  schedule?: string | null;
+  timezone?: string;
+  status?: JobStatus;
+  enabled?: boolean;
+}
+
+export async function createJob(db: Db, input: JobFixture): Promise<string> {
+  const key = `job-${randomUUID().slice(0, 8)}`;
+  const job = await db.job.create({
+    data: {
+      workspaceId: input.workspaceId,
+      repositoryId: input.repositoryId,
+      key,
+      name: key,
+      prompt: "Do the thing.",
+      schedule: input.schedule === undefined ? "0 9 * * *" : input.schedule,
+      timezone: input.timezone ?? "UTC",
+      tokenBudget: 10_000,
+      timeoutSeconds: 60,
+      requestedTools: [],
+      requestHash: "h",
+      status: input.status ?? "APPROVED",
+      enabled: input.enabled ?? true,
+      configCommit: "0".repeat(40),
+    },
+  });
+  return job.id;
+}
+
+export async function createMember(db: Db, workspaceId: string, role: Role): Promise<string> {
+  const user = await db.user.create({
+    data: { email: `${randomUUID()}@example.invalid`, name: role, passwordHash: "x" },
+  });
+  await db.membership.create({ data: { workspaceId, userId: user.id, role } });
+  return user.id;
+}
