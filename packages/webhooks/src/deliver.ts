@@ -1,0 +1,144 @@
+// Sends due run reports. The webhook URL and signing secret are decrypted here and nowhere
+// else (C27), registered with the masker at once so no log line can carry them, and used only
+// for the one request. The worker calls `deliverDue` on an interval (createDeliveryProcessor);
+// all state is in PostgreSQL, so a restart of the worker or of Redis loses nothing.
+import { decryptField, type Keyring } from "@secondshift/crypto";
+import type { Db } from "@secondshift/db";
+import type { Logger, SecretMasker } from "@secondshift/logging";
+import type { OutboundClient } from "@secondshift/netguard";
+import { abandon, claim, findDue, recordAttempt, type DueDelivery, type RecordedState } from "./delivery-state.ts";
+import { buildReportBody } from "./report-body.ts";
+import { sendAttempt, type AttemptOutcome } from "./send.ts";
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signature.ts";
+
+export const REPORT_EVENT = "run.finished";
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
+
+export interface DeliveryDeps {
+  keyring: Keyring;
+  /** A netguard outbound client (createOutboundClient(policy)); nothing else may send. */
+  client: Pick<OutboundClient, "fetch">;
+  /** Masks secret values in report bodies and, via the logger's stream, in log lines. */
+  masker: SecretMasker;
+  logger: Logger;
+  /** The run's page in the UI, e.g. (run) => `${publicUrl}/runs/${run.id}`. */
+  runLink: (run: { workspaceId: string; id: string }) => string;
+  /** Per attempt; default 10 s. */
+  timeoutMs?: number;
+  /** How long a claim holds before another worker may retry; default 2 × timeout + 30 s. */
+  leaseMs?: number;
+  /** [0, 1); injectable for deterministic jitter in tests. */
+  random?: () => number;
+}
+
+export interface DeliverySummary {
+  attempted: number;
+  delivered: number;
+  retrying: number;
+  failed: number;
+}
+
+async function loadDelivery(db: Db, due: DueDelivery) {
+  return db.webhookDelivery.findFirst({
+    where: { id: due.id, workspaceId: due.workspaceId },
+    select: {
+      id: true,
+      webhook: { select: { id: true, enabled: true, urlCiphertext: true, secretCiphertext: true } },
+      run: {
+        include: { job: { select: { key: true, name: true, repository: { select: { fullName: true } } } } },
+      },
+    },
+  });
+}
+
+type LoadedDelivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
+
+async function decryptTarget(keyring: Keyring, workspaceId: string, webhookId: string, row: LoadedDelivery["webhook"]) {
+  const binding = { workspaceId, table: "Webhook", rowId: webhookId };
+  const url = await decryptField(keyring, row.urlCiphertext, { ...binding, field: "urlCiphertext" });
+  const secret = await decryptField(keyring, row.secretCiphertext, { ...binding, field: "secretCiphertext" });
+  return { url, secret };
+}
+
+async function attempt(deps: DeliveryDeps, loaded: LoadedDelivery, workspaceId: string, now: Date): Promise<AttemptOutcome> {
+  let target: { url: string; secret: string };
+  try {
+    target = await decryptTarget(deps.keyring, workspaceId, loaded.webhook.id, loaded.webhook);
+  } catch {
+    return {
+      delivered: false,
+      statusCode: null,
+      error: "The webhook's URL or secret could not be decrypted with the configured keys; check SECONDSHIFT_ENCRYPTION_KEY.",
+      durationMs: 0,
+    };
+  }
+  deps.masker.add(target.url, target.secret);
+  const { run } = loaded;
+  const body = JSON.stringify(
+    buildReportBody(
+      { run, job: run.job, repository: run.job.repository, link: deps.runLink({ workspaceId, id: run.id }) },
+      [deps.masker],
+    ),
+  );
+  const outcome = await sendAttempt(deps.client, {
+    url: target.url,
+    body,
+    timeoutMs: deps.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
+    headers: {
+      "content-type": "application/json",
+      "user-agent": "SecondShift-Webhook/1",
+      [EVENT_HEADER]: REPORT_EVENT,
+      [DELIVERY_HEADER]: loaded.id,
+      [SIGNATURE_HEADER]: signatureHeader(target.secret, body, now),
+    },
+  });
+  // Belt and braces: our error texts never include the URL, but mask them as if they might.
+  return { ...outcome, error: outcome.error === null ? null : deps.masker.mask(outcome.error) };
+}
+
+/** Claims, sends and records one due delivery; null when another worker claimed it first. */
+export async function processDelivery(db: Db, deps: DeliveryDeps, due: DueDelivery, now: Date): Promise<RecordedState | null> {
+  const leaseMs = deps.leaseMs ?? 2 * (deps.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS) + 30_000;
+  const attemptNo = await claim(db, due, now, leaseMs);
+  if (attemptNo === null) return null;
+  const log = deps.logger.child({ deliveryId: due.id, workspaceId: due.workspaceId, attempt: attemptNo });
+  const loaded = await loadDelivery(db, due);
+  if (loaded === null) return null;
+  if (!loaded.webhook.enabled) {
+    await abandon(db, due, attemptNo, "The webhook was disabled before this report was delivered.");
+    log.info({ outcome: "FAILED" }, "webhook disabled; delivery abandoned");
+    return "FAILED";
+  }
+  const outcome = await attempt(deps, loaded, due.workspaceId, now);
+  const state = await recordAttempt(db, due, attemptNo, outcome, now, deps.random ?? Math.random);
+  log.info(
+    { webhookId: loaded.webhook.id, runId: loaded.run.id, statusCode: outcome.statusCode, durationMs: outcome.durationMs, outcome: state, error: outcome.error },
+    "webhook delivery attempt",
+  );
+  return state;
+}
+
+/** One polling pass: every delivery due at `now` (up to `limit`) is attempted once. */
+export async function deliverDue(
+  db: Db,
+  deps: DeliveryDeps,
+  options: { now?: Date; limit?: number; concurrency?: number } = {},
+): Promise<DeliverySummary> {
+  const now = options.now ?? new Date();
+  const summary: DeliverySummary = { attempted: 0, delivered: 0, retrying: 0, failed: 0 };
+  const queue = await findDue(db, now, options.limit ?? 25);
+  // A few at a time: one slow receiver must not hold up every other workspace's reports.
+  const workerCount = Math.min(options.concurrency ?? 4, queue.length);
+  const work = async () => {
+    for (let due = queue.shift(); due !== undefined; due = queue.shift()) {
+      const state = await processDelivery(db, deps, due, now);
+      if (state === null || state === "LOST_CLAIM") continue;
+      summary.attempted += 1;
+      if (state === "DELIVERED") summary.delivered += 1;
+      else if (state === "RETRY") summary.retrying += 1;
+      else summary.failed += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: workerCount }, work));
+  return summary;
+}

@@ -1,0 +1,223 @@
+import type { ServerResponse } from "node:http";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Db } from "@secondshift/db";
+import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
+import { createOutboundClient, type OutboundClient } from "@secondshift/netguard";
+import { deliverDue, type DeliveryDeps } from "./deliver.ts";
+import { enqueueReports } from "./enqueue.ts";
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "./retry-schedule.ts";
+import { verifySignature } from "./signature.ts";
+import {
+  createRun,
+  createTenant,
+  createWebhook,
+  loopbackPolicy,
+  startReceiver,
+  testKeyring,
+  type Receiver,
+} from "./test-fixtures.ts";
+
+let database: TestDatabase;
+let db: Db;
+let client: OutboundClient;
+const keyring = testKeyring();
+const receivers: Receiver[] = [];
+const t0 = new Date("2026-01-05T10:01:00.000Z");
+const at = (ms: number) => new Date(t0.getTime() + ms);
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  client = createOutboundClient(loopbackPolicy({ timeoutMs: 2_000 }));
+});
+afterAll(async () => {
+  await client.close();
+  await database.drop();
+});
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+function makeDeps(overrides: Partial<DeliveryDeps> = {}) {
+  const sink = createMemorySink();
+  const masker = new SecretMasker();
+  const deps: DeliveryDeps = {
+    keyring,
+    client,
+    masker,
+    logger: createLogger({ name: "webhooks-test", destination: sink.stream, masker, level: "debug" }),
+    runLink: (run) => `https://secondshift.example.test/runs/${run.id}`,
+    random: () => 0.5,
+    ...overrides,
+  };
+  return { deps, sink };
+}
+
+async function receiver() {
+  const r = await startReceiver();
+  receivers.push(r);
+  return r;
+}
+
+async function setup(options: { secret?: string; urlFor?: (port: number) => string; port?: number } = {}) {
+  const r = await receiver();
+  const port = options.port ?? r.port;
+  const tenant = await createTenant(db);
+  const secret = options.secret ?? "whsec_test_secret_abcdef0123456789";
+  const url = options.urlFor?.(port) ?? `http://127.0.0.1:${port}/hooks/report`;
+  const webhook = await createWebhook(db, keyring, tenant.workspaceId, { url, secret });
+  const run = await createRun(db, tenant);
+  await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: run.id, now: t0 });
+  const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { webhookId: webhook.id, runId: run.id } });
+  return { receiver: r, tenant, webhook, run, delivery, secret, url };
+}
+
+const attemptsOf = (deliveryId: string) =>
+  db.webhookDeliveryAttempt.findMany({ where: { deliveryId }, orderBy: { createdAt: "asc" } });
+
+describe("enqueueReports", () => {
+  it("creates one delivery per matching enabled webhook (job key and status filters; empty = all), idempotently", async () => {
+    const tenant = await createTenant(db, "triage");
+    const url = "http://127.0.0.1:9/x";
+    const secret = "whsec_filter_secret_123456";
+    const all = await createWebhook(db, keyring, tenant.workspaceId, { url, secret });
+    const byJob = await createWebhook(db, keyring, tenant.workspaceId, { url, secret, jobKeys: ["triage"] });
+    await createWebhook(db, keyring, tenant.workspaceId, { url, secret, jobKeys: ["other"] });
+    const onFailure = await createWebhook(db, keyring, tenant.workspaceId, { url, secret, statuses: ["FAILED", "TIMED_OUT"] });
+    await createWebhook(db, keyring, tenant.workspaceId, { url, secret, enabled: false });
+    const ok = await createRun(db, tenant, { status: "SUCCEEDED" });
+    const failed = await createRun(db, tenant, { status: "FAILED" });
+
+    const first = await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: ok.id, now: t0 });
+    expect(first.created).toBe(2);
+    expect(new Set(first.webhookIds)).toEqual(new Set([all.id, byJob.id]));
+    expect((await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: ok.id, now: t0 })).created).toBe(0);
+    expect(await db.webhookDelivery.count({ where: { runId: ok.id } })).toBe(2);
+
+    const second = await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: failed.id, now: t0 });
+    expect(new Set(second.webhookIds)).toEqual(new Set([all.id, byJob.id, onFailure.id]));
+  });
+
+  it("refuses unfinished runs and runs of another workspace", async () => {
+    const tenant = await createTenant(db);
+    const other = await createTenant(db);
+    const running = await createRun(db, tenant, { status: "RUNNING" });
+    await expect(enqueueReports(db, { workspaceId: tenant.workspaceId, runId: running.id })).rejects.toMatchObject({ reason: "RUN_NOT_FINISHED" });
+    const done = await createRun(db, tenant);
+    await expect(enqueueReports(db, { workspaceId: other.workspaceId, runId: done.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});
+
+describe("deliverDue", () => {
+  // deliverDue serves every workspace: start each test with no other report pending.
+  beforeEach(async () => {
+    await db.webhookDelivery.deleteMany({});
+  });
+
+  it("[P08] delivers once, signed: the receiver verifies the signature; later passes send nothing", async () => {
+    const { receiver: r, delivery, secret, run } = await setup();
+    const { deps } = makeDeps();
+    expect(await deliverDue(db, deps, { now: t0 })).toMatchObject({ attempted: 1, delivered: 1 });
+    expect(r.received).toHaveLength(1);
+    const request = r.received[0]!;
+    expect(request.headers["secondshift-event"]).toBe("run.finished");
+    expect(request.headers["secondshift-delivery"]).toBe(delivery.id);
+    expect(verifySignature(request.headers["secondshift-signature"] as string, request.body, secret, { now: t0 }).ok).toBe(true);
+    expect(JSON.parse(request.body)).toMatchObject({ run: { id: run.id, status: "succeeded" }, job: { key: "nightly" } });
+
+    expect(await deliverDue(db, deps, { now: at(3_600_000) })).toMatchObject({ attempted: 0 });
+    expect(r.received).toHaveLength(1);
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(row).toMatchObject({ status: "DELIVERED", attemptCount: 1, lastStatusCode: 200, nextAttemptAt: null });
+    expect(await attemptsOf(delivery.id)).toMatchObject([{ statusCode: 200, error: null }]);
+  });
+
+  it("receiver down, then up: retried with backoff and delivered exactly once", async () => {
+    const down = await receiver();
+    const port = down.port;
+    await down.close(); // nothing listens on the port now
+    const { delivery } = await setup({ port });
+    const { deps } = makeDeps();
+
+    expect(await deliverDue(db, deps, { now: t0 })).toMatchObject({ attempted: 1, retrying: 1 });
+    let row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(row.nextAttemptAt).toEqual(at(30_000));
+    // Not due yet: nothing happens before the backoff has passed.
+    expect(await deliverDue(db, deps, { now: at(29_000) })).toMatchObject({ attempted: 0 });
+    expect(await deliverDue(db, deps, { now: at(30_000) })).toMatchObject({ attempted: 1, retrying: 1 });
+    row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(row.nextAttemptAt).toEqual(at(90_000));
+
+    const up = await startReceiver(port);
+    receivers.push(up);
+    expect(await deliverDue(db, deps, { now: at(90_000) })).toMatchObject({ attempted: 1, delivered: 1 });
+    expect(await deliverDue(db, deps, { now: at(10_000_000) })).toMatchObject({ attempted: 0 });
+    expect(up.received).toHaveLength(1);
+    const attempts = await attemptsOf(delivery.id);
+    expect(attempts.map((a) => a.statusCode)).toEqual([null, null, 200]);
+    expect(attempts[0]?.error).toMatch(/Could not connect to the receiver/);
+  });
+
+  it("records 4xx, 5xx, timeouts and redirects per attempt (redirects are not followed)", async () => {
+    const { receiver: r, delivery } = await setup();
+    const answers = [
+      (res: ServerResponse) => res.writeHead(410).end("gone"),
+      (res: ServerResponse) => res.writeHead(503).end("busy"),
+      () => undefined, // never answers: the attempt times out
+      (res: ServerResponse) => res.writeHead(302, { location: `http://127.0.0.1:${r.port}/elsewhere` }).end(),
+      (res: ServerResponse) => res.writeHead(204).end(),
+    ];
+    let n = 0;
+    r.respond = (_req, res) => answers[n++]?.(res);
+    const { deps } = makeDeps({ timeoutMs: 1_000 });
+    let now = t0;
+    for (const delay of [0, ...RETRY_DELAYS_MS.slice(0, 4)]) {
+      now = new Date(now.getTime() + delay);
+      expect((await deliverDue(db, deps, { now })).attempted).toBe(1);
+    }
+    const attempts = await attemptsOf(delivery.id);
+    expect(attempts.map((a) => a.statusCode)).toEqual([410, 503, null, 302, 204]);
+    expect(attempts[0]?.error).toBe("The receiver answered HTTP 410.");
+    expect(attempts[2]?.error).toMatch(/did not answer in time/);
+    expect(attempts[3]?.error).toMatch(/redirects are not followed/);
+    expect(attempts.every((a) => a.durationMs >= 0)).toBe(true);
+    expect(attempts[2]!.durationMs).toBeGreaterThanOrEqual(900);
+    expect(r.received.map((q) => q.url)).not.toContain("/elsewhere");
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: "DELIVERED", attemptCount: 5 });
+  });
+
+  it("gives up after the schedule: FAILED, with every attempt visible", async () => {
+    const { receiver: r, delivery } = await setup();
+    r.respond = (_req, res) => res.writeHead(500).end();
+    const { deps } = makeDeps();
+    let now = t0;
+    for (const delay of [0, ...RETRY_DELAYS_MS]) {
+      now = new Date(now.getTime() + delay);
+      expect((await deliverDue(db, deps, { now })).attempted).toBe(1);
+    }
+    expect((now.getTime() - t0.getTime()) / 60_000).toBeCloseTo(61.5, 1);
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(row).toMatchObject({ status: "FAILED", attemptCount: MAX_ATTEMPTS, nextAttemptAt: null, lastStatusCode: 500 });
+    expect(await attemptsOf(delivery.id)).toHaveLength(MAX_ATTEMPTS);
+    expect(await deliverDue(db, deps, { now: at(100 * 3_600_000) })).toMatchObject({ attempted: 0 });
+    expect(r.received).toHaveLength(MAX_ATTEMPTS);
+  });
+
+  it("concurrent processors deliver a report once", async () => {
+    const { receiver: r, delivery } = await setup();
+    r.respond = (_req, res) => setTimeout(() => res.writeHead(200).end(), 150);
+    const passes = await Promise.all(Array.from({ length: 4 }, () => deliverDue(db, makeDeps().deps, { now: t0 })));
+    expect(passes.reduce((n, p) => n + p.delivered, 0)).toBe(1);
+    expect(r.received).toHaveLength(1);
+    expect(await attemptsOf(delivery.id)).toHaveLength(1);
+  });
+
+  it("a disabled webhook's pending delivery is abandoned, not sent", async () => {
+    const { receiver: r, webhook, delivery } = await setup();
+    await db.webhook.update({ where: { id: webhook.id }, data: { enabled: false } });
+    await deliverDue(db, makeDeps().deps, { now: t0 });
+    expect(r.received).toHaveLength(0);
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: "FAILED" });
+  });
+});
