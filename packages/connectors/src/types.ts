@@ -38,6 +38,9 @@ export interface ConnectionSecrets {
   /** OAuth: current access token and a way to get a fresh one when it has expired. */
   oauth?: {
     accessToken: string | null;
+    /** When the access token expires (epoch ms), if the authorization server said so. The
+     * connector refreshes only once this has passed, or when the service answers 401. */
+    expiresAt?: number | null;
     /** Refreshes with the stored refresh token (worker-side), persists, returns the new token. */
     refresh(): Promise<string>;
   };
@@ -46,6 +49,9 @@ export interface ConnectionSecrets {
 export interface CallScope {
   /** owner/name of the job's repository: the only repository GitHub tools may touch. */
   repositoryFullName: string | null;
+  /** The run this call belongs to. Run-scoped credentials (GitHub App installation tokens) are
+   * cached under it and discarded by `disposeRun`; without it nothing is cached. */
+  runId?: string;
 }
 
 export interface CallOptions {
@@ -78,4 +84,8 @@ export interface Connector {
    * broker; the connector still refuses anything outside `scope` before any request is sent.
    */
   callTool(target: ConnectionTarget, secrets: ConnectionSecrets, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolResult>;
+  /** Forgets (and where possible revokes) credentials minted for one run. Call when it ends. */
+  disposeRun?(runId: string): Promise<void>;
+  /** Closes pooled sessions (worker shutdown). */
+  close?(): Promise<void>;
 }
