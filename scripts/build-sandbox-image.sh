@@ -63,7 +63,7 @@ trap 'rm -rf "$work"' EXIT
 # The customize hook is the registry-free twin of the Dockerfile's RUN step (same user, same
 # directories, same setuid stripping). Keep docker/sandbox/setup.sh as the single source.
 mmdebstrap --variant=minbase --include="$packages" \
-  --customize-hook="copy-in $here/docker/sandbox/setup.sh /tmp" \
+  --customize-hook="copy-in $here/docker/sandbox/setup.sh $here/docker/sandbox/statx-compat.c /tmp" \
   --customize-hook='chroot "$1" sh /tmp/setup.sh && rm -f "$1/tmp/setup.sh"' \
   "$suite" "$work/rootfs.tar" \
   "deb $mirror $suite main" "deb $mirror $suite-updates main"

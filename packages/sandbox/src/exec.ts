@@ -1,0 +1,171 @@
+// Runs one command in a sandbox through `docker exec`, streaming output with a cap, and kills the
+// command's whole process tree on timeout (checked with ps inside, not assumed).
+import { randomBytes } from "node:crypto";
+import { Writable, type Readable } from "node:stream";
+import type Docker from "dockerode";
+import { SANDBOX_ENV } from "./container-spec.ts";
+import { SANDBOX_USER, type ExecOptions } from "./types.ts";
+
+export interface RawExecOptions extends Omit<ExecOptions, "stdin" | "cwd"> {
+  /** Absolute directory inside the workspace (already checked lexically). */
+  cwd: string;
+  stdin?: string | Buffer | Readable;
+  /** RLIMIT_NPROC for the command's processes (0: leave the container default). */
+  nproc: number;
+  /** Resolves when the container stops (OOM, destroy): the exec stream may then never end. */
+  containerGone: Promise<void>;
+}
+
+export interface RawExecResult {
+  exitCode: number | null;
+  stdout: Buffer;
+  stderr: Buffer;
+  truncated: boolean;
+  timedOut: boolean;
+  containerGone: boolean;
+}
+
+// Runs as a new session leader (setsid -w) so that everything the command starts can be found by
+// session id. $0 carries a random marker so the killer finds this wrapper by its arguments.
+const WRAPPER = `
+d=$(realpath -e -- "$1" 2>/dev/null) || { echo "working directory $1 does not exist" >&2; exit 126; }
+case "$d/" in /workspace/*) ;; *) echo "working directory $1 is outside the workspace" >&2; exit 126;; esac
+cd "$d" || exit 126
+[ "$2" = 0 ] || ulimit -u "$2" 2>/dev/null
+bash -c "$3"
+`;
+
+// Freezes then kills every process of the marked command: the wrapper, its session, and all
+// descendants (children that changed session are still found through their parent). Repeats
+// until ps shows nothing left; exit 0 means verified gone. The marker reaches awk through the
+// environment so that neither this script's nor awk's arguments contain it.
+const KILLER = `
+M="ss-exec-$1"; export M
+for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+  pids=$(ps -eo pid=,ppid=,sid=,stat=,args= | awk -v self=$$ '
+    $4 !~ /^Z/ { n++; pid[n]=$1; ppid[n]=$2; sid[n]=$3; if (index($0, ENVIRON["M"])) { keep[$1]=1; if ($1==$3) sess[$1]=1 } }
+    END {
+      for (i=1;i<=n;i++) if (sid[i] in sess) keep[pid[i]]=1
+      do { changed=0; for (i=1;i<=n;i++) if (!(pid[i] in keep) && (ppid[i] in keep)) { keep[pid[i]]=1; changed=1 } } while (changed)
+      for (p in keep) if (p != self) printf "%s ", p
+    }')
+  [ -z "$pids" ] && exit 0
+  kill -STOP $pids 2>/dev/null
+  kill -KILL $pids 2>/dev/null
+  sleep 0.05
+done
+echo "processes survive: $pids" >&2
+exit 1
+`;
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_OUTPUT = 1024 * 1024;
+const KILL_GRACE_MS = 5_000;
+
+class CappedSink extends Writable {
+  readonly chunks: Buffer[] = [];
+  kept = 0;
+  dropped = 0;
+  constructor(
+    private readonly cap: number,
+    private readonly onChunk: ((chunk: Buffer) => void) | undefined,
+  ) {
+    super();
+  }
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    const room = this.cap - this.kept;
+    const part = room >= chunk.length ? chunk : chunk.subarray(0, Math.max(0, room));
+    // Beyond the cap the bytes are only counted: a flood costs no memory in the worker.
+    this.dropped += chunk.length - part.length;
+    if (part.length > 0) {
+      this.chunks.push(part);
+      this.kept += part.length;
+      this.onChunk?.(part);
+    }
+    done();
+  }
+}
+
+async function runToEnd(docker: Docker, containerId: string, cmd: string[], stdin?: string | Buffer | Readable): Promise<{
+  stream: NodeJS.ReadWriteStream;
+  exec: Docker.Exec;
+}> {
+  const container = docker.getContainer(containerId);
+  const exec = await container.exec({
+    Cmd: cmd,
+    User: SANDBOX_USER,
+    Env: [...SANDBOX_ENV],
+    AttachStdin: stdin !== undefined,
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
+  });
+  const stream = (await exec.start({ hijack: true, stdin: stdin !== undefined })) as NodeJS.ReadWriteStream;
+  if (stdin !== undefined) {
+    if (typeof stdin === "string" || Buffer.isBuffer(stdin)) stream.end(stdin);
+    else stdin.pipe(stream);
+  }
+  return { stream, exec };
+}
+
+/** Kills the marked command's process tree; true when ps inside shows it gone. */
+export async function killTree(docker: Docker, containerId: string, marker: string): Promise<boolean> {
+  const { stream, exec } = await runToEnd(docker, containerId, ["bash", "-c", KILLER, "ss-kill", marker]);
+  stream.resume();
+  await new Promise<void>((resolve) => {
+    stream.on("end", resolve);
+    stream.on("close", resolve);
+    stream.on("error", () => resolve());
+  });
+  const info = await exec.inspect();
+  return info.ExitCode === 0;
+}
+
+export async function rawExec(docker: Docker, containerId: string, command: string, options: RawExecOptions): Promise<RawExecResult> {
+  const marker = randomBytes(12).toString("hex");
+  const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  const out = new CappedSink(cap, options.onOutput && ((c) => options.onOutput?.("stdout", c)));
+  const err = new CappedSink(cap, options.onOutput && ((c) => options.onOutput?.("stderr", c)));
+  const cmd = ["setsid", "-w", "bash", "-c", WRAPPER, `ss-exec-${marker}`, options.cwd, String(options.nproc), command];
+  const { stream, exec } = await runToEnd(docker, containerId, cmd, options.stdin);
+  docker.modem.demuxStream(stream, out, err);
+
+  const ended = new Promise<"ended">((resolve) => {
+    stream.on("end", () => resolve("ended"));
+    stream.on("close", () => resolve("ended"));
+    stream.on("error", () => resolve("ended"));
+  });
+  const gone = options.containerGone.then(() => "gone" as const);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  });
+
+  let outcome = await Promise.race([ended, gone, timeout]);
+  clearTimeout(timer);
+  let timedOut = false;
+  if (outcome === "timeout") {
+    timedOut = true;
+    await killTree(docker, containerId, marker).catch(() => false);
+    outcome = await Promise.race([ended, gone, sleep(KILL_GRACE_MS).then(() => "timeout" as const)]);
+  }
+  if (outcome !== "ended") (stream as unknown as Readable).destroy();
+
+  let exitCode: number | null = null;
+  if (outcome === "ended") {
+    const info = await exec.inspect().catch(() => undefined);
+    exitCode = info?.ExitCode ?? null;
+  }
+  return {
+    exitCode,
+    stdout: Buffer.concat(out.chunks),
+    stderr: Buffer.concat(err.chunks),
+    truncated: out.dropped > 0 || err.dropped > 0,
+    timedOut,
+    containerGone: outcome === "gone",
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

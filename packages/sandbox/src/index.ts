@@ -1,0 +1,18 @@
+export { createSandboxManager } from "./manager.ts";
+export type { SandboxManager } from "./manager.ts";
+export { Sandbox } from "./sandbox.ts";
+export { createReaper } from "./reaper.ts";
+export type { Reaper, ReaperOptions } from "./reaper.ts";
+export { buildContainerSpec, SANDBOX_ENV } from "./container-spec.ts";
+export { checkRuntime, RUNSC_INSTALL_HELP } from "./runtime-check.ts";
+export { scrubGitConfig } from "./copy-in.ts";
+export { LABELS, WORKSPACE_DIR } from "./types.ts";
+export type {
+  CreateSandboxOptions,
+  DirEntry,
+  ExecOptions,
+  ExecResult,
+  SandboxLimits,
+  SandboxManagerConfig,
+  SandboxRuntime,
+} from "./types.ts";

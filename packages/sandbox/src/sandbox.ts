@@ -1,0 +1,158 @@
+// One run's sandbox: a handle over a locked-down container (see container-spec.ts).
+import type { Readable } from "node:stream";
+import type Docker from "dockerode";
+import { AppError } from "@secondshift/errors";
+import type { Logger } from "@secondshift/logging";
+import { sanitizeArchive } from "./copy-in.ts";
+import { rawExec, type RawExecResult } from "./exec.ts";
+import { listDir, readFile, writeFile, type HelperRunner } from "./files.ts";
+import { packDirectory } from "./pack-dir.ts";
+import { toWorkspacePath } from "./paths.ts";
+import { WORKSPACE_DIR, type DirEntry, type ExecOptions, type ExecResult } from "./types.ts";
+
+const HELPER_TIMEOUT_MS = 60_000;
+const HELPER_MAX_OUTPUT = 64 * 1024 * 1024;
+
+export interface SandboxInit {
+  docker: Docker;
+  id: string;
+  runId: string;
+  /** RLIMIT_NPROC applied to user commands (0 under runc, where the cgroup limit applies). */
+  nproc: number;
+  logger: Logger;
+}
+
+export class Sandbox {
+  readonly id: string;
+  readonly runId: string;
+  private readonly docker: Docker;
+  private readonly nproc: number;
+  private readonly logger: Logger;
+  private readonly gone: Promise<void>;
+  private destroyed = false;
+
+  constructor(init: SandboxInit) {
+    this.docker = init.docker;
+    this.id = init.id;
+    this.runId = init.runId;
+    this.nproc = init.nproc;
+    this.logger = init.logger;
+    // One long-poll per sandbox: when the container stops (OOM kill, destroy, reaper), every
+    // running exec is told at once instead of waiting on a stream that may never end.
+    this.gone = this.docker
+      .getContainer(this.id)
+      .wait({ condition: "not-running" })
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+  }
+
+  /** Runs a shell command (bash -c) in the workspace; see ExecOptions for the caps. */
+  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    this.assertAlive();
+    const cwd = toWorkspacePath(options.cwd ?? ".");
+    const raw = await rawExec(this.docker, this.id, command, {
+      ...options,
+      cwd,
+      nproc: this.nproc,
+      containerGone: this.gone,
+    });
+    let oomKilled = false;
+    if (raw.containerGone) {
+      const state = await this.state();
+      oomKilled = state?.OOMKilled ?? false;
+      this.logger.warn({ event: "sandbox.died", runId: this.runId, oomKilled, exitCode: state?.ExitCode }, "the sandbox stopped during a command");
+    }
+    if (raw.timedOut) this.logger.info({ event: "sandbox.exec_timeout", runId: this.runId }, "command timed out; process tree killed");
+    return {
+      exitCode: raw.exitCode,
+      stdout: raw.stdout.toString("utf8"),
+      stderr: raw.stderr.toString("utf8"),
+      truncated: raw.truncated,
+      timedOut: raw.timedOut,
+      oomKilled,
+    };
+  }
+
+  readFile(path: string, maxBytes?: number): Promise<Buffer> {
+    return readFile(this.helper, path, maxBytes);
+  }
+
+  writeFile(path: string, content: string | Buffer): Promise<void> {
+    return writeFile(this.helper, path, content);
+  }
+
+  listDir(path?: string): Promise<DirEntry[]> {
+    return listDir(this.helper, path);
+  }
+
+  /** Copies a checkout from the worker's disk into /workspace (see copyInArchive). */
+  copyInDirectory(dir: string): Promise<void> {
+    return this.copyInArchive(packDirectory(dir));
+  }
+
+  /** Extracts a tar stream into /workspace after checking every entry (copy-in.ts). */
+  async copyInArchive(archive: Readable): Promise<void> {
+    this.assertAlive();
+    const safe = sanitizeArchive(archive);
+    const result = await this.runHelper(`tar -x -f - -C ${WORKSPACE_DIR} --no-same-owner --no-same-permissions`, [], safe.stream);
+    const rejected = safe.error();
+    if (rejected) {
+      // Part of the archive may have been extracted before the bad entry: leave nothing behind.
+      await this.runHelper(`find ${WORKSPACE_DIR} -mindepth 1 -delete`, []);
+      throw rejected;
+    }
+    if (result.exitCode !== 0) {
+      throw new AppError("INTERNAL", `Copying the repository into the sandbox failed: ${result.stderr.toString().trim().slice(0, 500)}`, {
+        reason: "SANDBOX_COPY_IN_FAILED",
+      });
+    }
+  }
+
+  /** Removes the container; safe to call any number of times. */
+  async destroy(): Promise<void> {
+    this.destroyed = true;
+    try {
+      await this.docker.getContainer(this.id).remove({ force: true });
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode;
+      // 404: already gone; 409: removal already in progress.
+      if (status !== 404 && status !== 409) throw error;
+    }
+  }
+
+  private assertAlive(): void {
+    if (this.destroyed) {
+      throw new AppError("CONFLICT", "This sandbox was destroyed; create a new one.", { reason: "SANDBOX_DESTROYED" });
+    }
+  }
+
+  private async state(): Promise<Docker.ContainerInspectInfo["State"] | undefined> {
+    try {
+      return (await this.docker.getContainer(this.id).inspect()).State;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private runHelper(script: string, args: string[], stdin?: Buffer | Readable): Promise<RawExecResult> {
+    return rawExec(this.docker, this.id, `bash -c '${script.replaceAll("'", `'\\''`)}' helper ${args.map(quote).join(" ")}`, {
+      cwd: WORKSPACE_DIR,
+      nproc: 0,
+      timeoutMs: HELPER_TIMEOUT_MS,
+      maxOutputBytes: HELPER_MAX_OUTPUT,
+      containerGone: this.gone,
+      ...(stdin === undefined ? {} : { stdin }),
+    });
+  }
+
+  private readonly helper: HelperRunner = (script, args, stdin) => {
+    this.assertAlive();
+    return this.runHelper(script, args, stdin);
+  };
+}
+
+function quote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}

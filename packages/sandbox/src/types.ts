@@ -1,0 +1,80 @@
+// Public shapes of the sandbox package. Configuration always arrives as arguments (the worker's
+// env.ts reads the operator's settings); this package never reads the environment.
+import type Docker from "dockerode";
+import type { Logger } from "@secondshift/logging";
+
+export type SandboxRuntime = "runsc" | "runc";
+
+export interface SandboxLimits {
+  /** Memory of the whole sandbox (gVisor's kernel + processes + tmpfs contents); swap is off. */
+  memoryBytes: number;
+  /** CPU quota in units of 1e-9 CPUs (1_000_000_000 = one core). */
+  nanoCpus: number;
+  /** Processes the sandbox user may run at once (enforced inside gVisor, see container-spec.ts). */
+  pidsLimit: number;
+  /** Open file descriptors per process. */
+  nofile: number;
+  /** Size of the writable /workspace tmpfs. */
+  workspaceBytes: number;
+  /** Size of the writable /tmp tmpfs. */
+  tmpBytes: number;
+}
+
+export interface SandboxManagerConfig {
+  docker: Docker;
+  /** Image tag (operator setting), e.g. "secondshift-sandbox:1". */
+  image: string;
+  runtime: SandboxRuntime;
+  /** In production only runsc is accepted. */
+  production: boolean;
+  /** Outside production, the operator may opt into runc (no gVisor) for development. */
+  allowRunc: boolean;
+  limits: SandboxLimits;
+  logger: Logger;
+}
+
+export interface CreateSandboxOptions {
+  runId: string;
+  workspaceId: string;
+  /** When the run must be over; the reaper removes the container after it. */
+  deadline: Date;
+}
+
+export interface ExecOptions {
+  /** Working directory relative to /workspace (default: the workspace root). */
+  cwd?: string;
+  /** Milliseconds before the command's whole process tree is killed (default 60 s). */
+  timeoutMs?: number;
+  /** Bytes kept per stream (stdout, stderr); the rest is counted and dropped (default 1 MiB). */
+  maxOutputBytes?: number;
+  stdin?: string | Buffer;
+  /** Called with every chunk as it arrives (only chunks within the cap). */
+  onOutput?: (stream: "stdout" | "stderr", chunk: Buffer) => void;
+}
+
+export interface ExecResult {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  timedOut: boolean;
+  /** The sandbox ran out of memory; under gVisor the whole sandbox is then gone. */
+  oomKilled: boolean;
+}
+
+export interface DirEntry {
+  name: string;
+  type: "file" | "directory" | "symlink" | "other";
+  size: number;
+}
+
+export const LABELS = {
+  managed: "secondshift.managed",
+  runId: "secondshift.run-id",
+  workspaceId: "secondshift.workspace-id",
+  deadline: "secondshift.deadline",
+} as const;
+
+export const WORKSPACE_DIR = "/workspace";
+/** The image's unprivileged user (docker/sandbox/setup.sh). */
+export const SANDBOX_USER = "10001:10001";
