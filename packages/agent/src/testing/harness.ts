@@ -19,6 +19,8 @@ export const echoTool: PlanTool = {
   mayChangeData: false,
 };
 
+export type RunOverrides = Partial<Omit<RunAgentOptions, "limits">> & { limits?: Partial<RunAgentOptions["limits"]> };
+
 export interface Harness {
   model: ScriptedModel;
   sandbox: FakeSandbox;
@@ -27,7 +29,7 @@ export interface Harness {
   masker: SecretMasker;
   runToken: string;
   cancel: AbortController;
-  run(overrides?: Partial<RunAgentOptions> & { limits?: Partial<RunAgentOptions["limits"]> }): Promise<AgentResult>;
+  run(overrides?: RunOverrides): Promise<AgentResult>;
 }
 
 export async function harness(provider: Provider, script: ScriptStep[], files: Record<string, string> = {}): Promise<Harness> {
@@ -46,7 +48,7 @@ export async function harness(provider: Provider, script: ScriptStep[], files: R
     masker,
     runToken,
     cancel,
-    run: (overrides = {}) =>
+    run: (overrides: RunOverrides = {}) =>
       runAgent({
         model: { provider, baseUrl: model.baseUrl, runToken, model: "scripted-model" },
         prompt: "Fix the failing test.",

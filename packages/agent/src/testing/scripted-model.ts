@@ -46,10 +46,12 @@ export async function startScriptedModel(script: ScriptStep[]): Promise<Scripted
       };
       const format = path === "/v1/messages" ? "anthropic" : path === "/v1/chat/completions" ? "openai" : null;
       if (req.method !== "POST" || !format) return send(404, { error: { message: "not found" } });
-      let step: ScriptStep | undefined = script[0];
+      const head = script[0];
+      let step: ScriptStep | undefined = head;
       while (typeof step === "function") step = step(request);
       if (!step) return send(500, { error: { type: "api_error", message: "script exhausted" } });
-      if (!("error" in step && step.error.sticky)) script.shift();
+      // A function step and a sticky error answer every later request; other steps answer one.
+      if (typeof head !== "function" && !("error" in step && step.error.sticky)) script.shift();
       if ("hang" in step) return; // never answers: the client must give up by itself
       if ("error" in step) return send(step.error.status, step.error.body);
       callNumber += 1;
