@@ -1,0 +1,93 @@
+// One schedule fire → at most one run. The Run(jobId, scheduledFor) unique key makes a fire
+// delivered twice (BullMQ retry, stalled job) find its run instead of creating a second; the
+// job's advisory lock makes the "previous run still going" check and the insert atomic.
+//
+// Skips are recorded as AuditEvents (action "schedule.skipped", outcome = the reason): a
+// skipped fire has no run to hang a RunEvent on, and the audit log is what owners read to
+// learn why something did not happen.
+import type { Db } from "@secondshift/db";
+import type { Logger } from "@secondshift/logging";
+import { findActiveRun, insertQueuedRun, isUniqueViolation } from "./job-runs.ts";
+import { lockJobRuns } from "./locks.ts";
+import { addRunToQueue, type RunQueue } from "./queues.ts";
+
+export const SCHEDULE_SKIPPED_ACTION = "schedule.skipped";
+export const SCHEDULER_ACTOR_ID = "scheduler";
+
+export type SkipReason = "previous_run_active" | "job_not_schedulable";
+
+export type FireOutcome =
+  | { outcome: "created"; runId: string }
+  | { outcome: "duplicate"; runId: string }
+  | { outcome: "skipped"; reason: SkipReason };
+
+export interface Fire {
+  workspaceId: string;
+  jobId: string;
+  /** The fire's scheduled time (not the time it was delivered). */
+  scheduledFor: Date;
+}
+
+export async function handleFire(db: Db, runQueue: RunQueue, fire: Fire, logger?: Logger): Promise<FireOutcome> {
+  let outcome: FireOutcome;
+  let enqueue: boolean;
+  try {
+    [outcome, enqueue] = await db.$transaction(async (tx): Promise<[FireOutcome, boolean]> => {
+      await lockJobRuns(tx, fire.jobId);
+      const job = await tx.job.findFirst({
+        where: { id: fire.jobId, workspaceId: fire.workspaceId },
+        select: { status: true, enabled: true, removedAt: true, schedule: true, tokenBudget: true },
+      });
+      const existing = await tx.run.findUnique({
+        where: { jobId_scheduledFor: { jobId: fire.jobId, scheduledFor: fire.scheduledFor } },
+        select: { id: true, status: true },
+      });
+      if (existing) return [{ outcome: "duplicate", runId: existing.id }, existing.status === "QUEUED"];
+      if (!job) return [{ outcome: "skipped", reason: "job_not_schedulable" }, false];
+
+      // The scheduler may lag a pause, removal or lost approval by one fire: the database decides.
+      const schedulable = job.status === "APPROVED" && job.enabled && job.removedAt === null && job.schedule !== null;
+      const active = schedulable ? await findActiveRun(tx, fire.workspaceId, fire.jobId) : null;
+      if (!schedulable || active) {
+        const reason: SkipReason = schedulable ? "previous_run_active" : "job_not_schedulable";
+        await tx.auditEvent.create({
+          data: {
+            workspaceId: fire.workspaceId,
+            actorType: "SYSTEM",
+            actorId: SCHEDULER_ACTOR_ID,
+            action: SCHEDULE_SKIPPED_ACTION,
+            targetType: "job",
+            targetId: fire.jobId,
+            outcome: reason,
+          },
+        });
+        return [{ outcome: "skipped", reason }, false];
+      }
+      const run = await insertQueuedRun(tx, {
+        workspaceId: fire.workspaceId,
+        jobId: fire.jobId,
+        trigger: "SCHEDULE",
+        scheduledFor: fire.scheduledFor,
+        budgetTokens: job.tokenBudget,
+      });
+      return [{ outcome: "created", runId: run.id }, true];
+    });
+  } catch (error) {
+    // Only reachable if something inserted this fire's run without taking the job lock.
+    if (!isUniqueViolation(error)) throw error;
+    const run = await db.run.findUniqueOrThrow({
+      where: { jobId_scheduledFor: { jobId: fire.jobId, scheduledFor: fire.scheduledFor } },
+      select: { id: true, status: true },
+    });
+    [outcome, enqueue] = [{ outcome: "duplicate", runId: run.id }, run.status === "QUEUED"];
+  }
+
+  // After commit, so the run worker always finds the row. A crash between commit and this
+  // add leaves a QUEUED run that `requeueQueuedRuns` puts back; a duplicate add is a no-op
+  // because the BullMQ job id is the run id.
+  if (enqueue && outcome.outcome !== "skipped") {
+    await addRunToQueue(runQueue, { runId: outcome.runId, workspaceId: fire.workspaceId });
+  }
+  logger?.info({ ...outcome, jobId: fire.jobId, workspaceId: fire.workspaceId, scheduledFor: fire.scheduledFor.toISOString() }, "schedule fire");
+  return outcome;
+}
