@@ -1,0 +1,110 @@
+// What the owner sees before approving: each requested tool, the connection it would bind to,
+// whether that connection allows it, and whether it may change data. Readable by every role;
+// `canApprove` tells the UI whether to show the buttons (the check itself is in approveJob).
+import type { ConnectionKind, JobStatus } from "@secondshift/db";
+import { notFound, readerRoles, requireRole, type ActorContext, type DbClient } from "./context.ts";
+import { groupKey, storedRequest } from "./request.ts";
+import { readDiscoveredTools } from "./tools.ts";
+
+export interface ReviewConnection {
+  id: string;
+  label: string;
+}
+
+export interface ReviewTool {
+  name: string;
+  /** Unknown tools count as may-change-data. */
+  mayChangeData: boolean;
+  discovered: boolean;
+  allowedOnConnection: boolean;
+  /** In the job's current grant. */
+  approved: boolean;
+}
+
+export interface ReviewGroup {
+  key: string;
+  kind: ConnectionKind;
+  label: string | null;
+  required: boolean;
+  /** The current grant's binding, else the proposal (same label; or the only one of its kind). */
+  connection: ReviewConnection | null;
+  candidates: ReviewConnection[];
+  tools: ReviewTool[];
+}
+
+export interface AccessReview {
+  job: { id: string; key: string; name: string; status: JobStatus; requestHash: string; repositoryFullName: string };
+  grant: { id: string; approvedAt: Date; approvedById: string } | null;
+  groups: ReviewGroup[];
+  canApprove: boolean;
+}
+
+interface Binding {
+  kind: ConnectionKind;
+  label: string | null;
+  connectionId: string | null;
+}
+
+export function readBindings(value: unknown): Binding[] {
+  return Array.isArray(value) ? (value as Binding[]) : [];
+}
+
+/** The connection a group would bind to when the owner has not picked one. */
+export function proposeConnection<T extends { kind: ConnectionKind; label: string }>(
+  group: { kind: ConnectionKind; label: string | null },
+  connections: readonly T[],
+): T | null {
+  const ofKind = connections.filter((c) => c.kind === group.kind);
+  if (group.label !== null) {
+    const same = ofKind.find((c) => c.label === group.label);
+    if (same) return same;
+  }
+  return group.kind === "GITHUB" || group.kind === "SENTRY" ? (ofKind.length === 1 ? (ofKind[0] ?? null) : null) : null;
+}
+
+export async function currentGrant(db: DbClient, workspaceId: string, jobId: string, hash: string) {
+  return db.grant.findFirst({
+    where: { workspaceId, jobId, revokedAt: null, requestHash: hash },
+    orderBy: { approvedAt: "desc" },
+    include: { tools: { select: { connectionId: true, toolName: true } } },
+  });
+}
+
+export async function getAccessReview(ctx: ActorContext & { jobId: string }): Promise<AccessReview> {
+  const role = await requireRole(ctx, readerRoles, "see access reviews");
+  const { db, workspaceId } = ctx;
+  const job = await db.job.findFirst({ where: { id: ctx.jobId, workspaceId }, include: { repository: { select: { fullName: true } } } });
+  if (!job) throw notFound("Job");
+  const connections = await db.connection.findMany({ where: { workspaceId, deletedAt: null }, orderBy: { label: "asc" } });
+  const grant = await currentGrant(db, workspaceId, job.id, job.requestHash);
+  const bindings = readBindings(grant?.bindings);
+  const approved = new Set((grant?.tools ?? []).map((t) => `${t.connectionId}\n${t.toolName}`));
+
+  const groups = storedRequest(job.requestedTools).map((group): ReviewGroup => {
+    const key = groupKey(group);
+    const bound = bindings.find((b) => groupKey(b) === key);
+    const connection = bound ? (connections.find((c) => c.id === bound.connectionId) ?? null) : proposeConnection(group, connections);
+    const discovered = readDiscoveredTools(connection?.discoveredTools);
+    return {
+      key,
+      kind: group.kind,
+      label: group.label,
+      required: group.required,
+      connection: connection ? { id: connection.id, label: connection.label } : null,
+      candidates: connections.filter((c) => c.kind === group.kind).map((c) => ({ id: c.id, label: c.label })),
+      tools: group.tools.map((name) => ({
+        name,
+        mayChangeData: discovered.get(name)?.mayChangeData ?? true,
+        discovered: discovered.has(name),
+        allowedOnConnection: connection?.allowedTools.includes(name) ?? false,
+        approved: connection ? approved.has(`${connection.id}\n${name}`) : false,
+      })),
+    };
+  });
+  return {
+    job: { id: job.id, key: job.key, name: job.name, status: job.status, requestHash: job.requestHash, repositoryFullName: job.repository.fullName },
+    grant: grant ? { id: grant.id, approvedAt: grant.approvedAt, approvedById: grant.approvedById } : null,
+    groups,
+    canApprove: role === "OWNER",
+  };
+}
