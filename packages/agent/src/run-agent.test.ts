@@ -32,7 +32,14 @@ describe.each(providers)("runAgent over %s", (provider) => {
       ],
       { "src/a.ts": "export const a = 1;" },
     ));
+    // Events are live: the call is in the transcript before the command has finished.
+    const seenDuringExec: string[] = [];
+    h.sandbox.execHandler = (command) => {
+      seenDuringExec.push(h.sink.types().at(-1) ?? "");
+      return { exitCode: 0, stdout: `ran: ${command}`, stderr: "", truncated: false, timedOut: false };
+    };
     const result = await h.run();
+    expect(seenDuringExec).toEqual(["tool_call"]);
 
     expect(result).toEqual({ outcome: "succeeded", summary: "Fixed the test.", usage: { inputTokens: 250, outputTokens: 45 } });
     expect(h.sandbox.commands).toEqual(["npm test"]);
@@ -61,6 +68,8 @@ describe.each(providers)("runAgent over %s", (provider) => {
       const credential = request.headers["x-api-key"] ?? request.headers.authorization?.replace(/^Bearer /, "");
       expect(credential).toBe(h.runToken);
       expect(request.body.model).toBe("scripted-model");
+      // The token is a credential for the gateway only: the model never sees it.
+      expect(JSON.stringify(request.body)).not.toContain(h.runToken);
     }
 
     // Tool definitions: the built-ins plus the plan tool with its snapshotted schema.

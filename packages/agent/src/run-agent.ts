@@ -51,8 +51,11 @@ function toStop(error: unknown): StopRun {
 
 async function loop(options: RunAgentOptions, transcript: Transcript, usage: Usage, signal: AbortSignal): Promise<string> {
   const { limits, model } = options;
+  // The deadline is also checked by the clock: its timer may not have fired yet when a turn
+  // starts, and a turn must not start after the deadline.
   const checkSignal = () => {
     if (signal.aborted) throw stopForAbort(limits.signal, limits.deadline);
+    if (Date.now() >= limits.deadline.getTime()) throw new StopRun("timed_out", "The run reached its deadline.");
   };
   checkSignal();
   const toolbox = new Toolbox({

@@ -13,7 +13,7 @@ const budgetBody = { error: { code: "PAYMENT_REQUIRED", reason: "BUDGET_EXHAUSTE
 const shellCall: ScriptStep = { reply: { toolCalls: [{ name: "shell", args: { command: "ls" } }] } };
 
 describe.each(providers)("how a run stops over %s", (provider) => {
-  it("[C17] a 402 budget error from the gateway ends the run as budget_exhausted, keeping the usage so far", async () => {
+  it("a 402 budget error from the gateway ends the run as budget_exhausted, keeping the usage so far", async () => {
     const h = (current = await harness(provider, [shellCall, { error: { status: 402, body: budgetBody, sticky: true } }]));
     const result = await h.run();
     expect(result.outcome).toBe("budget_exhausted");
@@ -22,7 +22,7 @@ describe.each(providers)("how a run stops over %s", (provider) => {
     expect(h.sink.types().slice(-2)).toEqual(["error", "run_finished"]);
   });
 
-  it("[C17] a 429 with reason BUDGET_EXHAUSTED is budget_exhausted too, not a rate limit to wait out", async () => {
+  it("a 429 with reason BUDGET_EXHAUSTED is budget_exhausted too, not a rate limit to wait out", async () => {
     const h = (current = await harness(provider, [{ error: { status: 429, body: budgetBody, sticky: true } }]));
     const result = await h.run();
     expect(result.outcome).toBe("budget_exhausted");
@@ -39,7 +39,7 @@ describe.each(providers)("how a run stops over %s", (provider) => {
   });
 
   for (const reason of ["GRANT_REVOKED", "CONNECTION_REMOVED"]) {
-    it(`[C06] a broker refusal with ${reason} ends the run as revoked, with no further model call or tool call`, async () => {
+    it(`a broker refusal with ${reason} ends the run as revoked, with no further model call or tool call`, async () => {
       const h = (current = await harness(provider, [
         { reply: { toolCalls: [{ name: "mcp__everything__echo", args: { message: "x" } }, { name: "shell", args: { command: "ls" } }] } },
         { reply: { text: "should never be asked" } },

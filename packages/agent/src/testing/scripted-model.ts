@@ -11,6 +11,10 @@ export interface ScriptedToolCall {
   rawArgs?: string;
 }
 
+/**
+ * One answer of the script. A function step computes the answer from the request and stays at
+ * the head of the script (it answers every later request); a sticky error does the same.
+ */
 export type ScriptStep =
   | { reply: { text?: string; toolCalls?: ScriptedToolCall[]; usage?: { input: number; output: number } } }
   | { error: { status: number; body: unknown; sticky?: boolean } }
