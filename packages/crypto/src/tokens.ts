@@ -7,12 +7,12 @@ export type TokenKind = keyof typeof tokenKinds;
 
 const TOKEN_BYTES = 32;
 
-export function mintToken(kind: TokenKind): { token: string; hash: Buffer } {
+export function mintToken(kind: TokenKind): { token: string; hash: Buffer<ArrayBuffer> } {
   const token = tokenKinds[kind] + randomBytes(TOKEN_BYTES).toString("base64url");
   return { token, hash: hashToken(token) };
 }
 
-export function hashToken(token: string): Buffer {
+export function hashToken(token: string): Buffer<ArrayBuffer> {
   return createHash("sha256").update(token, "utf8").digest();
 }
 
