@@ -84,8 +84,8 @@ export interface TestGateway {
 
 export const testLimits: GatewayLimits = { maxBodyBytes: 256 * 1024, upstreamTimeoutMs: 2000, maxParallelPerRun: 4 };
 
-export async function startTestGateway(db: Db, limits: Partial<GatewayLimits> = {}): Promise<TestGateway> {
-  const keyring = createKeyring(new Uint8Array(randomBytes(32)));
+export async function startTestGateway(db: Db, limits: Partial<GatewayLimits> = {}, shared?: Keyring): Promise<TestGateway> {
+  const keyring = shared ?? createKeyring(new Uint8Array(randomBytes(32)));
   const sink = createMemorySink();
   const masker = new SecretMasker();
   const logger = createLogger({ name: "gateway", level: "debug", destination: sink.stream, masker });
