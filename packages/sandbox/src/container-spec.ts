@@ -50,6 +50,8 @@ export function buildContainerSpec(input: SpecInput): ContainerCreateOptions {
     // Keeps the container alive; every command arrives through `docker exec`.
     Cmd: ["sleep", "infinity"],
     Entrypoint: [],
+    // A fixed name: the engine exports HOSTNAME, which would otherwise carry the container id.
+    Hostname: "sandbox",
     User: SANDBOX_USER,
     WorkingDir: WORKSPACE_DIR,
     Env: [...SANDBOX_ENV],
@@ -89,7 +91,9 @@ export function buildContainerSpec(input: SpecInput): ContainerCreateOptions {
       Binds: [],
       Mounts: [],
       Devices: [],
-      IpcMode: "private",
+      // No /dev/shm: it would be a third writable tmpfs outside the size limits we set.
+      // (Python multiprocessing semaphores need it; they fail cleanly with EACCES.)
+      IpcMode: "none",
       PidMode: "",
       AutoRemove: false,
       RestartPolicy: { Name: "no" },

@@ -57,7 +57,7 @@ export class Sandbox {
       cwd,
       nproc: this.nproc,
       containerGone: this.gone,
-    });
+    }).catch(translateDockerError);
     let oomKilled = false;
     if (raw.containerGone) {
       const state = await this.state();
@@ -137,6 +137,10 @@ export class Sandbox {
   }
 
   private runHelper(script: string, args: string[], stdin?: Buffer | Readable): Promise<RawExecResult> {
+    return this.rawHelper(script, args, stdin).catch(translateDockerError);
+  }
+
+  private rawHelper(script: string, args: string[], stdin?: Buffer | Readable): Promise<RawExecResult> {
     return rawExec(this.docker, this.id, `bash -c '${script.replaceAll("'", `'\\''`)}' helper ${args.map(quote).join(" ")}`, {
       cwd: WORKSPACE_DIR,
       nproc: 0,
@@ -151,6 +155,18 @@ export class Sandbox {
     this.assertAlive();
     return this.runHelper(script, args, stdin);
   };
+}
+
+/** The engine answers 404/409 once the container is gone or stopped (OOM kill, reaper). */
+function translateDockerError(error: unknown): never {
+  const status = (error as { statusCode?: number }).statusCode;
+  if (status === 404 || status === 409) {
+    throw new AppError("SERVICE_UNAVAILABLE", "The sandbox is gone (it ran out of memory, passed its deadline or was destroyed); start a new run.", {
+      reason: "SANDBOX_GONE",
+      cause: error,
+    });
+  }
+  throw error;
 }
 
 function quote(value: string): string {

@@ -1,0 +1,73 @@
+// Resource limits (C11), timeouts and output caps, each tried for real.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { manager, runOptions } from "./test/harness.ts";
+import type { Sandbox } from "./sandbox.ts";
+
+describe("sandbox limits", () => {
+  let sb: Sandbox;
+  let other: Sandbox;
+  beforeAll(async () => {
+    const m = manager();
+    [sb, other] = await Promise.all([m.create(runOptions()), m.create(runOptions())]);
+  });
+  afterAll(async () => {
+    await Promise.all([sb.destroy(), other.destroy()]);
+  });
+
+  it("a command past its timeout is killed with its whole process tree (checked with ps)", async () => {
+    const r = await sb.exec("(sleep 300 & (sleep 301 &) ; setsid sleep 302 & wait) & echo started; sleep 303", { timeoutMs: 1_500 });
+    expect(r.timedOut).toBe(true);
+    expect(r.stdout).toBe("started\n");
+    const ps = await sb.exec("ps -eo stat=,args= | grep -v '^Z'");
+    expect(ps.stdout).not.toMatch(/sleep 30[0-3]/);
+  });
+
+  it("an output flood is truncated at the cap and not buffered", async () => {
+    const seen: number[] = [];
+    const r = await sb.exec("head -c 50000000 /dev/zero | tr '\\0' x; echo done >&2", {
+      maxOutputBytes: 100_000,
+      onOutput: (_s, chunk) => seen.push(chunk.length),
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.truncated).toBe(true);
+    expect(r.stdout.length).toBe(100_000);
+    expect(seen.reduce((a, b) => a + b, 0)).toBe(100_000 + "done\n".length);
+    expect(r.stderr).toBe("done\n");
+  });
+
+  it("[C11] filling the workspace hits its size limit", async () => {
+    const r = await sb.exec("dd if=/dev/zero of=/workspace/fill bs=1M count=100 2>&1; df -k /workspace | tail -1; rm -f /workspace/fill");
+    expect(r.stdout).toContain("No space left on device");
+    expect(r.stdout).toMatch(/ 32768 /);
+  });
+
+  it("[C11] a fork bomb hits the process limit while another sandbox keeps working", async () => {
+    // Its own sandbox: under gVisor's ptrace platform a long bomb can also exhaust the host-side
+    // backstop, which ends that sandbox; either way it must stay contained.
+    const bombed = await manager().create(runOptions());
+    try {
+      const bomb = bombed.exec("f(){ f | f & }; f; sleep 30", { timeoutMs: 3_000 });
+      await new Promise((r) => setTimeout(r, 1_500));
+      const during = await other.exec("echo still-working; seq 3 | wc -l");
+      expect(during.stdout).toBe("still-working\n3\n");
+      const r = await bomb;
+      expect(r.timedOut || r.oomKilled || r.exitCode === null).toBe(true);
+      expect(r.stderr).toMatch(/fork: (retry: )?Resource temporarily unavailable/);
+      const after = await bombed.exec("ps -eo stat=,args= | grep -v '^Z' | grep -c 'f(){ [f] | f' || true; echo alive").catch((e: unknown) => e);
+      // Either the tree is gone and the sandbox usable, or the whole sandbox is gone.
+      if (after instanceof Error) expect(after).toMatchObject({ reason: "SANDBOX_GONE" });
+      else expect(after.stdout).toBe("0\nalive\n");
+      expect((await other.exec("echo after")).stdout).toBe("after\n");
+    } finally {
+      await bombed.destroy();
+    }
+  });
+
+  it("[C11] a memory hog is killed and reported as out-of-memory; the other sandbox keeps working", async () => {
+    const r = await sb.exec("python3 -c 'a=[]\nwhile True: a.append(bytearray(16 << 20))'", { timeoutMs: 40_000 });
+    expect(r.oomKilled).toBe(true);
+    expect(r.timedOut).toBe(false);
+    expect((await other.exec("echo ok")).stdout).toBe("ok\n");
+    await expect(sb.exec("echo no")).rejects.toMatchObject({ reason: "SANDBOX_GONE" });
+  });
+});
