@@ -1,0 +1,178 @@
+import type { RunAgentOptions } from "@secondshift/agent";
+import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cancelRun } from "./cancel.ts";
+import { executeRun } from "./executor.ts";
+import type { RunExecutorDeps, RunSandbox } from "./ports.ts";
+import { seedRunningRun } from "./testing/fixtures.ts";
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(() => t.drop());
+
+function fakeSandbox() {
+  const calls: string[] = [];
+  let destroyed = 0;
+  const sandbox: RunSandbox = {
+    exec: (command) => {
+      calls.push(command);
+      return Promise.resolve({ exitCode: 0, stdout: command.includes("diff") ? "diff --git a/x b/x\n+change\n" : "", stderr: "", truncated: false, timedOut: false });
+    },
+    readFile: () => Promise.resolve(Buffer.from("content")),
+    writeFile: () => Promise.resolve(),
+    copyInDirectory: (dir) => {
+      calls.push(`copy ${dir}`);
+      return Promise.resolve();
+    },
+    destroy: () => {
+      destroyed++;
+      return Promise.resolve();
+    },
+  };
+  return { sandbox, calls, destroyed: () => destroyed };
+}
+
+function deps(overrides: Partial<RunExecutorDeps> & { agent: (o: RunAgentOptions) => Promise<unknown> }) {
+  const box = fakeSandbox();
+  const reports: string[] = [];
+  let cleaned = 0;
+  const sink = createMemorySink();
+  const masker = new SecretMasker();
+  const d = {
+    db: t.db,
+    logger: createLogger({ name: "test", destination: sink.stream, masker }),
+    masker,
+    workerId: "w1",
+    gatewayUrl: "http://127.0.0.1:9",
+    sandboxes: { create: () => Promise.resolve(box.sandbox) },
+    source: {
+      checkout: () =>
+        Promise.resolve({
+          dir: "/tmp/checkout",
+          commit: "abc123",
+          cleanup: () => {
+            cleaned++;
+            return Promise.resolve();
+          },
+        }),
+    },
+    broker: { call: () => Promise.resolve({ content: [], isError: false, truncated: false }) },
+    freezePlan: () => Promise.resolve({ tools: [] }),
+    enqueueReports: ({ runId }: { runId: string }) => {
+      reports.push(runId);
+      return Promise.resolve();
+    },
+    limits: { stopPollMs: 100, heartbeatMs: 200 },
+    ...overrides,
+    runAgent: overrides.agent as RunExecutorDeps["runAgent"],
+  };
+  return { d, box, reports, cleaned: () => cleaned, logs: sink };
+}
+
+const usage = { inputTokens: 1, outputTokens: 1 };
+
+describe("run executor", () => {
+  it("[C15] runs the agent with a run token that is revoked at the end, records result, diff and reports", async () => {
+    const { run } = await seedRunningRun(t.db);
+    let seenToken = "";
+    const { d, box, reports, cleaned } = deps({
+      agent: async (o) => {
+        seenToken = o.model.runToken;
+        const row = await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } });
+        expect(row.revokedAt).toBeNull();
+        expect(Buffer.from(row.tokenHash).toString("utf8")).not.toContain(seenToken);
+        await o.events.append({ type: "final_answer", payload: { text: `done ${o.model.runToken}` } });
+        return { outcome: "succeeded", summary: "All good.", usage };
+      },
+    });
+    const result = await executeRun(d, run.id);
+    expect(result.status).toBe("SUCCEEDED");
+    expect(seenToken).toMatch(/^ss_run_/);
+    const row = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(row).toMatchObject({ status: "SUCCEEDED", summary: "All good.", commitSha: "abc123" });
+    expect(row.diff).toContain("+change");
+    expect(row.finishedAt).not.toBeNull();
+    expect((await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt).not.toBeNull();
+    expect(box.destroyed()).toBe(1);
+    expect(cleaned()).toBe(1);
+    expect(reports).toEqual([run.id]);
+    const events = await t.db.runEvent.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } });
+    expect(events.map((e) => e.type)).toEqual(["run_started", "final_answer", "run_finished"]);
+    // [C28] the token never reaches the sandbox, and is masked in the transcript.
+    expect(box.calls.join("\n")).not.toContain(seenToken);
+    expect(JSON.stringify(events)).not.toContain(seenToken);
+  });
+
+  it("[C05] a plan that cannot be frozen fails the run before any sandbox starts", async () => {
+    const { run } = await seedRunningRun(t.db);
+    let created = 0;
+    const { d, reports } = deps({
+      agent: () => Promise.reject(new Error("must not run")),
+      freezePlan: () => Promise.reject(new Error('The required tool "get_issue" is not granted.')),
+      sandboxes: {
+        create: () => {
+          created++;
+          return Promise.reject(new Error("no"));
+        },
+      },
+    });
+    const result = await executeRun(d, run.id);
+    expect(result).toMatchObject({ status: "FAILED", error: expect.stringContaining("get_issue") as string });
+    expect(created).toBe(0);
+    expect((await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt).not.toBeNull();
+    expect(reports).toEqual([run.id]);
+  });
+
+  it("fails clearly without a model provider", async () => {
+    const { run } = await seedRunningRun(t.db, { withProvider: false });
+    const { d } = deps({ agent: () => Promise.reject(new Error("must not run")) });
+    const result = await executeRun(d, run.id);
+    expect(result.status).toBe("FAILED");
+    expect(result.error).toContain("no model provider");
+  });
+
+  it("a cancel by API stops a running run within 2 seconds", async () => {
+    const { run, workspace } = await seedRunningRun(t.db);
+    const user = await t.db.user.create({ data: { email: `${run.id}@x.test`, name: "A", passwordHash: "x" } });
+    await t.db.membership.create({ data: { workspaceId: workspace.id, userId: user.id, role: "ADMIN" } });
+    const { d, box } = deps({
+      agent: (o) =>
+        new Promise((done) => {
+          o.limits.signal.addEventListener("abort", () => done({ outcome: "cancelled", usage }));
+        }),
+    });
+    const running = executeRun(d, run.id);
+    await new Promise((r) => setTimeout(r, 300));
+    const asked = Date.now();
+    await cancelRun(t.db, { actorUserId: user.id, workspaceId: workspace.id, runId: run.id });
+    const result = await running;
+    expect(Date.now() - asked).toBeLessThan(2000);
+    expect(result.status).toBe("CANCELLED");
+    expect(box.destroyed()).toBe(1);
+  });
+
+  it("keeps a status the gateway set (budget exhausted) and fills in the rest", async () => {
+    const { run } = await seedRunningRun(t.db);
+    const { d } = deps({
+      agent: async () => {
+        await t.db.run.update({ where: { id: run.id }, data: { status: "BUDGET_EXHAUSTED" } });
+        return { outcome: "budget_exhausted", error: "The run's token budget is used up.", usage };
+      },
+    });
+    expect((await executeRun(d, run.id)).status).toBe("BUDGET_EXHAUSTED");
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).finishedAt).not.toBeNull();
+  });
+
+  it("[P05] a viewer cannot cancel, and another workspace's run is not found", async () => {
+    const a = await seedRunningRun(t.db);
+    const b = await seedRunningRun(t.db);
+    const viewer = await t.db.user.create({ data: { email: `${a.run.id}-v@x.test`, name: "V", passwordHash: "x" } });
+    await t.db.membership.create({ data: { workspaceId: a.workspace.id, userId: viewer.id, role: "VIEWER" } });
+    await expect(cancelRun(t.db, { actorUserId: viewer.id, workspaceId: a.workspace.id, runId: a.run.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(cancelRun(t.db, { actorUserId: viewer.id, workspaceId: a.workspace.id, runId: b.run.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: a.run.id } })).cancelRequestedAt).toBeNull();
+  });
+});

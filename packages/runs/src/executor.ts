@@ -1,0 +1,106 @@
+// Executes one claimed run (status RUNNING, set by the run queue): token → frozen plan →
+// repository at the commit → sandbox → agent loop → result. Whatever ends the run, the finally
+// block revokes the token, destroys the sandbox, records the result and enqueues the reports.
+import { runAgent as defaultRunAgent, type AgentResult } from "@secondshift/agent";
+import type { Db, RunStatus } from "@secondshift/db";
+import type { SecretMasker } from "@secondshift/logging";
+import { RunEventStore } from "./event-store.ts";
+import { finishRun } from "./finish.ts";
+import { statusFor } from "./outcome.ts";
+import { defaultLimits, type RunExecutorDeps, type RunSandbox, type SourceCheckout } from "./ports.ts";
+import { issueRunToken, revokeRunTokens } from "./run-token.ts";
+import { sandboxPort } from "./sandbox-port.ts";
+import { watchRun } from "./stop-watch.ts";
+import { captureDiff, snapshotWorkspace } from "./workspace-diff.ts";
+
+export interface ExecuteRunResult {
+  status: RunStatus;
+  error?: string;
+}
+
+async function loadRun(db: Db, runId: string) {
+  return db.run.findUnique({
+    where: { id: runId },
+    include: { job: { include: { repository: true } }, modelProvider: true },
+  });
+}
+
+async function pickProvider(db: Db, run: { workspaceId: string; modelProviderId: string | null }) {
+  if (run.modelProviderId) return db.modelProvider.findFirst({ where: { id: run.modelProviderId, workspaceId: run.workspaceId } });
+  return db.modelProvider.findFirst({ where: { workspaceId: run.workspaceId }, orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }] });
+}
+
+export async function executeRun(deps: RunExecutorDeps & { masker: SecretMasker }, runId: string): Promise<ExecuteRunResult> {
+  const { db, logger, masker } = deps;
+  const limits = { ...defaultLimits, ...deps.limits };
+  const run = await loadRun(db, runId);
+  if (!run || run.status !== "RUNNING") return { status: run?.status ?? "FAILED", error: "not a running run" };
+  const scope = { id: run.id, workspaceId: run.workspaceId };
+  const log = logger.child({ runId: run.id, workspaceId: run.workspaceId });
+  const events = new RunEventStore(db, scope, masker);
+  const deadline = new Date((run.startedAt ?? new Date()).getTime() + run.job.timeoutSeconds * 1000);
+  const watch = watchRun(db, scope, deps.workerId, limits);
+  let sandbox: RunSandbox | undefined;
+  let checkout: SourceCheckout | undefined;
+  let result: AgentResult | undefined;
+  let failure: string | undefined;
+  let diff: string | null = null;
+
+  try {
+    await db.run.updateMany({ where: { ...scope, status: "RUNNING" }, data: { deadlineAt: deadline } });
+    const provider = await pickProvider(db, run);
+    if (!provider) throw new Error("The workspace has no model provider. An owner must add one before jobs can run.");
+    const model = run.job.model ?? provider.defaultModel;
+    if (!model) throw new Error(`The job names no model and the model provider "${provider.name}" has no default model.`);
+    await db.run.updateMany({ where: scope, data: { modelProviderId: provider.id } });
+
+    const token = await issueRunToken(db, scope, deadline);
+    masker.add(token);
+    const plan = await deps.freezePlan(db, { workspaceId: run.workspaceId, runId: run.id });
+    checkout = await deps.source.checkout({ workspaceId: run.workspaceId, repositoryId: run.job.repositoryId, commit: run.commitSha });
+    await db.run.updateMany({ where: scope, data: { commitSha: checkout.commit } });
+    sandbox = await deps.sandboxes.create({ runId: run.id, workspaceId: run.workspaceId, deadline });
+    await sandbox.copyInDirectory(checkout.dir);
+    const canDiff = await snapshotWorkspace(sandbox);
+    await events.append({ type: "run_started", payload: { commit: checkout.commit, tools: plan.tools.map((t) => t.name), model } });
+    log.info({ event: "run.started", commit: checkout.commit }, "run started");
+
+    const repositoryFullName = run.job.repository.fullName;
+    const brokerRun = { id: run.id, workspaceId: run.workspaceId, jobId: run.jobId, repositoryFullName };
+    result = await (deps.runAgent ?? defaultRunAgent)({
+      model: { provider: provider.kind === "ANTHROPIC" ? "anthropic" : "openai", baseUrl: deps.gatewayUrl, runToken: token, model },
+      prompt: run.job.prompt,
+      sandbox: sandboxPort(sandbox),
+      broker: { call: (toolName, args) => deps.broker.call(brokerRun, toolName, args) },
+      plan: plan.tools.map((t) => ({ ...t })),
+      events,
+      limits: { maxTurns: run.job.maxTurns, deadline, signal: watch.signal, maxToolResultChars: limits.maxToolResultChars },
+      masker,
+    });
+    if (canDiff) diff = await captureDiff(sandbox, limits.maxDiffBytes).catch(() => null);
+  } catch (error) {
+    failure = masker.mask(error instanceof Error ? error.message : String(error));
+    log.warn({ event: "run.failed_to_start", error: failure }, "run failed");
+    await events.append({ type: "error", payload: { message: failure } }).catch(() => undefined);
+  } finally {
+    watch.close();
+    await revokeRunTokens(db, scope).catch((e: unknown) => log.error({ err: e }, "token revocation failed"));
+    if (sandbox) await sandbox.destroy().catch((e: unknown) => log.error({ err: e }, "sandbox destroy failed"));
+    if (checkout) await checkout.cleanup().catch(() => undefined);
+  }
+
+  const stopReason = watch.reason();
+  let status: RunStatus = failure ? "FAILED" : statusFor(result?.outcome ?? "failed");
+  if (stopReason === "cancelled") status = "CANCELLED";
+  const error = failure ?? (result?.outcome === "succeeded" ? undefined : result?.error ? masker.mask(result.error) : undefined);
+  const recorded = await finishRun(db, scope, {
+    status,
+    error,
+    summary: result?.summary ? masker.mask(result.summary) : undefined,
+    diff: diff ? masker.mask(diff) : null,
+  });
+  await events.append({ type: "run_finished", payload: { status: recorded.status, ...(recorded.error ? { error: recorded.error } : {}) } }).catch(() => undefined);
+  await deps.enqueueReports({ workspaceId: run.workspaceId, runId: run.id }).catch((e: unknown) => log.error({ err: e }, "enqueueing webhook reports failed"));
+  log.info({ event: "run.finished", status: recorded.status }, "run finished");
+  return { status: recorded.status, ...(recorded.error ? { error: recorded.error } : {}) };
+}

@@ -1,0 +1,85 @@
+// What the run executor needs from the rest of the worker. The worker app wires these to the
+// sandbox, repo-sync, broker and webhooks packages; tests can wire real ones or small fakes.
+import type { BrokerResult, runAgent } from "@secondshift/agent";
+import type { Db } from "@secondshift/db";
+import type { Logger } from "@secondshift/logging";
+
+export interface SandboxExecResult {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  timedOut: boolean;
+  oomKilled?: boolean;
+}
+
+/** The part of a sandbox the executor uses (packages/sandbox's Sandbox satisfies it). */
+export interface RunSandbox {
+  exec(command: string, options?: { cwd?: string; timeoutMs?: number; maxOutputBytes?: number }): Promise<SandboxExecResult>;
+  readFile(path: string, maxBytes?: number): Promise<Buffer>;
+  writeFile(path: string, content: string | Buffer): Promise<void>;
+  copyInDirectory(dir: string): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+export interface SandboxFactory {
+  create(options: { runId: string; workspaceId: string; deadline: Date }): Promise<RunSandbox>;
+}
+
+/** A checkout of the repository at the run's commit, without .git and without credentials. */
+export interface SourceCheckout {
+  dir: string;
+  commit: string;
+  cleanup(): Promise<void>;
+}
+
+export interface SourceProvider {
+  checkout(input: { workspaceId: string; repositoryId: string; commit: string | null }): Promise<SourceCheckout>;
+}
+
+export interface BrokerRunContext {
+  id: string;
+  workspaceId: string;
+  jobId: string;
+  repositoryFullName: string;
+}
+
+export interface RunBroker {
+  call(run: BrokerRunContext, toolName: string, args: Record<string, unknown>): Promise<BrokerResult>;
+}
+
+export interface PlanFreezer {
+  (db: Db, input: { workspaceId: string; runId: string }): Promise<{
+    tools: Array<{ name: string; connectionId: string; connectionKind: string; tool: string; inputSchema: Record<string, unknown>; mayChangeData: boolean }>;
+  }>;
+}
+
+export interface RunExecutorDeps {
+  db: Db;
+  logger: Logger;
+  workerId: string;
+  gatewayUrl: string;
+  sandboxes: SandboxFactory;
+  source: SourceProvider;
+  broker: RunBroker;
+  freezePlan: PlanFreezer;
+  enqueueReports(input: { workspaceId: string; runId: string }): Promise<void>;
+  /** The agent loop; injectable so tests can observe it. */
+  runAgent?: typeof runAgent;
+  limits?: Partial<RunExecutorLimits>;
+}
+
+export interface RunExecutorLimits {
+  maxToolResultChars: number;
+  heartbeatMs: number;
+  /** How often the executor looks for a cancel request or an external stop (≤ 2 s promise). */
+  stopPollMs: number;
+  maxDiffBytes: number;
+}
+
+export const defaultLimits: RunExecutorLimits = {
+  maxToolResultChars: 30_000,
+  heartbeatMs: 5_000,
+  stopPollMs: 500,
+  maxDiffBytes: 1024 * 1024,
+};
