@@ -27,11 +27,13 @@ export function hostPidsLimit(runtime: SandboxRuntime, limits: SandboxLimits): n
   return runtime === "runsc" ? Math.max(4096, limits.pidsLimit * 16) : limits.pidsLimit + HELPER_PROCESS_HEADROOM;
 }
 
-function tmpfsOptions(bytes: number, exec: boolean): string {
+function tmpfsOptions(bytes: number, exec: boolean, owner?: string): string {
   // size= is enforced by gVisor's tmpfs (verified by files.test.ts: ENOSPC at the limit); its
   // contents also count against the sandbox memory limit. nosuid/nodev: nothing planted there
   // can raise privileges or expose a device.
-  return ["rw", exec ? "exec" : "noexec", "nosuid", "nodev", `size=${bytes}`, "mode=1777"].join(",");
+  // The workspace belongs to the sandbox user (git refuses repositories owned by someone else).
+  const ownership = owner ? ["mode=0755", `uid=${owner.split(":")[0]}`, `gid=${owner.split(":")[1]}`] : ["mode=1777"];
+  return ["rw", exec ? "exec" : "noexec", "nosuid", "nodev", `size=${bytes}`, ...ownership].join(",");
 }
 
 export interface SpecInput extends CreateSandboxOptions {
@@ -43,7 +45,7 @@ export interface SpecInput extends CreateSandboxOptions {
 
 export function buildContainerSpec(input: SpecInput): ContainerCreateOptions {
   const { limits } = input;
-  const nproc = input.runtime === "runsc" ? limits.pidsLimit + HELPER_PROCESS_HEADROOM : 1_048_576;
+  const nproc = limits.pidsLimit + HELPER_PROCESS_HEADROOM;
   return {
     name: input.name,
     Image: input.image,
@@ -81,11 +83,11 @@ export function buildContainerSpec(input: SpecInput): ContainerCreateOptions {
       PidsLimit: hostPidsLimit(input.runtime, limits),
       Ulimits: [
         { Name: "nofile", Soft: limits.nofile, Hard: limits.nofile },
-        { Name: "nproc", Soft: nproc, Hard: nproc },
+        ...(input.runtime === "runsc" ? [{ Name: "nproc", Soft: nproc, Hard: nproc }] : []),
         { Name: "core", Soft: 0, Hard: 0 },
       ],
       Tmpfs: {
-        [WORKSPACE_DIR]: tmpfsOptions(limits.workspaceBytes, true),
+        [WORKSPACE_DIR]: tmpfsOptions(limits.workspaceBytes, true, SANDBOX_USER),
         "/tmp": tmpfsOptions(limits.tmpBytes, true),
       },
       Binds: [],

@@ -53,7 +53,7 @@ describe("sandbox limits", () => {
       const r = await bomb;
       expect(r.timedOut || r.oomKilled || r.exitCode === null).toBe(true);
       expect(r.stderr).toMatch(/fork: (retry: )?Resource temporarily unavailable/);
-      const after = await bombed.exec("ps -eo stat=,args= | grep -v '^Z' | grep -c 'f(){ [f] | f' || true; echo alive").catch((e: unknown) => e);
+      const after = await bombed.exec("ps -eo stat=,args= | grep -v '^Z' | grep -c 'f(){ [f] | f' || true; echo alive").catch((e: unknown) => e as Error);
       // Either the tree is gone and the sandbox usable, or the whole sandbox is gone.
       if (after instanceof Error) expect(after).toMatchObject({ reason: "SANDBOX_GONE" });
       else expect(after.stdout).toBe("0\nalive\n");
