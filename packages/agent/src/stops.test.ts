@@ -38,6 +38,14 @@ describe.each(providers)("how a run stops over %s", (provider) => {
     expect(result.error).toMatch(/no longer accepts this run's token/);
   });
 
+  it("an unreachable gateway fails the run and says so", async () => {
+    const h = (current = await harness(provider, []));
+    await h.model.close();
+    const result = await h.run();
+    expect(result.outcome).toBe("failed");
+    expect(result.error).toMatch(/could not be reached/);
+  });
+
   for (const reason of ["GRANT_REVOKED", "CONNECTION_REMOVED"]) {
     it(`a broker refusal with ${reason} ends the run as revoked, with no further model call or tool call`, async () => {
       const h = (current = await harness(provider, [

@@ -2,6 +2,8 @@
 // 402, or 429 with reason BUDGET_EXHAUSTED in its JSON body; 401 means the run token is no longer
 // accepted. Both SDKs expose `status` and the parsed body (Anthropic: the whole body, OpenAI: its
 // `error` member), so the reason is looked up in either shape.
+import { APIConnectionError as AnthropicConnectionError } from "@anthropic-ai/sdk";
+import { APIConnectionError as OpenAIConnectionError } from "openai";
 import { StopRun } from "../stop.ts";
 
 const BUDGET_REASON = "BUDGET_EXHAUSTED";
@@ -41,7 +43,10 @@ export function classifyModelError(error: unknown): StopRun {
     return new StopRun("failed", "The model gateway refused the request (forbidden). Check the workspace's model provider settings.");
   }
   if (status === undefined) {
-    return new StopRun("failed", `The model gateway could not be reached: ${typeof shape.message === "string" ? shape.message : "connection error"}`);
+    const message = typeof shape.message === "string" ? shape.message : "unknown error";
+    // Network failures and timeouts are APIConnectionError (or its timeout subclass) in both SDKs.
+    const unreachable = error instanceof AnthropicConnectionError || error instanceof OpenAIConnectionError;
+    return new StopRun("failed", unreachable ? `The model gateway could not be reached: ${message}` : `The model call failed: ${message}`);
   }
   const detail = typeof field(field(shape.error, "error"), "message") === "string"
     ? String(field(field(shape.error, "error"), "message"))
