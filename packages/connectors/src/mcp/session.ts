@@ -50,6 +50,7 @@ export class McpSessionPool {
   async acquire(target: ConnectionTarget, secrets: ConnectionSecrets, signal: AbortSignal, timeoutMs: number): Promise<McpSession> {
     const key = sessionKey(target, secrets);
     let pending = this.#sessions.get(key);
+    const reused = pending !== undefined;
     if (!pending) {
       pending = this.#open(key, target, secrets, signal, timeoutMs);
       this.#sessions.set(key, pending);
@@ -58,7 +59,9 @@ export class McpSessionPool {
       if (this.#sessions.size > MAX_SESSIONS) await this.#evictOldest();
     }
     const session = await pending;
-    session.auth.beginCall(target, secrets);
+    // A new session already holds this call's secrets (and maybe a token refreshed while
+    // connecting, which must not be replaced by the expired one the call started with).
+    if (reused) session.auth.beginCall(target, secrets);
     session.lastUsed = Date.now();
     return session;
   }
