@@ -1,0 +1,79 @@
+// Argument checks against the snapshotted schema. The schema came from an outside service and
+// the arguments from the model, so both are hardened: objects refuse unknown properties unless
+// the schema says otherwise, nothing is coerced, and size caps hold even where the schema sets
+// none (a walk over the value, so `{}`-typed parts are capped too).
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { ToolCallError } from "./refusals.ts";
+
+// ajv-formats ships CJS with a default export; under ESM interop it may arrive wrapped.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+export interface ArgumentLimits {
+  maxStringLength: number;
+  maxArrayItems: number;
+}
+
+const MAX_DEPTH = 32;
+const options = { strict: true, allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false, allowUnionTypes: true } as const;
+const draft07 = addFormats(new Ajv(options));
+const draft2020 = addFormats(new Ajv2020(options));
+
+type Schema = Record<string, unknown>;
+
+/** Copies the schema with additionalProperties:false wherever an object schema left it open. */
+export function hardenSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(hardenSchema);
+  if (!schema || typeof schema !== "object") return schema;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema as Schema)) {
+    // `properties` / `$defs` map names to schemas; `enum` / `const` / `default` are data.
+    if (key === "enum" || key === "const" || key === "default" || key === "examples") out[key] = value;
+    else if ((key === "properties" || key === "$defs" || key === "definitions" || key === "patternProperties") && value && typeof value === "object") {
+      out[key] = Object.fromEntries(Object.entries(value as Schema).map(([k, v]) => [k, hardenSchema(v)]));
+    } else out[key] = hardenSchema(value);
+  }
+  const isObjectSchema = out.type === "object" || (Array.isArray(out.type) && out.type.includes("object")) || "properties" in out;
+  if (isObjectSchema && !("additionalProperties" in out) && !("unevaluatedProperties" in out)) out.additionalProperties = false;
+  return out;
+}
+
+export function compileArguments(inputSchema: Schema): ValidateFunction {
+  const hardened = hardenSchema(inputSchema) as Schema;
+  const is2020 = typeof hardened.$schema === "string" && hardened.$schema.includes("2020-12");
+  const { $schema: _ignored, ...rest } = hardened;
+  try {
+    return (is2020 ? draft2020 : draft07).compile(rest);
+  } catch (error) {
+    throw new ToolCallError("INVALID_SCHEMA", `The tool's input schema cannot be used for validation (${error instanceof Error ? error.message : "unknown"}); ask the owner to refresh the connection's tools.`);
+  }
+}
+
+function checkSizes(value: unknown, limits: ArgumentLimits, path: string, depth: number): void {
+  if (depth > MAX_DEPTH) throw new ToolCallError("INVALID_ARGUMENTS", `Arguments are nested deeper than ${MAX_DEPTH} levels.`);
+  if (typeof value === "string") {
+    if (value.length > limits.maxStringLength) throw new ToolCallError("INVALID_ARGUMENTS", `Argument ${path || "/"} is longer than ${limits.maxStringLength} characters.`);
+  } else if (Array.isArray(value)) {
+    if (value.length > limits.maxArrayItems) throw new ToolCallError("INVALID_ARGUMENTS", `Argument ${path || "/"} has more than ${limits.maxArrayItems} items.`);
+    value.forEach((item, i) => checkSizes(item, limits, `${path}/${i}`, depth + 1));
+  } else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.length > limits.maxStringLength) throw new ToolCallError("INVALID_ARGUMENTS", "An argument name is too long.");
+      checkSizes(item, limits, `${path}/${key}`, depth + 1);
+    }
+  }
+}
+
+export function validateArguments(validate: ValidateFunction, args: unknown, limits: ArgumentLimits): Record<string, unknown> {
+  if (!args || typeof args !== "object" || Array.isArray(args)) {
+    throw new ToolCallError("INVALID_ARGUMENTS", "Tool arguments must be a JSON object.");
+  }
+  checkSizes(args, limits, "", 0);
+  if (!validate(args)) {
+    // ajv's messages name the rule (type, property, limit), never the value that was sent.
+    const detail = (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}${e.keyword === "additionalProperties" ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ""}`).join("; ");
+    throw new ToolCallError("INVALID_ARGUMENTS", `Arguments do not match the tool's schema: ${detail}.`);
+  }
+  return args as Record<string, unknown>;
+}

@@ -1,0 +1,9 @@
+export { createBroker } from "./broker.ts";
+export type { Broker, BrokerLimits, BrokerOptions, BrokerRun, UntrustedToolResult } from "./broker.ts";
+export { isToolCallError, refusalReasons, ToolCallError } from "./refusals.ts";
+export type { RefusalReason } from "./refusals.ts";
+export { compileArguments, hardenSchema, validateArguments } from "./arguments.ts";
+export { listConnectionTools } from "./discovery.ts";
+export type { ListConnectionToolsInput } from "./discovery.ts";
+export { tokenEndpointRefresher } from "./secrets.ts";
+export type { OAuthRefresher, RefreshedTokens } from "./secrets.ts";
