@@ -1,0 +1,89 @@
+// Fetches one commit of a repository into `dir` with the git CLI: the branch head or a given
+// commit, shallow (depth 1), checked out detached. The remote URL is passed on the command
+// line without credentials and is never stored (no `git remote add`, no FETCH_HEAD), so the
+// checkout holds no URL with a token and no credential anywhere (C12, P03).
+import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AppError } from "@secondshift/errors";
+import type { SecretMasker } from "@secondshift/logging";
+import { basicAuthorization, gitEnv, type GitCredential } from "./git-env.ts";
+import { runGit } from "./git.ts";
+import { checkRemote, type GitRemotePolicy } from "./remote.ts";
+
+export const FETCHED_REF = "refs/secondshift/fetched";
+const COMMIT_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+export interface FetchRepositoryOptions {
+  cloneUrl: string;
+  /** The branch head, or an exact commit (full SHA). */
+  ref: { branch: string } | { commit: string };
+  credential?: GitCredential;
+  /** Created if missing; an existing checkout made by this function is updated in place. */
+  dir: string;
+  policy: GitRemotePolicy;
+  /** Whole fetch; default 120 s. */
+  timeoutMs?: number;
+  /** Registered with the credential so git's error output is masked. */
+  masker?: SecretMasker;
+  gitBinary?: string;
+}
+
+export interface FetchRepositoryResult {
+  commit: string;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isDirectory()).catch(() => false);
+}
+
+function refspec(ref: FetchRepositoryOptions["ref"]): string {
+  if ("commit" in ref) {
+    if (!COMMIT_SHA.test(ref.commit)) {
+      throw new AppError("BAD_REQUEST", "A commit must be given as its full hexadecimal SHA.", { reason: "INVALID_COMMIT" });
+    }
+    return `+${ref.commit}:${FETCHED_REF}`;
+  }
+  // Refuse what git would read as another refspec, a pattern or an option.
+  if (!/^[A-Za-z0-9._/-]{1,200}$/.test(ref.branch) || ref.branch.startsWith("-") || ref.branch.includes("..")) {
+    throw new AppError("BAD_REQUEST", `"${ref.branch}" is not a valid branch name.`, { reason: "INVALID_BRANCH" });
+  }
+  return `+refs/heads/${ref.branch}:${FETCHED_REF}`;
+}
+
+export async function fetchRepository(options: FetchRepositoryOptions): Promise<FetchRepositoryResult> {
+  const spec = refspec(options.ref);
+  const remote = await checkRemote(options.cloneUrl, options.policy);
+  if (options.credential !== undefined) {
+    options.masker?.add(options.credential.password, basicAuthorization(options.credential));
+  }
+  const home = await mkdtemp(join(tmpdir(), "secondshift-git-home-"));
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  const git = (args: string[], withRemote = false) =>
+    runGit(args, {
+      cwd: options.dir,
+      env: gitEnv({ home, ...(withRemote ? { remote, ...(options.credential ? { credential: options.credential } : {}) } : {}) }),
+      timeoutMs: Math.max(1_000, deadline - Date.now()),
+      ...(options.masker ? { masker: options.masker } : {}),
+      ...(options.gitBinary ? { gitBinary: options.gitBinary } : {}),
+    });
+  try {
+    await mkdir(options.dir, { recursive: true });
+    if (!(await isDirectory(join(options.dir, ".git")))) await git(["init", "--quiet"]);
+    // The credential is in the environment of this one command only.
+    await git(
+      ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--depth=1", "--end-of-options", remote.url.href, spec],
+      true,
+    );
+    await git(["checkout", "--quiet", "--force", "--detach", FETCHED_REF]);
+    // A reused directory may hold files of an earlier commit that this one does not have.
+    await git(["clean", "-ffdxq"]);
+    const commit = (await git(["rev-parse", "--verify", `${FETCHED_REF}^{commit}`])).toString("utf8").trim();
+    if ("commit" in options.ref && commit !== options.ref.commit) {
+      throw new AppError("BAD_GATEWAY", "The fetched commit is not the one requested.", { reason: "COMMIT_MISMATCH" });
+    }
+    return { commit };
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
