@@ -7,6 +7,7 @@ import { createDb, ensureKeyCheck } from "@secondshift/db";
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import { createGatewayServer } from "@secondshift/model-gateway";
 import { createOutboundClient } from "@secondshift/netguard";
+import pg from "pg";
 
 function fatal(error: unknown): never {
   console.error(error instanceof Error ? error.message : String(error));
@@ -30,8 +31,12 @@ async function main() {
     allowedPrivateHosts: env.SECONDSHIFT_ALLOWED_PRIVATE_HOSTS,
     allowedPrivateCidrs: env.SECONDSHIFT_ALLOWED_PRIVATE_CIDRS,
   });
+  // The per-request budget query runs over a plain pg pool (lower overhead than Prisma's raw
+  // query layer; the same database and user).
+  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 20 });
   const gateway = createGatewayServer({
     db,
+    pool,
     keyring,
     outbound,
     logger,
@@ -52,7 +57,7 @@ async function main() {
     logger.info("shutting down: finishing in-flight model requests");
     void gateway
       .close(30_000)
-      .then(() => Promise.all([outbound.close(), db.$disconnect()]))
+      .then(() => Promise.all([outbound.close(), db.$disconnect(), pool.end()]))
       .then(
         () => process.exit(0),
         (error: unknown) => {

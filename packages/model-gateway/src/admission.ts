@@ -1,10 +1,10 @@
 // Admission of one request: authenticate, check the run and reserve budget. The common case is
 // one round trip (tryReserve); only a refusal costs a second query to explain it, and a request
 // that does not fit in full is retried once with its output bound capped to what is left.
-import type { Db } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { invalidToken } from "./auth.ts";
 import { diagnose, exhaust, MAX_RESERVATION, tryReserve, type Reservation } from "./budget.ts";
+import type { Sql } from "./sql.ts";
 
 export interface Admitted extends Reservation {
   /** Tokens reserved for this request (input estimate + granted output). */
@@ -28,14 +28,14 @@ export const budgetExhausted = () =>
 
 const CAP_ATTEMPTS = 3;
 
-export async function admit(db: Db, req: AdmissionRequest): Promise<Admitted> {
+export async function admit(sql: Sql, req: AdmissionRequest): Promise<Admitted> {
   let output = req.metered ? Math.min(req.requestedOutput, MAX_RESERVATION - req.inputEstimate) : 0;
   for (let attempt = 0; ; attempt += 1) {
     const amount = req.metered ? req.inputEstimate + output : 0;
-    const reservation = await tryReserve(db, req.tokenHash, amount, req.maxParallel);
+    const reservation = await tryReserve(sql, req.tokenHash, amount, req.maxParallel);
     if (reservation) return { ...reservation, reserved: amount, grantedOutput: output };
 
-    const state = await diagnose(db, req.tokenHash);
+    const state = await diagnose(sql, req.tokenHash);
     if (!state) throw invalidToken();
     // A run cut off for its budget keeps saying so, even though its token is revoked.
     if (state.status === "BUDGET_EXHAUSTED") throw budgetExhausted();
@@ -49,7 +49,7 @@ export async function admit(db: Db, req: AdmissionRequest): Promise<Admitted> {
     if (state.budgetTokens - state.tokensUsed < minimum) {
       // Even with every in-flight reservation released this request cannot fit, and an agent's
       // context only grows: the run is done.
-      await exhaust(db, state);
+      await exhaust(sql, state);
       throw budgetExhausted();
     }
     const free = state.budgetTokens - state.tokensUsed - state.tokensReserved;

@@ -21,8 +21,10 @@ beforeAll(async () => {
   // budget constrains: two gateways must agree through PostgreSQL alone.
   // A generous upstream timeout: on a loaded machine a timed-out call is (rightly) charged its
   // reservation, which would make the exact comparison with the provider's bill meaningless.
-  wide = await startTestGateway(tdb.db, { maxParallelPerRun: 100, upstreamTimeoutMs: 60_000 });
-  wide2 = await startTestGateway(tdb.db, { maxParallelPerRun: 100, upstreamTimeoutMs: 60_000 }, wide.keyring);
+  // One instance queries through Prisma, the other through a node-postgres pool.
+  const limits = { maxParallelPerRun: 100, upstreamTimeoutMs: 60_000 };
+  wide = await startTestGateway(tdb.db, { limits });
+  wide2 = await startTestGateway(tdb.db, { limits, keyring: wide.keyring, poolUrl: tdb.url });
 });
 afterAll(async () => {
   await gw.close();

@@ -3,7 +3,7 @@
 // `tokensUsed + tokensReserved + n <= budgetTokens` and `gatewayInFlight < limit` hold at the
 // moment the row is written, which PostgreSQL serialises per row, so concurrent requests can
 // never reserve more than the budget together.
-import type { Db } from "@secondshift/db";
+import type { Sql } from "./sql.ts";
 import type { ProviderFamily } from "./routes.ts";
 
 /** Largest reservation we ever ask for; keeps arithmetic inside PostgreSQL's int4. */
@@ -31,20 +31,21 @@ interface ReserveRow {
  * reserve and count the request in flight → the run's provider (scoped by the run's
  * workspace). Null when any condition fails; `diagnose` then says which.
  */
-export async function tryReserve(db: Db, tokenHash: Uint8Array, amount: number, maxParallel: number): Promise<Reservation | null> {
-  const rows = await db.$queryRaw<ReserveRow[]>`
+export async function tryReserve(sql: Sql, tokenHash: Uint8Array, amount: number, maxParallel: number): Promise<Reservation | null> {
+  const rows = await sql<ReserveRow>(
+    `
     WITH tok AS (
       SELECT "runId", "workspaceId" FROM "RunToken"
-      WHERE "tokenHash" = ${tokenHash} AND "revokedAt" IS NULL AND "expiresAt" > now()
+      WHERE "tokenHash" = $1 AND "revokedAt" IS NULL AND "expiresAt" > now()
     ), run AS (
       UPDATE "Run" r
-      SET "tokensReserved" = r."tokensReserved" + ${amount}::int,
+      SET "tokensReserved" = r."tokensReserved" + $2::int,
           "gatewayInFlight" = r."gatewayInFlight" + 1
       FROM tok
       WHERE r."id" = tok."runId" AND r."workspaceId" = tok."workspaceId"
         AND r."status" = 'RUNNING'
-        AND r."gatewayInFlight" < ${maxParallel}::int
-        AND r."tokensUsed"::bigint + r."tokensReserved" + ${amount}::int <= r."budgetTokens"
+        AND r."gatewayInFlight" < $3::int
+        AND r."tokensUsed"::bigint + r."tokensReserved" + $2::int <= r."budgetTokens"
       RETURNING r."id", r."workspaceId", r."modelProviderId"
     )
     SELECT run."id" AS "runId", run."workspaceId", mp."id" AS "providerId", mp."kind"::text AS "kind",
@@ -55,7 +56,9 @@ export async function tryReserve(db: Db, tokenHash: Uint8Array, amount: number, 
       WHERE p."workspaceId" = run."workspaceId"
         AND (p."id" = run."modelProviderId" OR (run."modelProviderId" IS NULL AND p."isDefault"))
       ORDER BY p."createdAt" LIMIT 1
-    ) mp ON true`;
+    ) mp ON true`,
+    [tokenHash, amount, maxParallel],
+  );
   const row = rows[0];
   if (!row) return null;
   const provider =
@@ -77,13 +80,16 @@ export interface Diagnosis {
 }
 
 /** Why a reservation failed (slow path only). Null: no token with that hash. */
-export async function diagnose(db: Db, tokenHash: Uint8Array): Promise<Diagnosis | null> {
-  const rows = await db.$queryRaw<Diagnosis[]>`
+export async function diagnose(sql: Sql, tokenHash: Uint8Array): Promise<Diagnosis | null> {
+  const rows = await sql<Diagnosis>(
+    `
     SELECT r."id" AS "runId", r."workspaceId",
            (t."revokedAt" IS NULL AND t."expiresAt" > now()) AS "tokenUsable",
            r."status"::text AS "status", r."budgetTokens", r."tokensUsed", r."tokensReserved", r."gatewayInFlight"
     FROM "RunToken" t JOIN "Run" r ON r."id" = t."runId" AND r."workspaceId" = t."workspaceId"
-    WHERE t."tokenHash" = ${tokenHash}`;
+    WHERE t."tokenHash" = $1`,
+    [tokenHash],
+  );
   return rows[0] ?? null;
 }
 
@@ -100,38 +106,43 @@ export const chargeTotal = (c: Charge): number => c.input + c.output + c.cache;
  * count, and — when the run has used its budget — marks it BUDGET_EXHAUSTED and revokes its
  * tokens, all in one statement. Returns the run's status afterwards.
  */
-export async function settle(db: Db, run: { runId: string; workspaceId: string }, reserved: number, charge: Charge): Promise<string | null> {
-  const used = chargeTotal(charge);
-  const rows = await db.$queryRaw<Array<{ status: string }>>`
+export async function settle(sql: Sql, run: { runId: string; workspaceId: string }, reserved: number, charge: Charge): Promise<string | null> {
+  const rows = await sql<{ status: string }>(
+    `
     WITH r AS (
       UPDATE "Run"
-      SET "tokensReserved" = GREATEST("tokensReserved" - ${reserved}::int, 0),
-          "tokensUsed" = "tokensUsed" + ${used}::int,
-          "inputTokens" = "inputTokens" + ${charge.input}::int,
-          "outputTokens" = "outputTokens" + ${charge.output}::int,
-          "cacheTokens" = "cacheTokens" + ${charge.cache}::int,
+      SET "tokensReserved" = GREATEST("tokensReserved" - $3::int, 0),
+          "tokensUsed" = "tokensUsed" + $4::int,
+          "inputTokens" = "inputTokens" + $5::int,
+          "outputTokens" = "outputTokens" + $6::int,
+          "cacheTokens" = "cacheTokens" + $7::int,
           "gatewayInFlight" = GREATEST("gatewayInFlight" - 1, 0),
-          "status" = CASE WHEN "status" = 'RUNNING' AND "tokensUsed" + ${used}::int >= "budgetTokens"
+          "status" = CASE WHEN "status" = 'RUNNING' AND "tokensUsed" + $4::int >= "budgetTokens"
                           THEN 'BUDGET_EXHAUSTED'::"RunStatus" ELSE "status" END
-      WHERE "id" = ${run.runId} AND "workspaceId" = ${run.workspaceId}
+      WHERE "id" = $1 AND "workspaceId" = $2
       RETURNING "status"::text AS "status"
     ), revoke AS (
       UPDATE "RunToken" SET "revokedAt" = now()
-      WHERE "runId" = ${run.runId} AND "workspaceId" = ${run.workspaceId} AND "revokedAt" IS NULL
+      WHERE "runId" = $1 AND "workspaceId" = $2 AND "revokedAt" IS NULL
         AND EXISTS (SELECT 1 FROM r WHERE r."status" = 'BUDGET_EXHAUSTED')
     )
-    SELECT "status" FROM r`;
+    SELECT "status" FROM r`,
+    [run.runId, run.workspaceId, reserved, chargeTotal(charge), charge.input, charge.output, charge.cache],
+  );
   return rows[0]?.status ?? null;
 }
 
 /** Marks a running run budget-exhausted and revokes its tokens (a request no longer fits). */
-export async function exhaust(db: Db, run: { runId: string; workspaceId: string }): Promise<void> {
-  await db.$executeRaw`
+export async function exhaust(sql: Sql, run: { runId: string; workspaceId: string }): Promise<void> {
+  await sql(
+    `
     WITH r AS (
       UPDATE "Run" SET "status" = 'BUDGET_EXHAUSTED'::"RunStatus"
-      WHERE "id" = ${run.runId} AND "workspaceId" = ${run.workspaceId} AND "status" = 'RUNNING'
+      WHERE "id" = $1 AND "workspaceId" = $2 AND "status" = 'RUNNING'
       RETURNING "id"
     )
     UPDATE "RunToken" SET "revokedAt" = now()
-    WHERE "runId" = ${run.runId} AND "workspaceId" = ${run.workspaceId} AND "revokedAt" IS NULL`;
+    WHERE "runId" = $1 AND "workspaceId" = $2 AND "revokedAt" IS NULL`,
+    [run.runId, run.workspaceId],
+  );
 }

@@ -56,7 +56,7 @@ export async function handleModelRequest(deps: GatewayDeps, tracker: Tracker, ro
     const raw = await readBody(req, deps.limits.maxBodyBytes);
     const inspected = inspectRequest(route, raw, deps.limits.defaultMaxOutputTokens);
     inputEstimate = inspected.inputEstimate;
-    admitted = await admit(deps.db, {
+    admitted = await admit(deps.sql, {
       tokenHash,
       metered: route.metered,
       inputEstimate,
@@ -96,7 +96,7 @@ export async function handleModelRequest(deps: GatewayDeps, tracker: Tracker, ro
   // include it, and the reservation keeps the budget safe until it lands.
   const charge = chargeFor(done, inputEstimate, result);
   tracker.track(
-    settle(deps.db, done, done.reserved, charge)
+    settle(deps.sql, done, done.reserved, charge)
       .then((runStatus) => {
         deps.logger.info(
           {

@@ -3,6 +3,7 @@
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
+import type { PgQueryable, Sql } from "./sql.ts";
 
 /** The outbound HTTP client; in production `createOutboundClient(policy)` from @secondshift/netguard. */
 export interface Outbound {
@@ -41,10 +42,16 @@ export interface GatewayOptions {
   /** The masker the logger was created with; every decrypted provider key is registered in it. */
   masker: SecretMasker;
   limits: GatewayLimits;
+  /**
+   * Optional node-postgres pool (same database as `db`) for the per-request budget queries;
+   * without it they go through `db`. Recommended in production for latency.
+   */
+  pool?: PgQueryable;
 }
 
 export interface GatewayDeps extends Omit<GatewayOptions, "limits"> {
   limits: Required<GatewayLimits>;
+  sql: Sql;
 }
 
 export function resolveLimits(limits: GatewayLimits): Required<GatewayLimits> {

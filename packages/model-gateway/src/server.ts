@@ -8,6 +8,7 @@ import { sendError, sendJson } from "./errors.ts";
 import { handleModelRequest } from "./handler.ts";
 import { resolveLimits, type GatewayOptions } from "./options.ts";
 import { matchRoute } from "./routes.ts";
+import { pgSql, prismaSql } from "./sql.ts";
 
 export interface Gateway {
   server: Server;
@@ -25,7 +26,7 @@ const notFound = () =>
   });
 
 export function createGatewayServer(options: GatewayOptions): Gateway {
-  const deps = { ...options, limits: resolveLimits(options.limits) };
+  const deps = { ...options, limits: resolveLimits(options.limits), sql: options.pool ? pgSql(options.pool) : prismaSql(options.db) };
   const pending = new Set<Promise<unknown>>();
   const tracker = {
     track(work: Promise<unknown>) {

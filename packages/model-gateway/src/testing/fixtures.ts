@@ -6,6 +6,7 @@ import { createKeyring, encryptField, mintToken, type Keyring } from "@secondshi
 import type { Db, RunStatus } from "@secondshift/db";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import { createOutboundClient } from "@secondshift/netguard";
+import pg from "pg";
 import { createGatewayServer, type Gateway } from "../server.ts";
 import type { GatewayLimits } from "../options.ts";
 
@@ -84,14 +85,23 @@ export interface TestGateway {
 
 export const testLimits: GatewayLimits = { maxBodyBytes: 256 * 1024, upstreamTimeoutMs: 2000, maxParallelPerRun: 4 };
 
-export async function startTestGateway(db: Db, limits: Partial<GatewayLimits> = {}, shared?: Keyring): Promise<TestGateway> {
+export interface TestGatewayOptions {
+  limits?: Partial<GatewayLimits>;
+  keyring?: Keyring;
+  /** Run the budget queries over a node-postgres pool on this URL instead of Prisma. */
+  poolUrl?: string;
+}
+
+export async function startTestGateway(db: Db, options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const { limits = {}, keyring: shared, poolUrl } = options;
+  const pool = poolUrl ? new pg.Pool({ connectionString: poolUrl, max: 5 }) : undefined;
   const keyring = shared ?? createKeyring(new Uint8Array(randomBytes(32)));
   const sink = createMemorySink();
   const masker = new SecretMasker();
   const logger = createLogger({ name: "gateway", level: "debug", destination: sink.stream, masker });
   // The scripted provider listens on 127.0.0.1; the policy allows exactly that address.
   const client = createOutboundClient({ production: false, allowHttp: true, allowedPrivateHosts: [], allowedPrivateCidrs: ["127.0.0.1/32"] });
-  const gateway = createGatewayServer({ db, keyring, outbound: client, logger, masker, limits: { ...testLimits, ...limits } });
+  const gateway = createGatewayServer({ db, keyring, outbound: client, logger, masker, pool, limits: { ...testLimits, ...limits } });
   const port = await gateway.listen(0, "127.0.0.1");
   return {
     gateway,
@@ -101,6 +111,7 @@ export async function startTestGateway(db: Db, limits: Partial<GatewayLimits> = 
     async close() {
       await gateway.close(1000);
       await client.close();
+      await pool?.end();
     },
   };
 }
