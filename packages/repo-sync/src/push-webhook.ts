@@ -51,6 +51,8 @@ export async function handlePushWebhook(
   deps: PushWebhookDeps,
   input: { repositoryId: string; headers: Headers; rawBody: Buffer; now?: Date },
 ): Promise<PushWebhookResponse> {
+  // Looked up by id alone: the caller is the repository host, not a member of a workspace.
+  // The signature with that repository's own secret is what authenticates the request.
   const repository = await db.repository.findUnique({
     where: { id: input.repositoryId },
     select: { id: true, workspaceId: true, defaultBranch: true, webhookSecretCiphertext: true },

@@ -131,7 +131,15 @@ export async function deliverDue(
   const workerCount = Math.min(options.concurrency ?? 4, queue.length);
   const work = async () => {
     for (let due = queue.shift(); due !== undefined; due = queue.shift()) {
-      const state = await processDelivery(db, deps, due, now);
+      let state: RecordedState | null;
+      try {
+        state = await processDelivery(db, deps, due, now);
+      } catch (error) {
+        // A database hiccup on one delivery must not end the pass for the others; the claim's
+        // lease runs out and the delivery is tried again later.
+        deps.logger.error({ err: error, deliveryId: due.id, workspaceId: due.workspaceId }, "webhook delivery failed unexpectedly");
+        continue;
+      }
       if (state === null || state === "LOST_CLAIM") continue;
       summary.attempted += 1;
       if (state === "DELIVERED") summary.delivered += 1;
