@@ -1,0 +1,21 @@
+// The SecondShift gateway in its own process (one Node process = one core), wired as in
+// apps/gateway but with a loopback-only netguard policy for the scripted provider.
+import { createKeyring, decodeKey } from "@secondshift/crypto";
+import { createDb } from "@secondshift/db";
+import { createLogger, SecretMasker } from "@secondshift/logging";
+import { createOutboundClient } from "@secondshift/netguard";
+import pg from "pg";
+import { createGatewayServer } from "../src/index.ts";
+
+const masker = new SecretMasker();
+const gateway = createGatewayServer({
+  db: createDb(process.env.BENCH_DATABASE_URL!, { maxConnections: 16 }),
+  pool: new pg.Pool({ connectionString: process.env.BENCH_DATABASE_URL!, max: 16 }),
+  keyring: createKeyring(decodeKey(process.env.BENCH_KEY!, "BENCH_KEY")),
+  outbound: createOutboundClient({ production: false, allowHttp: true, allowedPrivateHosts: [], allowedPrivateCidrs: ["127.0.0.1/32"] }),
+  logger: createLogger({ name: "gateway", level: process.env.BENCH_LOG_LEVEL ?? "warn", masker }),
+  masker,
+  limits: { maxBodyBytes: 10 * 1024 * 1024, upstreamTimeoutMs: 600_000, maxParallelPerRun: 64 },
+});
+const port = await gateway.listen(0, "127.0.0.1");
+console.log(`http://127.0.0.1:${port}`);

@@ -1,0 +1,48 @@
+// A closed-loop load generator: `concurrency` workers each send requests back to back over
+// keep-alive connections and read every response to the end; per-request latency in ms.
+import { Pool } from "undici";
+
+export interface Target {
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+export interface LoadResult {
+  latencies: number[];
+  seconds: number;
+  errors: number;
+}
+
+export async function runLoad(target: Target, body: string, concurrency: number, requests: number): Promise<LoadResult> {
+  const pool = new Pool(target.origin, { connections: concurrency, pipelining: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < requests) {
+      next += 1;
+      const t0 = performance.now();
+      try {
+        const res = await pool.request({ method: "POST", path: target.path, headers: { "content-type": "application/json", ...target.headers }, body });
+        for await (const _chunk of res.body) {
+          // read to the end: latency includes the whole (streamed) response
+        }
+        if (res.statusCode !== 200) errors += 1;
+      } catch {
+        errors += 1;
+      }
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  return { latencies, seconds, errors };
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
