@@ -7,7 +7,7 @@
 // learn why something did not happen.
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
-import { findActiveRun, insertQueuedRun, isUniqueViolation } from "./job-runs.ts";
+import { insertQueuedRun, isUniqueViolation } from "./job-runs.ts";
 import { lockJobRuns } from "./locks.ts";
 import { addRunToQueue, type RunQueue } from "./queues.ts";
 
@@ -34,20 +34,29 @@ export async function handleFire(db: Db, runQueue: RunQueue, fire: Fire, logger?
   try {
     [outcome, enqueue] = await db.$transaction(async (tx): Promise<[FireOutcome, boolean]> => {
       await lockJobRuns(tx, fire.jobId);
+      // One query for the job and the runs that decide this fire: its own run (a redelivery)
+      // and any active run (overlap). Runs cascade with their job, so no job means no runs.
       const job = await tx.job.findFirst({
         where: { id: fire.jobId, workspaceId: fire.workspaceId },
-        select: { status: true, enabled: true, removedAt: true, schedule: true, tokenBudget: true },
+        select: {
+          status: true,
+          enabled: true,
+          removedAt: true,
+          schedule: true,
+          tokenBudget: true,
+          runs: {
+            where: { OR: [{ scheduledFor: fire.scheduledFor }, { status: { in: ["QUEUED", "RUNNING"] } }] },
+            select: { id: true, status: true, scheduledFor: true },
+          },
+        },
       });
-      const existing = await tx.run.findUnique({
-        where: { jobId_scheduledFor: { jobId: fire.jobId, scheduledFor: fire.scheduledFor } },
-        select: { id: true, status: true },
-      });
-      if (existing) return [{ outcome: "duplicate", runId: existing.id }, existing.status === "QUEUED"];
       if (!job) return [{ outcome: "skipped", reason: "job_not_schedulable" }, false];
+      const existing = job.runs.find((r) => r.scheduledFor?.getTime() === fire.scheduledFor.getTime());
+      if (existing) return [{ outcome: "duplicate", runId: existing.id }, existing.status === "QUEUED"];
 
       // The scheduler may lag a pause, removal or lost approval by one fire: the database decides.
       const schedulable = job.status === "APPROVED" && job.enabled && job.removedAt === null && job.schedule !== null;
-      const active = schedulable ? await findActiveRun(tx, fire.workspaceId, fire.jobId) : null;
+      const active = job.runs.length > 0;
       if (!schedulable || active) {
         const reason: SkipReason = schedulable ? "previous_run_active" : "job_not_schedulable";
         await tx.auditEvent.create({

@@ -61,6 +61,7 @@ export async function startRedisServer(dir: string, port: number): Promise<OwnRe
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     const probe = new Redis(url, { maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+    probe.on("error", () => undefined); // refused until the server listens; retried below
     try {
       await probe.connect();
       // Wait until the AOF is loaded; commands before that fail with LOADING.

@@ -1,0 +1,23 @@
+export { syncSchedules } from "./sync-schedules.ts";
+export type { SyncSchedulesOptions, SyncSchedulesResult } from "./sync-schedules.ts";
+export { handleFire, SCHEDULE_SKIPPED_ACTION } from "./fire.ts";
+export type { Fire, FireOutcome, SkipReason } from "./fire.ts";
+export { createScheduleWorker, fireTime } from "./schedule-worker.ts";
+export type { ScheduleWorkerOptions } from "./schedule-worker.ts";
+export { enqueueRun } from "./enqueue-run.ts";
+export type { EnqueueRunInput } from "./enqueue-run.ts";
+export { createRunQueueWorker, EXECUTOR_FAILED_ERROR, NO_RESULT_ERROR } from "./run-worker.ts";
+export type { ExecuteContext, RunQueueWorkerOptions } from "./run-worker.ts";
+export { claimRun, heartbeat } from "./claim.ts";
+export type { ClaimResult } from "./claim.ts";
+export { recoverLostRuns, requeueQueuedRuns, WORKER_LOST_ERROR } from "./recover.ts";
+export type { LostRun, RecoverLostRunsOptions, RequeueOptions } from "./recover.ts";
+export { nextFireTimes, validateSchedule, isValidTimeZone } from "./cron.ts";
+export {
+  createRunQueue,
+  createScheduleQueue,
+  schedulerIdForJob,
+  RUN_QUEUE,
+  SCHEDULE_QUEUE,
+} from "./queues.ts";
+export type { FireJobData, QueueConnection, RunJobData, RunQueue, ScheduleQueue } from "./queues.ts";
