@@ -9,6 +9,8 @@ import { connectorError } from "../shared/errors.ts";
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
 /** Refresh this long before the stated expiry, so a token does not expire in flight. */
 export const EXPIRY_SKEW_MS = 30_000;
+/** Upper bound for one MCP HTTP exchange (netguard `timeoutMs`), e.g. a long SSE stream. */
+export const MCP_STREAM_CEILING_MS = 15 * 60_000;
 
 /** Mutable per-session auth state; the connector hands it the secrets of each call. */
 export class McpAuth {
@@ -108,7 +110,9 @@ export function authorisedFetch(base: OutboundFetch, auth: McpAuth): OutboundFet
       for (const [name, value] of Object.entries(await auth.headers())) headers.set(name, value);
       const name = auth.headerName;
       // netguard drops these on a cross-origin redirect (Authorization always is).
-      const extra = { sensitiveHeaders: name ? [name] : [] };
+      // The SSE streams of a session outlive netguard's default 30 s deadline; each call is
+      // bounded by its own deadline (signal), so only a generous ceiling is set here.
+      const extra = { sensitiveHeaders: name ? [name] : [], timeoutMs: MCP_STREAM_CEILING_MS };
       const guardedInit: RequestInit = { ...init, headers, ...extra };
       return base(input, guardedInit);
     };

@@ -13,7 +13,7 @@ const runner = join(dirname(require.resolve("@modelcontextprotocol/conformance/p
 const tsx = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
 const client = resolve(import.meta.dirname, "../../conformance/client.ts");
 
-export const scenarios = [
+const scenarios = [
   "initialize",
   "tools_call",
   "sse-retry",
