@@ -1,23 +1,34 @@
-// Worker entry: validates configuration and proves the encryption key matches the stored data
-// before any processor starts.
+// Worker entry: validates configuration, proves the encryption key matches the stored data,
+// then starts the platform (schedules, run queue, sync, delivery, recovery).
 import { createKeyring } from "@secondshift/crypto";
 import { createDb, ensureKeyCheck } from "@secondshift/db";
-import { createLogger } from "@secondshift/logging";
+import { createLogger, SecretMasker } from "@secondshift/logging";
+import { createWorkerPlatform } from "./platform.ts";
+import { settingsFromEnv } from "./settings.ts";
+
+function fatal(error: unknown): never {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}
 
 async function main() {
-  const { env } = await import("./env.ts").catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  });
-  const logger = createLogger({ name: "worker", level: env.LOG_LEVEL });
+  const { env } = await import("./env.ts").catch(fatal);
+  const masker = new SecretMasker();
+  const logger = createLogger({ name: "worker", level: env.LOG_LEVEL, masker });
   const db = createDb(env.DATABASE_URL);
   const keyring = createKeyring(env.SECONDSHIFT_ENCRYPTION_KEY, env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS);
-  await ensureKeyCheck(db, keyring).catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  });
-  logger.info("worker configuration and encryption key verified");
-  await db.$disconnect();
+  await ensureKeyCheck(db, keyring).catch(fatal);
+  const platform = createWorkerPlatform(settingsFromEnv(env, keyring), { db, logger, masker });
+  await platform.start();
+  const stop = () => {
+    logger.info("shutting down");
+    void platform
+      .stop()
+      .then(() => db.$disconnect())
+      .then(() => process.exit(0));
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
 }
 
 void main();

@@ -87,6 +87,7 @@ export async function executeRun(deps: RunExecutorDeps & { masker: SecretMasker 
     await revokeRunTokens(db, scope).catch((e: unknown) => log.error({ err: e }, "token revocation failed"));
     if (sandbox) await sandbox.destroy().catch((e: unknown) => log.error({ err: e }, "sandbox destroy failed"));
     if (checkout) await checkout.cleanup().catch(() => undefined);
+    await Promise.resolve(deps.releaseRun?.(run.id)).catch((e: unknown) => log.error({ err: e }, "releasing run resources failed"));
   }
 
   const stopReason = watch.reason();

@@ -64,6 +64,8 @@ export interface RunExecutorDeps {
   broker: RunBroker;
   freezePlan: PlanFreezer;
   enqueueReports(input: { workspaceId: string; runId: string }): Promise<void>;
+  /** Drops whatever the broker and connectors hold for the run (plan cache, minted tokens). */
+  releaseRun?(runId: string): Promise<void> | void;
   /** The agent loop; injectable so tests can observe it. */
   runAgent?: typeof runAgent;
   limits?: Partial<RunExecutorLimits>;

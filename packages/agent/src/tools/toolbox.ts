@@ -28,7 +28,7 @@ export interface ToolResult {
 }
 
 /** Broker refusals that mean the job lost its grant: the run stops (C06). */
-const REVOCATION_REASONS = new Set(["GRANT_REVOKED", "CONNECTION_REMOVED"]);
+const REVOCATION_REASONS = new Set(["GRANT_REVOKED", "CONNECTION_REMOVED", "REQUEST_CHANGED", "TOOL_NOT_ALLOWED"]);
 
 export interface ToolboxOptions {
   sandbox: SandboxPort;

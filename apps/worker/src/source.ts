@@ -1,0 +1,45 @@
+// The repository at a run's commit, fetched outside any sandbox with the owner's credential and
+// exported without .git, so the sandbox copy holds no credential and no remote URL.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Keyring } from "@secondshift/crypto";
+import type { Db } from "@secondshift/db";
+import { AppError } from "@secondshift/errors";
+import type { SecretMasker } from "@secondshift/logging";
+import { exportTreeToDirectory, fetchRepository, repositoryCredential, type GitRemotePolicy } from "@secondshift/repo-sync";
+import type { SourceProvider } from "@secondshift/runs";
+
+export function createSourceProvider(deps: { db: Db; keyring: Keyring; policy: GitRemotePolicy; masker: SecretMasker }): SourceProvider {
+  return {
+    async checkout({ workspaceId, repositoryId, commit }) {
+      const repo = await deps.db.repository.findFirst({ where: { id: repositoryId, workspaceId }, include: { connection: true } });
+      if (!repo) throw new AppError("NOT_FOUND", "The job's repository no longer exists.", { reason: "REPOSITORY_NOT_FOUND" });
+      const credential = await repositoryCredential(deps.keyring, repo.connection, repo.fullName);
+      if (credential) deps.masker.add(credential.password);
+      const gitDir = await mkdtemp(join(tmpdir(), "secondshift-git-"));
+      const treeDir = await mkdtemp(join(tmpdir(), "secondshift-tree-"));
+      const cleanup = async () => {
+        await rm(gitDir, { recursive: true, force: true });
+        await rm(treeDir, { recursive: true, force: true });
+      };
+      try {
+        const target = commit ?? repo.lastSyncedCommit;
+        const fetched = await fetchRepository({
+          cloneUrl: repo.cloneUrl,
+          ref: target ? { commit: target } : { branch: repo.defaultBranch },
+          ...(credential ? { credential } : {}),
+          dir: gitDir,
+          policy: deps.policy,
+          masker: deps.masker,
+        });
+        await exportTreeToDirectory(gitDir, fetched.commit, treeDir);
+        await rm(gitDir, { recursive: true, force: true });
+        return { dir: treeDir, commit: fetched.commit, cleanup };
+      } catch (error) {
+        await cleanup();
+        throw error;
+      }
+    },
+  };
+}
