@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["**/*.test.ts", "**/test/**", "**/env.ts", "**/scripts/**", "**/bench/**", "**/*.config.ts", "**/testing/**"],
+    files: ["**/*.test.ts", "**/test/**", "**/env.ts", "**/scripts/**", "**/bench/**", "**/*.config.ts", "**/testing/**", "e2e/**"],
     rules: { "no-restricted-properties": "off" },
   },
 );

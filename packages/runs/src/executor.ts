@@ -71,7 +71,14 @@ export async function executeRun(deps: RunExecutorDeps & { masker: SecretMasker 
       model: { provider: provider.kind === "ANTHROPIC" ? "anthropic" : "openai", baseUrl: deps.gatewayUrl, runToken: token, model },
       prompt: run.job.prompt,
       sandbox: sandboxPort(sandbox),
-      broker: { call: (toolName, args) => deps.broker.call(brokerRun, toolName, args) },
+      // The loop names a tool by its connection's name and connection id; the broker by its
+      // plan name (which differs when two connections offer the same tool).
+      broker: {
+        call: (toolName, args, context) => {
+          const entry = plan.tools.find((t) => t.tool === toolName && (!context || t.connectionId === context.connectionId));
+          return deps.broker.call(brokerRun, entry?.name ?? toolName, args);
+        },
+      },
       plan: plan.tools.map((t) => ({ ...t })),
       events,
       limits: { maxTurns: run.job.maxTurns, deadline, signal: watch.signal, maxToolResultChars: limits.maxToolResultChars },

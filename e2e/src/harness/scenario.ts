@@ -1,0 +1,61 @@
+// Helpers shared by the scenario files: waiting on database state, reading a run's transcript
+// and audit rows, firing a job's real BullMQ schedule now, and scanning for planted secrets.
+import type { Platform } from "./platform.ts";
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const finalStatuses = ["SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELLED", "BUDGET_EXHAUSTED", "REVOKED"];
+
+export function waitForFinishedRun(p: Platform, where: { jobId?: string; id?: string }, timeoutMs?: number) {
+  return waitFor(
+    "a finished run",
+    async () => {
+      const run = await p.t.db.run.findFirst({ where, orderBy: { queuedAt: "desc" } });
+      return run && finalStatuses.includes(run.status) && run.finishedAt ? run : null;
+    },
+    timeoutMs,
+  );
+}
+
+/** Promotes the job's pending scheduler fire (created by BullMQ from the cron) so it fires now. */
+export async function fireScheduleNow(p: Platform, jobId: string): Promise<void> {
+  const job = await waitFor("the job's scheduled fire", async () => {
+    const delayed = await p.worker.scheduleQueue.getDelayed();
+    return delayed.find((j) => (j.id ?? "").includes(jobId) || JSON.stringify(j.data).includes(jobId));
+  });
+  await job.promote();
+}
+
+export async function transcript(p: Platform, runId: string) {
+  return p.t.db.runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } });
+}
+
+/** Every place a secret must never appear, as one text per place. */
+export async function everywhere(p: Platform, workspaceId: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const { db } = p.t;
+  return {
+    logs: p.logs(),
+    runEvents: JSON.stringify(await db.runEvent.findMany({ where: { workspaceId } })),
+    auditEvents: JSON.stringify(await db.auditEvent.findMany({ where: { workspaceId } })),
+    runs: JSON.stringify(await db.run.findMany({ where: { workspaceId } })),
+    deliveries: JSON.stringify(await db.webhookDeliveryAttempt.findMany({ where: { workspaceId } })) + JSON.stringify(await db.webhookDelivery.findMany({ where: { workspaceId } })),
+    modelRequests: JSON.stringify(p.model.requests.map((r) => r.body)),
+    ...extra,
+  };
+}
+
+export function findLeaks(places: Record<string, string>, secrets: Record<string, string>): string[] {
+  const leaks: string[] = [];
+  for (const [place, text] of Object.entries(places)) {
+    for (const [name, secret] of Object.entries(secrets)) if (text.includes(secret)) leaks.push(`${name} in ${place}`);
+  }
+  return leaks;
+}
