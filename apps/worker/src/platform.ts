@@ -80,7 +80,12 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     { keyring: settings.keyring, client, masker, logger, runLink: (run) => `${settings.publicUrl.replace(/\/$/, "")}/runs/${run.id}` },
     { intervalMs: settings.intervals.deliveryMs },
   );
-  const reaper = sandboxes.createReaper(async (runId) => (await db.run.findUnique({ where: { id: runId }, select: { status: true } }))?.status === "RUNNING");
+  // A sandbox whose run this database does not know belongs to another installation on the same
+  // Docker engine (or to a deleted run): it is left to its deadline label, never reaped early.
+  const reaper = sandboxes.createReaper(async (runId) => {
+    const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
+    return run === null || run.status === "RUNNING";
+  });
   const syncDeps = { keyring: settings.keyring, policy: gitPolicy, limits: settings.repoConfig, logger, masker };
 
   async function syncAllRepositories(): Promise<void> {
