@@ -55,6 +55,9 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
   const queueOptions = { connection, ...(settings.redis.prefix ? { prefix: settings.redis.prefix } : {}) };
   const scheduleQueue = createScheduleQueue(queueOptions);
   const runQueue = createRunQueue(queueOptions);
+  // Heartbeats must come several times per heartbeatTimeoutMs, or recovery (on this worker or
+  // another) declares a healthy run lost between two beats.
+  const heartbeatMs = Math.max(250, Math.min(5_000, Math.floor(settings.heartbeatTimeoutMs / 4)));
 
   const executorDeps: RunExecutorDeps & { masker: SecretMasker } = {
     db,
@@ -66,6 +69,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     source: createSourceProvider({ db, keyring: settings.keyring, policy: gitPolicy, masker }),
     broker: { call: (run, tool, args) => broker.call(run, tool, args) },
     freezePlan,
+    limits: { heartbeatMs },
     enqueueReports: async (input) => {
       await enqueueReports(db, input);
     },
@@ -139,6 +143,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
           logger,
           workerId,
           concurrency: settings.concurrency,
+          heartbeatIntervalMs: heartbeatMs,
           execute: async (run) => {
             await executeRun(executorDeps, run.id);
           },
