@@ -4,6 +4,7 @@ import { createLogger, createMemorySink, SecretMasker } from "@secondshift/loggi
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cancelRun } from "./cancel.ts";
 import { executeRun } from "./executor.ts";
+import { BUDGET_EXHAUSTED_ERROR } from "./finish.ts";
 import type { RunExecutorDeps, RunSandbox } from "./ports.ts";
 import { seedRunningRun } from "./testing/fixtures.ts";
 
@@ -164,6 +165,19 @@ describe("run executor", () => {
     });
     expect((await executeRun(d, run.id)).status).toBe("BUDGET_EXHAUSTED");
     expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).finishedAt).not.toBeNull();
+  });
+
+  it("[C17] a run the gateway cuts off mid-tool says it ran out of budget, not that it was cancelled", async () => {
+    const { run } = await seedRunningRun(t.db);
+    const { d } = deps({
+      agent: (o) =>
+        new Promise((done) => {
+          o.limits.signal.addEventListener("abort", () => done({ outcome: "cancelled", error: "The run was cancelled.", usage }));
+          void t.db.run.update({ where: { id: run.id }, data: { status: "BUDGET_EXHAUSTED" } }).then(() => undefined);
+        }),
+    });
+    expect(await executeRun(d, run.id)).toEqual({ status: "BUDGET_EXHAUSTED", error: BUDGET_EXHAUSTED_ERROR });
+    expect(await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "BUDGET_EXHAUSTED", error: BUDGET_EXHAUSTED_ERROR });
   });
 
   it("[P05] a viewer cannot cancel, and another workspace's run is not found", async () => {

@@ -100,7 +100,10 @@ export async function executeRun(deps: RunExecutorDeps & { masker: SecretMasker 
   const stopReason = watch.reason();
   let status: RunStatus = failure ? "FAILED" : statusFor(result?.outcome ?? "failed");
   if (stopReason === "cancelled") status = "CANCELLED";
-  const error = failure ?? (result?.outcome === "succeeded" ? undefined : result?.error ? masker.mask(result.error) : undefined);
+  // Ended elsewhere (gateway budget, broker revocation): the loop only saw its signal abort, so
+  // its message ("cancelled") is not the reason; the status and finishRun say why.
+  const agentError = result?.outcome === "succeeded" || stopReason === "ended_elsewhere" ? undefined : result?.error;
+  const error = failure ?? (agentError ? masker.mask(agentError) : undefined);
   const recorded = await finishRun(db, scope, {
     status,
     error,

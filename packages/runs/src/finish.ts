@@ -2,6 +2,8 @@
 // final status; that status wins, and the rest of the record (times, summary, diff) is filled in.
 import type { Db, RunStatus } from "@secondshift/db";
 
+export const BUDGET_EXHAUSTED_ERROR = "The run used its whole model token budget. Raise the job's tokenBudget if it needs more.";
+
 export interface FinishInput {
   status: RunStatus;
   error?: string | undefined;
@@ -16,14 +18,16 @@ export async function finishRun(db: Db, run: { id: string; workspaceId: string }
     data: { status: input.status, error: input.error ?? null },
   });
   const current = await db.run.findFirstOrThrow({ where: run, select: { status: true, error: true, finishedAt: true } });
+  // The gateway marks a run budget-exhausted without a message.
+  const error = input.error ?? (current.status === "BUDGET_EXHAUSTED" ? BUDGET_EXHAUSTED_ERROR : undefined);
   await db.run.updateMany({
     where: run,
     data: {
       finishedAt: current.finishedAt ?? now,
       ...(input.summary === undefined ? {} : { summary: input.summary }),
       ...(input.diff ? { diff: input.diff } : {}),
-      ...(current.error || !input.error ? {} : { error: input.error }),
+      ...(current.error || !error ? {} : { error }),
     },
   });
-  return { status: current.status, error: current.error ?? input.error ?? null };
+  return { status: current.status, error: current.error ?? error ?? null };
 }
