@@ -70,7 +70,10 @@ describe("scenario: budget and start-time refusal", () => {
     // Exactly one request reached the provider; the agent's next one was refused at the gateway.
     expect(p.model.requests.length - before).toBe(1);
     const events = await transcript(p, runId);
-    expect(events.filter((e) => e.type === "tool_result")).toHaveLength(1);
+    // The shell call may finish (then the next model request gets 402) or be cut short by the
+    // worker noticing the gateway ended the run; either way the run says why it ended.
+    expect(events.filter((e) => e.type === "tool_result").length).toBeLessThanOrEqual(1);
+    expect(run.error).toMatch(/token budget/);
     expect(events.some((e) => e.type === "final_answer")).toBe(false);
     expect(events.at(-1)).toMatchObject({ type: "run_finished", payload: { status: "BUDGET_EXHAUSTED" } });
     // Every token of the run is revoked; a later request with one says the budget is spent.

@@ -7,6 +7,7 @@ import { startEverything, type RunningServer } from "@secondshift/connectors/tes
 import { isAppError } from "@secondshift/errors";
 import { syncRepository } from "@secondshift/repo-sync";
 import { enqueueRun, handleFire, schedulerIdForJob, syncSchedules } from "@secondshift/scheduler";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { containersCreatedFor, runContainers } from "./harness/containers.ts";
 import { lastToolResult, type ModelRequest } from "./harness/model-server.ts";
@@ -140,5 +141,25 @@ describe("scenario: access taken away", () => {
     expect(run).toMatchObject({ error: null, status: "SUCCEEDED", summary: "sum: five" });
     const audit = await p.t.db.auditEvent.findFirst({ where: { workspaceId: ws.workspaceId, action: "tool.call", actorId: runId } });
     expect(audit).toMatchObject({ toolName: "get-sum", outcome: "ok" });
+  });
+
+  it("[C06] the reaper removes the sandbox of a run that is over, but not one whose run this database does not know", async () => {
+    const { ws, job } = await setup(jobYaml([{ key: "reaped", tools: ["echo"] }]));
+    const deadline = new Date(Date.now() + 10 * 60_000);
+    const over = await p.t.db.run.create({ data: { workspaceId: ws.workspaceId, jobId: job.id, status: "REVOKED", trigger: "MANUAL", budgetTokens: 1000, finishedAt: new Date() } });
+    const foreignRunId = randomUUID();
+    const mine = await p.worker.sandboxes.create({ runId: over.id, workspaceId: ws.workspaceId, deadline });
+    const foreign = await p.worker.sandboxes.create({ runId: foreignRunId, workspaceId: ws.workspaceId, deadline });
+    try {
+      // The worker's own reaper also runs every second: either pass may take the finished run's sandbox.
+      expect(await p.worker.reaper.reapOnce()).not.toContain(foreign.id);
+      await waitFor("the finished run's sandbox to be reaped", async () => (await runContainers(over.id)).length === 0);
+      await new Promise((r) => setTimeout(r, 2 * p.settings.intervals.reaperMs + 500));
+      // Another installation (or test) on the same Docker engine keeps its sandbox until its deadline.
+      expect(await runContainers(foreignRunId)).toHaveLength(1);
+    } finally {
+      await foreign.destroy();
+      await mine.destroy().catch(() => undefined);
+    }
   });
 });
