@@ -26,7 +26,7 @@ for (const [dir, name] of workspaces) {
   const pkgFile = join(root, dir, name, "package.json");
   if (!existsSync(pkgFile) || !JSON.parse(readFileSync(pkgFile, "utf8")).scripts?.test) continue;
   const report = join(results, dir === "." ? `${name}.json` : `${dir}-${name}.json`);
-  const label = `${dir}/${name}`;
+  const label = dir === "." ? name : `${dir}/${name}`;
   if (!existsSync(report)) {
     failed++;
     console.log(`FAIL ${label}: no test report (the suite crashed before reporting)`);
