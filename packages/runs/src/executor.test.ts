@@ -127,6 +127,19 @@ describe("run executor", () => {
     expect(reports).toEqual([run.id]);
   });
 
+  it("a checkout that fails while the sandbox starts beside it: the run fails and the sandbox is destroyed", async () => {
+    const { run } = await seedRunningRun(t.db);
+    const { d, box, reports } = deps({
+      agent: () => Promise.reject(new Error("must not run")),
+      source: { checkout: () => Promise.reject(new Error("The repository could not be fetched.")) },
+    });
+    const result = await executeRun(d, run.id);
+    expect(result).toMatchObject({ status: "FAILED", error: "The repository could not be fetched." });
+    expect(box.destroyed()).toBe(1);
+    expect(box.calls).toEqual([]);
+    expect(reports).toEqual([run.id]);
+  });
+
   it("fails clearly without a model provider", async () => {
     const { run } = await seedRunningRun(t.db, { withProvider: false });
     const { d } = deps({ agent: () => Promise.reject(new Error("must not run")) });

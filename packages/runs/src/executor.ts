@@ -57,9 +57,18 @@ export async function executeRun(deps: RunExecutorDeps & { masker: SecretMasker 
     const token = await issueRunToken(db, scope, deadline);
     masker.add(token);
     const plan = await deps.freezePlan(db, { workspaceId: run.workspaceId, runId: run.id });
-    checkout = await deps.source.checkout({ workspaceId: run.workspaceId, repositoryId: run.job.repositoryId, commit: run.commitSha });
+    // The checkout and the sandbox start side by side (neither needs the other); whichever
+    // succeeded is cleaned up in `finally` if the other failed.
+    const [checkedOut, created] = await Promise.allSettled([
+      deps.source.checkout({ workspaceId: run.workspaceId, repositoryId: run.job.repositoryId, commit: run.commitSha }),
+      deps.sandboxes.create({ runId: run.id, workspaceId: run.workspaceId, deadline }),
+    ]);
+    if (checkedOut.status === "fulfilled") checkout = checkedOut.value;
+    if (created.status === "fulfilled") sandbox = created.value;
+    if (checkedOut.status === "rejected") throw checkedOut.reason;
+    if (created.status === "rejected") throw created.reason;
+    [checkout, sandbox] = [checkedOut.value, created.value];
     await db.run.updateMany({ where: scope, data: { commitSha: checkout.commit } });
-    sandbox = await deps.sandboxes.create({ runId: run.id, workspaceId: run.workspaceId, deadline });
     await sandbox.copyInDirectory(checkout.dir);
     const canDiff = await snapshotWorkspace(sandbox);
     await events.append({ type: "run_started", payload: { commit: checkout.commit, tools: plan.tools.map((t) => t.name), model } });
