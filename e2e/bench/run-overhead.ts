@@ -35,10 +35,10 @@ async function preflight(): Promise<void> {
   try {
     await docker.getImage(IMAGE).inspect();
   } catch {
-    fail(`The sandbox image ${IMAGE} does not exist: build it (see README, "Sandbox image") or set TEST_SANDBOX_IMAGE.`);
+    fail(`The sandbox image ${IMAGE} does not exist: build it with scripts/build-sandbox-image.sh or set TEST_SANDBOX_IMAGE.`);
   }
   const info = (await docker.info()) as { Runtimes?: Record<string, unknown> };
-  if (!info.Runtimes?.runsc) fail("Docker has no runsc runtime: install gVisor and register it (see README, \"gVisor setup\").");
+  if (!info.Runtimes?.runsc) fail("Docker has no runsc runtime: install gVisor and register it (README, \"Sandboxes and gVisor\").");
 }
 
 function fail(message: string): never {
