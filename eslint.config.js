@@ -3,7 +3,17 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/generated/**", "**/.next/**", "**/dist/**", "**/*.js", "**/*.mjs", "**/next-env.d.ts"] },
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/generated/**",
+      "**/.next/**",
+      "**/dist/**",
+      "**/*.js",
+      "**/*.mjs",
+      "**/next-env.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -11,16 +21,32 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
       "@typescript-eslint/consistent-type-imports": "error",
       "no-restricted-properties": [
         "error",
-        { object: "process", property: "env", message: "Read the environment only in an app's env.ts (or in tests)." },
+        {
+          object: "process",
+          property: "env",
+          message: "Read the environment only in an app's env.ts (or in tests).",
+        },
       ],
     },
   },
   {
-    files: ["**/*.test.ts", "**/test/**", "**/env.ts", "**/scripts/**", "**/bench/**", "**/*.config.ts", "**/testing/**", "e2e/**"],
+    files: [
+      "**/*.test.ts",
+      "**/test/**",
+      "**/env.ts",
+      "**/scripts/**",
+      "**/bench/**",
+      "**/*.config.ts",
+      "**/testing/**",
+      "e2e/**",
+    ],
     rules: { "no-restricted-properties": "off" },
   },
 );

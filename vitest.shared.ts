@@ -6,7 +6,10 @@ import { defineConfig } from "vitest/config";
 
 const root = dirname(fileURLToPath(import.meta.url));
 
-export function workspaceTestConfig(workspaceDir: string, overrides: { testTimeout?: number } = {}) {
+export function workspaceTestConfig(
+  workspaceDir: string,
+  overrides: { testTimeout?: number } = {},
+) {
   const name = relative(root, workspaceDir).replaceAll("/", "-");
   return defineConfig({
     test: {

@@ -2,4 +2,7 @@ import { defineConfig, mergeConfig } from "vitest/config";
 import { workspaceTestConfig } from "../vitest.shared.ts";
 
 // Scenario files share one machine's Docker engine and two cores: run them one at a time.
-export default mergeConfig(workspaceTestConfig(import.meta.dirname, { testTimeout: 180_000 }), defineConfig({ test: { fileParallelism: false } }));
+export default mergeConfig(
+  workspaceTestConfig(import.meta.dirname, { testTimeout: 180_000 }),
+  defineConfig({ test: { fileParallelism: false } }),
+);

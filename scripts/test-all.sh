@@ -44,6 +44,8 @@ step "typecheck"
 npx turbo run typecheck --output-logs=errors-only; echo $? >.test-results/typecheck.status
 step "lint"
 npx turbo run lint --output-logs=errors-only; echo $? >.test-results/lint.status
+step "format"
+npx prettier --check . --log-level warn; echo $? >.test-results/format.status
 step "tests"
 npx turbo run test --concurrency=1 --continue --output-logs=full
 

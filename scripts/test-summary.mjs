@@ -1,5 +1,5 @@
 // Adds up the Vitest JSON reports in .test-results/ (one per workspace) and the typecheck and
-// lint statuses, prints a line per suite and, last, `N passed, N failed`. A workspace with a
+// lint and format statuses, prints a line per suite and, last, `N passed, N failed`. A workspace with a
 // test script but no report crashed before reporting and counts as a failure.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,7 +10,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-for (const check of ["typecheck", "lint"]) {
+for (const check of ["typecheck", "lint", "format"]) {
   const file = join(results, `${check}.status`);
   const ok = existsSync(file) && readFileSync(file, "utf8").trim() === "0";
   ok ? passed++ : failed++;
@@ -34,7 +34,9 @@ for (const [dir, name] of workspaces) {
   }
   const data = JSON.parse(readFileSync(report, "utf8"));
   // Files that failed to load have no assertions but a failed status.
-  const brokenFiles = (data.testResults ?? []).filter((f) => f.status === "failed" && (f.assertionResults ?? []).length === 0).length;
+  const brokenFiles = (data.testResults ?? []).filter(
+    (f) => f.status === "failed" && (f.assertionResults ?? []).length === 0,
+  ).length;
   passed += data.numPassedTests;
   failed += data.numFailedTests + brokenFiles;
   skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);

@@ -13,7 +13,12 @@ import { enqueueRun } from "@secondshift/scheduler";
 import { startPlatform, type Platform } from "../src/harness/platform.ts";
 import { waitFor } from "../src/harness/scenario.ts";
 import { seedPlainWorkspace, syncAndApproveAll } from "../src/harness/seed-plain.ts";
-import { createRepository, jobYaml, plantedSecrets, type SeededWorkspace } from "../src/harness/seed.ts";
+import {
+  createRepository,
+  jobYaml,
+  plantedSecrets,
+  type SeededWorkspace,
+} from "../src/harness/seed.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const BURST = Number(process.env.BENCH_BURST ?? 24);
@@ -24,7 +29,9 @@ const TARGET_MS = 1_000;
 async function preflight(): Promise<void> {
   const missing = ["TEST_DATABASE_URL", "TEST_REDIS_URL"].filter((name) => !process.env[name]);
   if (missing.length > 0) {
-    fail(`${missing.join(" and ")} not set. Point them at a PostgreSQL admin URL and a Redis URL, e.g.\n  TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres TEST_REDIS_URL=redis://127.0.0.1:6379 npm run bench:run`);
+    fail(
+      `${missing.join(" and ")} not set. Point them at a PostgreSQL admin URL and a Redis URL, e.g.\n  TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres TEST_REDIS_URL=redis://127.0.0.1:6379 npm run bench:run`,
+    );
   }
   const docker = new Docker();
   try {
@@ -35,10 +42,15 @@ async function preflight(): Promise<void> {
   try {
     await docker.getImage(IMAGE).inspect();
   } catch {
-    fail(`The sandbox image ${IMAGE} does not exist: build it with scripts/build-sandbox-image.sh or set TEST_SANDBOX_IMAGE.`);
+    fail(
+      `The sandbox image ${IMAGE} does not exist: build it with scripts/build-sandbox-image.sh or set TEST_SANDBOX_IMAGE.`,
+    );
   }
   const info = (await docker.info()) as { Runtimes?: Record<string, unknown> };
-  if (!info.Runtimes?.runsc) fail("Docker has no runsc runtime: install gVisor and register it (README, \"Sandboxes and gVisor\").");
+  if (!info.Runtimes?.runsc)
+    fail(
+      'Docker has no runsc runtime: install gVisor and register it (README, "Sandboxes and gVisor").',
+    );
 }
 
 function fail(message: string): never {
@@ -93,18 +105,39 @@ interface Sample {
   total: number;
 }
 
-async function oneRun(p: Platform, ws: SeededWorkspace, jobId: string, requestTimes: number[]): Promise<Sample> {
+async function oneRun(
+  p: Platform,
+  ws: SeededWorkspace,
+  jobId: string,
+  requestTimes: number[],
+): Promise<Sample> {
   const before = requestTimes.length;
-  const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, { workspaceId: ws.workspaceId, jobId, actor: { userId: ws.adminId } });
-  const run = await waitFor("the run to be recorded", async () => {
-    const row = await p.t.db.run.findUniqueOrThrow({ where: { id: runId } });
-    return row.finishedAt && row;
-  }, 120_000);
+  const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
+    workspaceId: ws.workspaceId,
+    jobId,
+    actor: { userId: ws.adminId },
+  });
+  const run = await waitFor(
+    "the run to be recorded",
+    async () => {
+      const row = await p.t.db.run.findUniqueOrThrow({ where: { id: runId } });
+      return row.finishedAt && row;
+    },
+    120_000,
+  );
   if (run.status !== "SUCCEEDED") {
-    const lines = p.logs().split("\n").filter((l) => l.includes(runId) && /"level":"(warn|error)"/.test(l));
-    throw new RunFailed(`run ${runId} ended ${run.status}: ${run.error}\n${lines.slice(-5).join("\n").slice(0, 3000)}`);
+    const lines = p
+      .logs()
+      .split("\n")
+      .filter((l) => l.includes(runId) && /"level":"(warn|error)"/.test(l));
+    throw new RunFailed(
+      `run ${runId} ended ${run.status}: ${run.error}\n${lines.slice(-5).join("\n").slice(0, 3000)}`,
+    );
   }
-  const started = await p.t.db.runEvent.findFirstOrThrow({ where: { runId, type: "run_started" }, orderBy: { seq: "asc" } });
+  const started = await p.t.db.runEvent.findFirstOrThrow({
+    where: { runId, type: "run_started" },
+    orderBy: { seq: "asc" },
+  });
   const firstRequest = requestTimes[before];
   if (firstRequest === undefined) throw new Error("the model server saw no request for the run");
   const queued = run.queuedAt.getTime();
@@ -125,8 +158,15 @@ async function main(): Promise<void> {
   const p = await startPlatform({ concurrency: CONCURRENCY });
   try {
     const burstKeys = Array.from({ length: BURST }, (_, i) => `burst-${i}`);
-    const repo = createRepository({ ".secondshift.yaml": jobYaml([{ key: "latency" }, ...burstKeys.map((key) => ({ key }))]), "README.md": "# Bench\n" });
-    const ws = await seedPlainWorkspace(p, { planted: plantedSecrets(), repoDir: repo.dir, maxConcurrentRuns: CONCURRENCY });
+    const repo = createRepository({
+      ".secondshift.yaml": jobYaml([{ key: "latency" }, ...burstKeys.map((key) => ({ key }))]),
+      "README.md": "# Bench\n",
+    });
+    const ws = await seedPlainWorkspace(p, {
+      planted: plantedSecrets(),
+      repoDir: repo.dir,
+      maxConcurrentRuns: CONCURRENCY,
+    });
     await syncAndApproveAll(p, ws);
     const jobs = await p.t.db.job.findMany({ where: { workspaceId: ws.workspaceId } });
     const latencyJob = jobs.find((j) => j.key === "latency")!;
@@ -140,7 +180,9 @@ async function main(): Promise<void> {
     const startup = timeStartup(p);
     await p.worker.start({ repoSync: false });
 
-    console.log(`bench:run — ${RUNS} sequential runs (+1 warm-up), then ${BURST} at once; concurrency ${CONCURRENCY}; image ${IMAGE}; runtime runsc`);
+    console.log(
+      `bench:run — ${RUNS} sequential runs (+1 warm-up), then ${BURST} at once; concurrency ${CONCURRENCY}; image ${IMAGE}; runtime runsc`,
+    );
     await oneRun(p, ws, latencyJob.id, requestTimes); // warm-up: first sandbox, first connections
     for (const list of Object.values(startup)) list.length = 0;
     const samples: Sample[] = [];
@@ -165,13 +207,19 @@ async function main(): Promise<void> {
       ["enqueue → run recorded", "total"],
     ];
     console.log("");
-    console.log(`${"phase".padEnd(38)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}${"max ms".padStart(9)}`);
+    console.log(
+      `${"phase".padEnd(38)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}${"max ms".padStart(9)}`,
+    );
     for (const [label, key] of rows) {
       const values = samples.map((s) => s[key]);
-      console.log(`${label.padEnd(38)}${String(percentile(values, 50)).padStart(9)}${String(percentile(values, 95)).padStart(9)}${String(Math.max(...values)).padStart(9)}`);
+      console.log(
+        `${label.padEnd(38)}${String(percentile(values, 50)).padStart(9)}${String(percentile(values, 95)).padStart(9)}${String(Math.max(...values)).padStart(9)}`,
+      );
     }
     const row = (label: string, values: number[]) =>
-      console.log(`${label.padEnd(38)}${String(percentile(values, 50)).padStart(9)}${String(percentile(values, 95)).padStart(9)}${String(Math.max(...values)).padStart(9)}`);
+      console.log(
+        `${label.padEnd(38)}${String(percentile(values, 50)).padStart(9)}${String(percentile(values, 95)).padStart(9)}${String(Math.max(...values)).padStart(9)}`,
+      );
     console.log("  of which (claimed → sandbox ready):");
     row("  git checkout at the commit", startup.checkout);
     row("  sandbox create (runsc, started)", startup.create);
@@ -180,8 +228,23 @@ async function main(): Promise<void> {
     // Throughput at the limit: every burst job enqueued at once.
     const burstJobs = jobs.filter((j) => j.key.startsWith("burst-"));
     const runIds: string[] = [];
-    for (const job of burstJobs) runIds.push((await enqueueRun(p.t.db, p.worker.runQueue, { workspaceId: ws.workspaceId, jobId: job.id, actor: { userId: ws.adminId } })).runId);
-    await waitFor("the burst to finish", async () => (await p.t.db.run.count({ where: { id: { in: runIds }, finishedAt: { not: null } } })) === runIds.length, 600_000);
+    for (const job of burstJobs)
+      runIds.push(
+        (
+          await enqueueRun(p.t.db, p.worker.runQueue, {
+            workspaceId: ws.workspaceId,
+            jobId: job.id,
+            actor: { userId: ws.adminId },
+          })
+        ).runId,
+      );
+    await waitFor(
+      "the burst to finish",
+      async () =>
+        (await p.t.db.run.count({ where: { id: { in: runIds }, finishedAt: { not: null } } })) ===
+        runIds.length,
+      600_000,
+    );
     const burst = await p.t.db.run.findMany({ where: { id: { in: runIds } } });
     const failed = burst.filter((r) => r.status !== "SUCCEEDED");
     const first = Math.min(...burst.map((r) => r.queuedAt.getTime()));
@@ -189,11 +252,19 @@ async function main(): Promise<void> {
     const perMinute = (burst.length / (last - first)) * 60_000;
 
     for (const r of failed) console.error(`burst run ${r.id} ended ${r.status}: ${r.error}`);
-    const p50 = percentile(samples.map((s) => s.enqueueToFirstRequest), 50);
+    const p50 = percentile(
+      samples.map((s) => s.enqueueToFirstRequest),
+      50,
+    );
     console.log("");
-    console.log(`throughput: ${burst.length} runs in ${((last - first) / 1000).toFixed(1)} s at concurrency ${CONCURRENCY} → ${perMinute.toFixed(1)} runs/min${failed.length ? ` (${failed.length} not SUCCEEDED)` : ""}`);
-    if (failures.length) console.log(`${failures.length} sequential run(s) failed and were left out (see above).`);
-    console.log(`target: p50 enqueue → first model request ≤ ${TARGET_MS} ms: ${p50} ms — ${p50 <= TARGET_MS ? "met" : "NOT met"}`);
+    console.log(
+      `throughput: ${burst.length} runs in ${((last - first) / 1000).toFixed(1)} s at concurrency ${CONCURRENCY} → ${perMinute.toFixed(1)} runs/min${failed.length ? ` (${failed.length} not SUCCEEDED)` : ""}`,
+    );
+    if (failures.length)
+      console.log(`${failures.length} sequential run(s) failed and were left out (see above).`);
+    console.log(
+      `target: p50 enqueue → first model request ≤ ${TARGET_MS} ms: ${p50} ms — ${p50 <= TARGET_MS ? "met" : "NOT met"}`,
+    );
   } finally {
     await p.close();
   }

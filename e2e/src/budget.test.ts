@@ -10,7 +10,13 @@ import { containersCreatedFor, runContainers } from "./harness/containers.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
 import { transcript } from "./harness/scenario.ts";
 import { waitForRunEnd } from "./harness/run-end.ts";
-import { createRepository, jobYaml, plantedSecrets, seedWorkspace, syncAndApprove } from "./harness/seed.ts";
+import {
+  createRepository,
+  jobYaml,
+  plantedSecrets,
+  seedWorkspace,
+  syncAndApprove,
+} from "./harness/seed.ts";
 
 let p: Platform;
 let mcp: RunningServer;
@@ -26,16 +32,34 @@ afterAll(async () => {
 
 async function setup(job: { key: string; tools?: string[]; budget?: number }) {
   const repo = createRepository({ ".secondshift.yaml": jobYaml([job]), "README.md": "# app\n" });
-  const ws = await seedWorkspace(p, { planted: plantedSecrets(), mcpUrl: mcp.url, repoDir: repo.dir, allowedTools: ["echo", "get-sum"] });
+  const ws = await seedWorkspace(p, {
+    planted: plantedSecrets(),
+    mcpUrl: mcp.url,
+    repoDir: repo.dir,
+    allowedTools: ["echo", "get-sum"],
+  });
   await syncAndApprove(p, ws);
-  return { ws, job: await p.t.db.job.findFirstOrThrow({ where: { workspaceId: ws.workspaceId, key: job.key } }) };
+  return {
+    ws,
+    job: await p.t.db.job.findFirstOrThrow({
+      where: { workspaceId: ws.workspaceId, key: job.key },
+    }),
+  };
 }
 
 async function gatewayStatus(token: string): Promise<number> {
   const res = await fetch(`${p.gatewayUrl}/v1/messages`, {
     method: "POST",
-    headers: { "x-api-key": token, "content-type": "application/json", "anthropic-version": "2023-06-01" },
-    body: JSON.stringify({ model: "claude-test", max_tokens: 10, messages: [{ role: "user", content: "hi" }] }),
+    headers: {
+      "x-api-key": token,
+      "content-type": "application/json",
+      "anthropic-version": "2023-06-01",
+    },
+    body: JSON.stringify({
+      model: "claude-test",
+      max_tokens: 10,
+      messages: [{ role: "user", content: "hi" }],
+    }),
   });
   await res.arrayBuffer();
   return res.status;
@@ -51,14 +75,24 @@ describe("scenario: budget and start-time refusal", () => {
     let midRunToken = "";
     p.model.script([
       async () => {
-        const run = await p.t.db.run.findFirstOrThrow({ where: { jobId: job.id, status: "RUNNING" } });
+        const run = await p.t.db.run.findFirstOrThrow({
+          where: { jobId: job.id, status: "RUNNING" },
+        });
         midRunToken = await issueRunToken(p.t.db, run, new Date(Date.now() + 10 * 60_000));
-        return { tool: "shell", input: { command: "echo spending" }, usage: { input: 4000, output: 1500 } };
+        return {
+          tool: "shell",
+          input: { command: "echo spending" },
+          usage: { input: 4000, output: 1500 },
+        };
       },
       () => ({ text: "must never be asked", usage: { input: 1, output: 1 } }),
     ]);
     const before = p.model.requests.length;
-    const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, { workspaceId: ws.workspaceId, jobId: job.id, actor: { userId: ws.adminId } });
+    const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
+      workspaceId: ws.workspaceId,
+      jobId: job.id,
+      actor: { userId: ws.adminId },
+    });
     const run = await waitForRunEnd(p, runId);
 
     expect(run.status).toBe("BUDGET_EXHAUSTED");
@@ -75,7 +109,10 @@ describe("scenario: budget and start-time refusal", () => {
     expect(events.filter((e) => e.type === "tool_result").length).toBeLessThanOrEqual(1);
     expect(run.error).toMatch(/token budget/);
     expect(events.some((e) => e.type === "final_answer")).toBe(false);
-    expect(events.at(-1)).toMatchObject({ type: "run_finished", payload: { status: "BUDGET_EXHAUSTED" } });
+    expect(events.at(-1)).toMatchObject({
+      type: "run_finished",
+      payload: { status: "BUDGET_EXHAUSTED" },
+    });
     // Every token of the run is revoked; a later request with one says the budget is spent.
     const tokens = await p.t.db.runToken.findMany({ where: { runId } });
     expect(tokens.length).toBe(2);
@@ -89,23 +126,39 @@ describe("scenario: budget and start-time refusal", () => {
     const { ws, job } = await setup({ key: "tiny", tools: ["echo"], budget: 1000 });
     p.model.script([() => ({ text: "must never be asked" })]);
     const before = p.model.requests.length;
-    const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, { workspaceId: ws.workspaceId, jobId: job.id, actor: { userId: ws.adminId } });
+    const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
+      workspaceId: ws.workspaceId,
+      jobId: job.id,
+      actor: { userId: ws.adminId },
+    });
     const run = await waitForRunEnd(p, runId);
     expect(run).toMatchObject({ status: "BUDGET_EXHAUSTED", tokensUsed: 0, tokensReserved: 0 });
     expect(run.finishedAt).not.toBeNull();
     expect(p.model.requests.length - before).toBe(0);
-    expect((await p.t.db.runToken.findMany({ where: { runId } })).every((t) => t.revokedAt !== null)).toBe(true);
+    expect(
+      (await p.t.db.runToken.findMany({ where: { runId } })).every((t) => t.revokedAt !== null),
+    ).toBe(true);
   });
 
   it("[C05] a run whose required tool is not granted fails before it starts, naming the tool", async () => {
     const { ws, job } = await setup({ key: "needs-echo", tools: ["echo"] });
     expect(job.status).toBe("APPROVED");
     // After approval the owner stops allowing echo on the connection.
-    await setAllowedTools({ db: p.t.db, actor: { userId: ws.ownerId }, workspaceId: ws.workspaceId, connectionId: ws.connectionId, tools: ["get-sum"] });
+    await setAllowedTools({
+      db: p.t.db,
+      actor: { userId: ws.ownerId },
+      workspaceId: ws.workspaceId,
+      connectionId: ws.connectionId,
+      tools: ["get-sum"],
+    });
     p.model.script([() => ({ text: "must never be asked" })]);
     const before = p.model.requests.length;
     const started = new Date();
-    const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, { workspaceId: ws.workspaceId, jobId: job.id, actor: { userId: ws.adminId } });
+    const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
+      workspaceId: ws.workspaceId,
+      jobId: job.id,
+      actor: { userId: ws.adminId },
+    });
     const run = await waitForRunEnd(p, runId);
 
     expect(run.status).toBe("FAILED");
@@ -115,10 +168,20 @@ describe("scenario: budget and start-time refusal", () => {
     expect(p.model.requests.length - before).toBe(0);
     expect(await containersCreatedFor(runId, started)).toBe(0);
     expect(await runContainers(runId)).toEqual([]);
-    expect(p.logs()).not.toMatch(new RegExp(`"sandbox.created"[^\\n]*${runId}|${runId}[^\\n]*"sandbox.created"`));
-    const refusal = await p.t.db.auditEvent.findFirst({ where: { workspaceId: ws.workspaceId, action: "run.plan_refused", targetId: runId } });
+    expect(p.logs()).not.toMatch(
+      new RegExp(`"sandbox.created"[^\\n]*${runId}|${runId}[^\\n]*"sandbox.created"`),
+    );
+    const refusal = await p.t.db.auditEvent.findFirst({
+      where: { workspaceId: ws.workspaceId, action: "run.plan_refused", targetId: runId },
+    });
     expect(refusal).toMatchObject({ outcome: "REQUIRED_TOOL_MISSING" });
-    expect((await p.t.db.runToken.findMany({ where: { runId } })).every((t) => t.revokedAt !== null)).toBe(true);
-    expect(await p.t.db.auditEvent.count({ where: { workspaceId: ws.workspaceId, action: "tool.call" } })).toBe(0);
+    expect(
+      (await p.t.db.runToken.findMany({ where: { runId } })).every((t) => t.revokedAt !== null),
+    ).toBe(true);
+    expect(
+      await p.t.db.auditEvent.count({
+        where: { workspaceId: ws.workspaceId, action: "tool.call" },
+      }),
+    ).toBe(0);
   });
 });

@@ -7,8 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastToolResult } from "./harness/model-server.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
 import { startReceiver } from "./harness/receiver.ts";
-import { everywhere, findLeaks, fireScheduleNow, transcript, waitFor, waitForFinishedRun } from "./harness/scenario.ts";
-import { createRepository, jobYaml, plantedSecrets, seedWorkspace, syncAndApprove } from "./harness/seed.ts";
+import {
+  everywhere,
+  findLeaks,
+  fireScheduleNow,
+  transcript,
+  waitFor,
+  waitForFinishedRun,
+} from "./harness/scenario.ts";
+import {
+  createRepository,
+  jobYaml,
+  plantedSecrets,
+  seedWorkspace,
+  syncAndApprove,
+} from "./harness/seed.ts";
 
 let p: Platform;
 let mcp: RunningServer;
@@ -29,9 +42,17 @@ describe("scenario: happy path", () => {
       ".secondshift.yaml": jobYaml([{ key: "triage", schedule: "0 3 * * *", tools: ["echo"] }]),
       "README.md": "# Acme app\nline two\nline three\n",
     });
-    const ws = await seedWorkspace(p, { planted, mcpUrl: mcp.url, repoDir: repo.dir, allowedTools: ["echo", "get-sum"], webhookUrl: receiver.url });
+    const ws = await seedWorkspace(p, {
+      planted,
+      mcpUrl: mcp.url,
+      repoDir: repo.dir,
+      allowedTools: ["echo", "get-sum"],
+      webhookUrl: receiver.url,
+    });
     await syncAndApprove(p, ws);
-    const job = await p.t.db.job.findFirstOrThrow({ where: { workspaceId: ws.workspaceId, key: "triage" } });
+    const job = await p.t.db.job.findFirstOrThrow({
+      where: { workspaceId: ws.workspaceId, key: "triage" },
+    });
     expect(job.status).toBe("APPROVED");
 
     const echoName = (names: string[]) => names.find((n) => n.endsWith("echo"))!;
@@ -39,11 +60,17 @@ describe("scenario: happy path", () => {
       () => ({ tool: "read_file", input: { path: "README.md" } }),
       (req) => {
         expect(lastToolResult(req)).toContain("Acme app");
-        return { tool: "shell", input: { command: "echo from-the-sandbox && wc -l README.md && id -u" } };
+        return {
+          tool: "shell",
+          input: { command: "echo from-the-sandbox && wc -l README.md && id -u" },
+        };
       },
       (req) => {
         expect(lastToolResult(req)).toContain("from-the-sandbox");
-        return { tool: echoName((req.body.tools ?? []).map((t) => t.name)), input: { message: "hello broker" } };
+        return {
+          tool: echoName((req.body.tools ?? []).map((t) => t.name)),
+          input: { message: "hello broker" },
+        };
       },
       (req) => {
         expect(lastToolResult(req)).toContain("hello broker");
@@ -54,7 +81,11 @@ describe("scenario: happy path", () => {
     await p.worker.start({ repoSync: false });
     await fireScheduleNow(p, job.id);
     const run = await waitForFinishedRun(p, { jobId: job.id });
-    expect(run).toMatchObject({ status: "SUCCEEDED", trigger: "SCHEDULE", summary: "The repository has a three-line README." });
+    expect(run).toMatchObject({
+      status: "SUCCEEDED",
+      trigger: "SCHEDULE",
+      summary: "The repository has a three-line README.",
+    });
     expect(run.commitSha).toMatch(/^[0-9a-f]{40}$/);
     expect(run.tokensUsed).toBeGreaterThan(0);
 
@@ -74,21 +105,39 @@ describe("scenario: happy path", () => {
     }
 
     // [C29] one audit event for the tool call: tool and connection, nothing of the arguments or result.
-    const audits = await p.t.db.auditEvent.findMany({ where: { workspaceId: ws.workspaceId, action: "tool.call" } });
+    const audits = await p.t.db.auditEvent.findMany({
+      where: { workspaceId: ws.workspaceId, action: "tool.call" },
+    });
     expect(audits).toHaveLength(1);
-    expect(audits[0]).toMatchObject({ actorType: "RUN", actorId: run.id, toolName: "echo", connectionId: ws.connectionId, outcome: "ok" });
+    expect(audits[0]).toMatchObject({
+      actorType: "RUN",
+      actorId: run.id,
+      toolName: "echo",
+      connectionId: ws.connectionId,
+      outcome: "ok",
+    });
     expect(JSON.stringify(audits)).not.toContain("hello broker");
 
     // [P08] the webhook arrives once, signed over timestamp and body.
-    const delivery = await waitFor("the webhook delivery", () => Promise.resolve(receiver.received.length > 0 && receiver.received));
+    const delivery = await waitFor("the webhook delivery", () =>
+      Promise.resolve(receiver.received.length > 0 && receiver.received),
+    );
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.received).toHaveLength(1);
     const [received] = delivery;
     const header = received!.headers[SIGNATURE_HEADER.toLowerCase()] as string;
     expect(verifySignature(header, received!.body, planted.webhookSecret).ok).toBe(true);
     expect(verifySignature(header, received!.body, "wrong-secret").ok).toBe(false);
-    const body = JSON.parse(received!.body) as { run: { id: string; status: string }; job: { key: string }; repository: { fullName: string } };
-    expect(body).toMatchObject({ run: { id: run.id, status: "succeeded" }, job: { key: "triage" }, repository: { fullName: "acme/app" } });
+    const body = JSON.parse(received!.body) as {
+      run: { id: string; status: string };
+      job: { key: string };
+      repository: { fullName: string };
+    };
+    expect(body).toMatchObject({
+      run: { id: run.id, status: "succeeded" },
+      job: { key: "triage" },
+      repository: { fullName: "acme/app" },
+    });
 
     // No planted secret anywhere it must not be.
     const leaks = findLeaks(await everywhere(p, ws.workspaceId, { webhookBody: received!.body }), {

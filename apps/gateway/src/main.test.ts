@@ -25,7 +25,10 @@ function freePort(): Promise<number> {
 }
 
 function start(env: Record<string, string | undefined>) {
-  const child = spawn(process.execPath, ["--import", "tsx", main], { env: { PATH: process.env.PATH, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", main], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr.on("data", (c: Buffer) => (output += c.toString()));
@@ -33,11 +36,19 @@ function start(env: Record<string, string | undefined>) {
   return { child, exited, output: () => output };
 }
 
-const baseEnv = (key: string, port: number) => ({ DATABASE_URL: t.url, SECONDSHIFT_ENCRYPTION_KEY: key, PORT: String(port), SECONDSHIFT_ENV: "development" });
+const baseEnv = (key: string, port: number) => ({
+  DATABASE_URL: t.url,
+  SECONDSHIFT_ENCRYPTION_KEY: key,
+  PORT: String(port),
+  SECONDSHIFT_ENV: "development",
+});
 
 describe("gateway service startup", () => {
   it("a missing variable stops it with a message naming the variable", async () => {
-    const run = start({ ...baseEnv(randomBytes(32).toString("base64"), 1), DATABASE_URL: undefined });
+    const run = start({
+      ...baseEnv(randomBytes(32).toString("base64"), 1),
+      DATABASE_URL: undefined,
+    });
     expect(await run.exited).toBe(1);
     expect(run.output()).toContain("DATABASE_URL");
   });
@@ -52,7 +63,10 @@ describe("gateway service startup", () => {
       if (!health) await new Promise((r) => setTimeout(r, 100));
     }
     expect(health?.status).toBe(200);
-    const refused = await fetch(`http://127.0.0.1:${port}/v1/messages`, { method: "POST", body: "{}" });
+    const refused = await fetch(`http://127.0.0.1:${port}/v1/messages`, {
+      method: "POST",
+      body: "{}",
+    });
     expect(refused.status).toBe(401);
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);

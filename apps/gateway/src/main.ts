@@ -19,7 +19,10 @@ async function main() {
   const masker = new SecretMasker();
   const logger = createLogger({ name: "gateway", level: env.LOG_LEVEL, masker });
   const db = createDb(env.DATABASE_URL);
-  const keyring = createKeyring(env.SECONDSHIFT_ENCRYPTION_KEY, env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS);
+  const keyring = createKeyring(
+    env.SECONDSHIFT_ENCRYPTION_KEY,
+    env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS,
+  );
   await ensureKeyCheck(db, keyring).catch(fatal);
 
   const production = env.SECONDSHIFT_ENV === "production";

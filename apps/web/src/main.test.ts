@@ -23,7 +23,10 @@ function freePort(): Promise<number> {
 }
 
 function start(env: Record<string, string | undefined>) {
-  const child = spawn(process.execPath, ["--import", "tsx", main], { env: { PATH: process.env.PATH, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", main], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr.on("data", (c: Buffer) => (output += c.toString()));
@@ -41,7 +44,10 @@ const baseEnv = (key: string, port: number) => ({
 
 describe("web service startup", () => {
   it("a missing variable stops it with a message naming the variable", async () => {
-    const run = start({ ...baseEnv(randomBytes(32).toString("base64"), 1), DATABASE_URL: undefined });
+    const run = start({
+      ...baseEnv(randomBytes(32).toString("base64"), 1),
+      DATABASE_URL: undefined,
+    });
     expect(await run.exited).toBe(1);
     expect(run.output()).toContain("DATABASE_URL: is missing");
   });

@@ -10,7 +10,10 @@ async function main() {
   const { env } = await import("./env.ts").catch(fatal);
   const logger = createLogger({ name: "web", level: env.LOG_LEVEL });
   const db = createDb(env.DATABASE_URL);
-  const keyring = createKeyring(env.SECONDSHIFT_ENCRYPTION_KEY, env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS);
+  const keyring = createKeyring(
+    env.SECONDSHIFT_ENCRYPTION_KEY,
+    env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS,
+  );
   await ensureKeyCheck(db, keyring).catch(fatal);
 
   const server = createServer((req, res) => {
@@ -20,11 +23,15 @@ async function main() {
           res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
         })
         .catch(() => {
-          res.writeHead(503, { "content-type": "application/json" }).end('{"status":"database unavailable"}');
+          res
+            .writeHead(503, { "content-type": "application/json" })
+            .end('{"status":"database unavailable"}');
         });
       return;
     }
-    res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"code":"NOT_FOUND","message":"No such page."}}');
+    res
+      .writeHead(404, { "content-type": "application/json" })
+      .end('{"error":{"code":"NOT_FOUND","message":"No such page."}}');
   });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
   const stop = () => {

@@ -16,7 +16,10 @@ async function main() {
   const masker = new SecretMasker();
   const logger = createLogger({ name: "worker", level: env.LOG_LEVEL, masker });
   const db = createDb(env.DATABASE_URL);
-  const keyring = createKeyring(env.SECONDSHIFT_ENCRYPTION_KEY, env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS);
+  const keyring = createKeyring(
+    env.SECONDSHIFT_ENCRYPTION_KEY,
+    env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS,
+  );
   await ensureKeyCheck(db, keyring).catch(fatal);
   const platform = createWorkerPlatform(settingsFromEnv(env, keyring), { db, logger, masker });
   await platform.start();

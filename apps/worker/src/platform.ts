@@ -4,7 +4,12 @@
 import { randomUUID } from "node:crypto";
 import { freezePlan } from "@secondshift/access";
 import { createBroker } from "@secondshift/broker";
-import { closeConnectors, createConnectors, disposeRun, outboundFromNetguard } from "@secondshift/connectors";
+import {
+  closeConnectors,
+  createConnectors,
+  disposeRun,
+  outboundFromNetguard,
+} from "@secondshift/connectors";
 import type { Db } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
 import { createOutboundClient } from "@secondshift/netguard";
@@ -40,19 +45,36 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
   const docker = services.docker ?? new Docker();
   const client = createOutboundClient(settings.outbound);
   const outbound = outboundFromNetguard(client);
-  const connectors = createConnectors({ outbound, logger, clientInfo: { name: "secondshift", version: "0.1.0" } });
+  const connectors = createConnectors({
+    outbound,
+    logger,
+    clientInfo: { name: "secondshift", version: "0.1.0" },
+  });
   const broker = createBroker({
     db,
     keyring: settings.keyring,
     connectors,
     logger,
     masker,
-    limits: { timeoutMs: 60_000, maxResultBytes: 256 * 1024, maxStringLength: 64 * 1024, maxArrayItems: 1000 },
+    limits: {
+      timeoutMs: 60_000,
+      maxResultBytes: 256 * 1024,
+      maxStringLength: 64 * 1024,
+      maxArrayItems: 1000,
+    },
   });
-  const sandboxes = createSandboxManager({ docker, ...settings.sandbox, production: settings.production, logger });
+  const sandboxes = createSandboxManager({
+    docker,
+    ...settings.sandbox,
+    production: settings.production,
+    logger,
+  });
   const gitPolicy = { outbound: settings.outbound, allowFileRemotes: settings.allowFileRemotes };
   const connection = { url: settings.redis.url, maxRetriesPerRequest: null };
-  const queueOptions = { connection, ...(settings.redis.prefix ? { prefix: settings.redis.prefix } : {}) };
+  const queueOptions = {
+    connection,
+    ...(settings.redis.prefix ? { prefix: settings.redis.prefix } : {}),
+  };
   const scheduleQueue = createScheduleQueue(queueOptions);
   const runQueue = createRunQueue(queueOptions);
   // Heartbeats must come several times per heartbeatTimeoutMs, or recovery (on this worker or
@@ -81,7 +103,13 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
 
   const delivery = createDeliveryProcessor(
     db,
-    { keyring: settings.keyring, client, masker, logger, runLink: (run) => `${settings.publicUrl.replace(/\/$/, "")}/runs/${run.id}` },
+    {
+      keyring: settings.keyring,
+      client,
+      masker,
+      logger,
+      runLink: (run) => `${settings.publicUrl.replace(/\/$/, "")}/runs/${run.id}`,
+    },
     { intervalMs: settings.intervals.deliveryMs },
   );
   // A sandbox whose run this database does not know belongs to another installation on the same
@@ -90,11 +118,20 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
     return run === null || run.status === "RUNNING";
   });
-  const syncDeps = { keyring: settings.keyring, policy: gitPolicy, limits: settings.repoConfig, logger, masker };
+  const syncDeps = {
+    keyring: settings.keyring,
+    policy: gitPolicy,
+    limits: settings.repoConfig,
+    logger,
+    masker,
+  };
 
   async function syncAllRepositories(): Promise<void> {
     for (const repo of await db.repository.findMany({ select: { id: true, workspaceId: true } })) {
-      await syncRepository(db, syncDeps, { workspaceId: repo.workspaceId, repositoryId: repo.id }).catch((err: unknown) =>
+      await syncRepository(db, syncDeps, {
+        workspaceId: repo.workspaceId,
+        repositoryId: repo.id,
+      }).catch((err: unknown) =>
         logger.warn({ err, repositoryId: repo.id }, "repository sync failed"),
       );
     }
@@ -108,7 +145,9 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
       onLost: async (run) => {
         await revokeRunTokens(db, run);
         await reaper.reapOnce();
-        await enqueueReports(db, { workspaceId: run.workspaceId, runId: run.id }).catch(() => undefined);
+        await enqueueReports(db, { workspaceId: run.workspaceId, runId: run.id }).catch(
+          () => undefined,
+        );
       },
     });
     await requeueQueuedRuns(db, runQueue, { olderThanMs: 60_000 });
@@ -152,7 +191,13 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
       delivery.start();
       reaper.start(settings.intervals.reaperMs);
       const every = (ms: number, task: () => Promise<unknown>) =>
-        timers.push(setInterval(() => void task().catch((err: unknown) => logger.error({ err }, "periodic task failed")), ms));
+        timers.push(
+          setInterval(
+            () =>
+              void task().catch((err: unknown) => logger.error({ err }, "periodic task failed")),
+            ms,
+          ),
+        );
       every(settings.intervals.recoverMs, recover);
       every(settings.intervals.scheduleSyncMs, () => syncSchedules(db, scheduleQueue, { logger }));
       if (options.repoSync !== false) every(settings.intervals.repoSyncMs, syncAllRepositories);

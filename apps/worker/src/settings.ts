@@ -17,8 +17,19 @@ export interface WorkerSettings {
   allowFileRemotes: boolean;
   sandbox: { image: string; runtime: SandboxRuntime; allowRunc: boolean; limits: SandboxLimits };
   concurrency: number;
-  repoConfig: { maxTimeoutMinutes: number; maxTokenBudget: number; defaultTimeoutMinutes: number; defaultTokenBudget: number };
-  intervals: { deliveryMs: number; repoSyncMs: number; recoverMs: number; reaperMs: number; scheduleSyncMs: number };
+  repoConfig: {
+    maxTimeoutMinutes: number;
+    maxTokenBudget: number;
+    defaultTimeoutMinutes: number;
+    defaultTokenBudget: number;
+  };
+  intervals: {
+    deliveryMs: number;
+    repoSyncMs: number;
+    recoverMs: number;
+    reaperMs: number;
+    scheduleSyncMs: number;
+  };
   /** A run whose worker has not sent a heartbeat for this long is marked failed ("worker lost"). */
   heartbeatTimeoutMs: number;
 }
@@ -56,10 +67,19 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
     repoConfig: {
       maxTimeoutMinutes: Math.max(1, Math.floor(env.RUN_MAX_TIMEOUT_SECONDS / 60)),
       maxTokenBudget: env.RUN_MAX_TOKEN_BUDGET,
-      defaultTimeoutMinutes: Math.min(30, Math.max(1, Math.floor(env.RUN_MAX_TIMEOUT_SECONDS / 60))),
+      defaultTimeoutMinutes: Math.min(
+        30,
+        Math.max(1, Math.floor(env.RUN_MAX_TIMEOUT_SECONDS / 60)),
+      ),
       defaultTokenBudget: Math.min(200_000, env.RUN_MAX_TOKEN_BUDGET),
     },
-    intervals: { deliveryMs: 5_000, repoSyncMs: 5 * 60_000, recoverMs: 15_000, reaperMs: 30_000, scheduleSyncMs: 60_000 },
+    intervals: {
+      deliveryMs: 5_000,
+      repoSyncMs: 5 * 60_000,
+      recoverMs: 15_000,
+      reaperMs: 30_000,
+      scheduleSyncMs: 60_000,
+    },
     heartbeatTimeoutMs: 60_000,
   };
 }

@@ -7,14 +7,30 @@ import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
-import { exportTreeToDirectory, fetchRepository, repositoryCredential, type GitRemotePolicy } from "@secondshift/repo-sync";
+import {
+  exportTreeToDirectory,
+  fetchRepository,
+  repositoryCredential,
+  type GitRemotePolicy,
+} from "@secondshift/repo-sync";
 import type { SourceProvider } from "@secondshift/runs";
 
-export function createSourceProvider(deps: { db: Db; keyring: Keyring; policy: GitRemotePolicy; masker: SecretMasker }): SourceProvider {
+export function createSourceProvider(deps: {
+  db: Db;
+  keyring: Keyring;
+  policy: GitRemotePolicy;
+  masker: SecretMasker;
+}): SourceProvider {
   return {
     async checkout({ workspaceId, repositoryId, commit }) {
-      const repo = await deps.db.repository.findFirst({ where: { id: repositoryId, workspaceId }, include: { connection: true } });
-      if (!repo) throw new AppError("NOT_FOUND", "The job's repository no longer exists.", { reason: "REPOSITORY_NOT_FOUND" });
+      const repo = await deps.db.repository.findFirst({
+        where: { id: repositoryId, workspaceId },
+        include: { connection: true },
+      });
+      if (!repo)
+        throw new AppError("NOT_FOUND", "The job's repository no longer exists.", {
+          reason: "REPOSITORY_NOT_FOUND",
+        });
       const credential = await repositoryCredential(deps.keyring, repo.connection, repo.fullName);
       if (credential) deps.masker.add(credential.password);
       const gitDir = await mkdtemp(join(tmpdir(), "secondshift-git-"));

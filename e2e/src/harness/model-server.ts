@@ -9,7 +9,12 @@ import type { AddressInfo } from "node:net";
 export interface ModelRequest {
   path: string;
   headers: IncomingHttpHeaders;
-  body: { messages?: Array<{ role: string; content: unknown }>; system?: unknown; tools?: Array<{ name: string }>; max_tokens?: number };
+  body: {
+    messages?: Array<{ role: string; content: unknown }>;
+    system?: unknown;
+    tools?: Array<{ name: string }>;
+    max_tokens?: number;
+  };
 }
 
 export type ModelTurn =
@@ -28,9 +33,13 @@ export interface ModelServer {
 
 export function lastToolResult(request: ModelRequest): string {
   const last = request.body.messages?.at(-1);
-  const blocks = Array.isArray(last?.content) ? (last.content as Array<{ type: string; content?: unknown }>) : [];
+  const blocks = Array.isArray(last?.content)
+    ? (last.content as Array<{ type: string; content?: unknown }>)
+    : [];
   const result = blocks.find((b) => b.type === "tool_result");
-  return typeof result?.content === "string" ? result.content : JSON.stringify(result?.content ?? "");
+  return typeof result?.content === "string"
+    ? result.content
+    : JSON.stringify(result?.content ?? "");
 }
 
 export async function startModelServer(): Promise<ModelServer> {
@@ -41,31 +50,49 @@ export async function startModelServer(): Promise<ModelServer> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const request: ModelRequest = { path: req.url ?? "", headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString() || "{}") as ModelRequest["body"] };
+      const request: ModelRequest = {
+        path: req.url ?? "",
+        headers: req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString() || "{}") as ModelRequest["body"],
+      };
       requests.push(request);
       if (req.method !== "POST" || request.path !== "/v1/messages") {
-        res.writeHead(404, { "content-type": "application/json" }).end('{"type":"error","error":{"type":"not_found_error","message":"Not found"}}');
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end('{"type":"error","error":{"type":"not_found_error","message":"Not found"}}');
         return;
       }
       const index = answered++;
       const step = steps[Math.min(index, steps.length - 1)];
-      void Promise.resolve(step ? step(request, index) : { text: "script exhausted" }).then((turn) => {
-        if ("hang" in turn) return;
-        const usage = turn.usage ?? { input: 100, output: 20 };
-        const content = "tool" in turn ? [{ type: "tool_use", id: `toolu_${index}`, name: turn.tool, input: turn.input }] : [{ type: "text", text: turn.text }];
-        res.writeHead(200, { "content-type": "application/json", "request-id": `req_${index}` }).end(
-          JSON.stringify({
-            id: `msg_${index}`,
-            type: "message",
-            role: "assistant",
-            model: "claude-test",
-            content,
-            stop_reason: "tool" in turn ? "tool_use" : "end_turn",
-            stop_sequence: null,
-            usage: { input_tokens: usage.input, output_tokens: usage.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-          }),
-        );
-      });
+      void Promise.resolve(step ? step(request, index) : { text: "script exhausted" }).then(
+        (turn) => {
+          if ("hang" in turn) return;
+          const usage = turn.usage ?? { input: 100, output: 20 };
+          const content =
+            "tool" in turn
+              ? [{ type: "tool_use", id: `toolu_${index}`, name: turn.tool, input: turn.input }]
+              : [{ type: "text", text: turn.text }];
+          res
+            .writeHead(200, { "content-type": "application/json", "request-id": `req_${index}` })
+            .end(
+              JSON.stringify({
+                id: `msg_${index}`,
+                type: "message",
+                role: "assistant",
+                model: "claude-test",
+                content,
+                stop_reason: "tool" in turn ? "tool_use" : "end_turn",
+                stop_sequence: null,
+                usage: {
+                  input_tokens: usage.input,
+                  output_tokens: usage.output,
+                  cache_creation_input_tokens: 0,
+                  cache_read_input_tokens: 0,
+                },
+              }),
+            );
+        },
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -14,7 +14,12 @@ import { createWorkerPlatform, type WorkerPlatform } from "@secondshift/worker/p
 import type { WorkerSettings } from "@secondshift/worker/settings";
 import { startModelServer, type ModelServer } from "./model-server.ts";
 
-export const loopbackPolicy: OutboundPolicy = { production: false, allowHttp: true, allowedPrivateHosts: [], allowedPrivateCidrs: ["127.0.0.1/32"] };
+export const loopbackPolicy: OutboundPolicy = {
+  production: false,
+  allowHttp: true,
+  allowedPrivateHosts: [],
+  allowedPrivateCidrs: ["127.0.0.1/32"],
+};
 
 export interface Platform {
   t: TestDatabase;
@@ -31,9 +36,14 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-export function testSettings(keyring: Keyring, gatewayUrl: string, overrides: Partial<WorkerSettings> = {}): WorkerSettings {
+export function testSettings(
+  keyring: Keyring,
+  gatewayUrl: string,
+  overrides: Partial<WorkerSettings> = {},
+): WorkerSettings {
   const redisUrl = process.env.TEST_REDIS_URL;
-  if (!redisUrl) throw new Error("TEST_REDIS_URL is not set: run the tests through scripts/test-all.sh.");
+  if (!redisUrl)
+    throw new Error("TEST_REDIS_URL is not set: run the tests through scripts/test-all.sh.");
   const mib = 1024 * 1024;
   return {
     production: false,
@@ -47,11 +57,29 @@ export function testSettings(keyring: Keyring, gatewayUrl: string, overrides: Pa
       image: process.env.TEST_SANDBOX_IMAGE ?? "secondshift-sandbox:test",
       runtime: "runsc",
       allowRunc: false,
-      limits: { memoryBytes: 512 * mib, nanoCpus: 1e9, pidsLimit: 128, nofile: 1024, workspaceBytes: 128 * mib, tmpBytes: 64 * mib },
+      limits: {
+        memoryBytes: 512 * mib,
+        nanoCpus: 1e9,
+        pidsLimit: 128,
+        nofile: 1024,
+        workspaceBytes: 128 * mib,
+        tmpBytes: 64 * mib,
+      },
     },
     concurrency: 2,
-    repoConfig: { maxTimeoutMinutes: 60, maxTokenBudget: 1_000_000, defaultTimeoutMinutes: 10, defaultTokenBudget: 100_000 },
-    intervals: { deliveryMs: 200, repoSyncMs: 3_600_000, recoverMs: 1_000, reaperMs: 1_000, scheduleSyncMs: 1_000 },
+    repoConfig: {
+      maxTimeoutMinutes: 60,
+      maxTokenBudget: 1_000_000,
+      defaultTimeoutMinutes: 10,
+      defaultTokenBudget: 100_000,
+    },
+    intervals: {
+      deliveryMs: 200,
+      repoSyncMs: 3_600_000,
+      recoverMs: 1_000,
+      reaperMs: 1_000,
+      scheduleSyncMs: 1_000,
+    },
     heartbeatTimeoutMs: 4_000,
     ...overrides,
   };
@@ -77,7 +105,11 @@ export async function startPlatform(overrides: Partial<WorkerSettings> = {}): Pr
   });
   const gatewayUrl = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}`;
   const settings = testSettings(keyring, gatewayUrl, overrides);
-  const worker = createWorkerPlatform(settings, { db: t.db, logger: logger.child({ service: "worker" }), masker });
+  const worker = createWorkerPlatform(settings, {
+    db: t.db,
+    logger: logger.child({ service: "worker" }),
+    masker,
+  });
   return {
     t,
     keyring,

@@ -9,7 +9,14 @@ export interface Received {
   body: string;
 }
 
-export async function startReceiver(path: string): Promise<{ url: string; received: Received[]; setUp(up: boolean): void; close(): Promise<void> }> {
+export async function startReceiver(
+  path: string,
+): Promise<{
+  url: string;
+  received: Received[];
+  setUp(up: boolean): void;
+  close(): Promise<void>;
+}> {
   const received: Received[] = [];
   let up = true;
   const server = createServer((req, res) => {
@@ -20,7 +27,11 @@ export async function startReceiver(path: string): Promise<{ url: string; receiv
         res.writeHead(503).end("down");
         return;
       }
-      received.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString() });
+      received.push({
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      });
       res.writeHead(204).end();
     });
   });

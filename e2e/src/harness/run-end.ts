@@ -11,7 +11,9 @@ export async function waitForRunEnd(p: Platform, runId: string, timeoutMs = 180_
     "the executor's run_finished event",
     async () => {
       const events = await p.t.db.runEvent.findMany({ where: { runId, type: "run_finished" } });
-      return events.some((e) => typeof (e.payload as { status?: unknown } | null)?.status === "string");
+      return events.some(
+        (e) => typeof (e.payload as { status?: unknown } | null)?.status === "string",
+      );
     },
     timeoutMs,
   );

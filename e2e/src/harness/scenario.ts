@@ -2,7 +2,11 @@
 // and audit rows, firing a job's real BullMQ schedule now, and scanning for planted secrets.
 import type { Platform } from "./platform.ts";
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 90_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 90_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -12,9 +16,20 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | null | u
   }
 }
 
-const finalStatuses = ["SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELLED", "BUDGET_EXHAUSTED", "REVOKED"];
+const finalStatuses = [
+  "SUCCEEDED",
+  "FAILED",
+  "TIMED_OUT",
+  "CANCELLED",
+  "BUDGET_EXHAUSTED",
+  "REVOKED",
+];
 
-export function waitForFinishedRun(p: Platform, where: { jobId?: string; id?: string }, timeoutMs?: number) {
+export function waitForFinishedRun(
+  p: Platform,
+  where: { jobId?: string; id?: string },
+  timeoutMs?: number,
+) {
   return waitFor(
     "a finished run",
     async () => {
@@ -29,7 +44,9 @@ export function waitForFinishedRun(p: Platform, where: { jobId?: string; id?: st
 export async function fireScheduleNow(p: Platform, jobId: string): Promise<void> {
   const job = await waitFor("the job's scheduled fire", async () => {
     const delayed = await p.worker.scheduleQueue.getDelayed();
-    return delayed.find((j) => (j.id ?? "").includes(jobId) || JSON.stringify(j.data).includes(jobId));
+    return delayed.find(
+      (j) => (j.id ?? "").includes(jobId) || JSON.stringify(j.data).includes(jobId),
+    );
   });
   await job.promote();
 }
@@ -39,23 +56,33 @@ export async function transcript(p: Platform, runId: string) {
 }
 
 /** Every place a secret must never appear, as one text per place. */
-export async function everywhere(p: Platform, workspaceId: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+export async function everywhere(
+  p: Platform,
+  workspaceId: string,
+  extra: Record<string, string> = {},
+): Promise<Record<string, string>> {
   const { db } = p.t;
   return {
     logs: p.logs(),
     runEvents: JSON.stringify(await db.runEvent.findMany({ where: { workspaceId } })),
     auditEvents: JSON.stringify(await db.auditEvent.findMany({ where: { workspaceId } })),
     runs: JSON.stringify(await db.run.findMany({ where: { workspaceId } })),
-    deliveries: JSON.stringify(await db.webhookDeliveryAttempt.findMany({ where: { workspaceId } })) + JSON.stringify(await db.webhookDelivery.findMany({ where: { workspaceId } })),
+    deliveries:
+      JSON.stringify(await db.webhookDeliveryAttempt.findMany({ where: { workspaceId } })) +
+      JSON.stringify(await db.webhookDelivery.findMany({ where: { workspaceId } })),
     modelRequests: JSON.stringify(p.model.requests.map((r) => r.body)),
     ...extra,
   };
 }
 
-export function findLeaks(places: Record<string, string>, secrets: Record<string, string>): string[] {
+export function findLeaks(
+  places: Record<string, string>,
+  secrets: Record<string, string>,
+): string[] {
   const leaks: string[] = [];
   for (const [place, text] of Object.entries(places)) {
-    for (const [name, secret] of Object.entries(secrets)) if (text.includes(secret)) leaks.push(`${name} in ${place}`);
+    for (const [name, secret] of Object.entries(secrets))
+      if (text.includes(secret)) leaks.push(`${name} in ${place}`);
   }
   return leaks;
 }

@@ -51,11 +51,15 @@ export function spawnWorkerProcess(config: WorkerProcessConfig): WorkerProcess {
   };
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   const startedOrExited = Promise.race([
     started,
     exited.then(({ code, signal }) => {
-      throw new Error(`worker process exited (${code ?? signal}) before starting:\n${text.slice(-4000)}`);
+      throw new Error(
+        `worker process exited (${code ?? signal}) before starting:\n${text.slice(-4000)}`,
+      );
     }),
   ]);
   return { child, output: () => text, started: startedOrExited, exited };
@@ -63,7 +67,10 @@ export function spawnWorkerProcess(config: WorkerProcessConfig): WorkerProcess {
 
 async function main(): Promise<void> {
   const raw = process.env[WORKER_CONFIG_ENV];
-  if (!raw) throw new Error(`${WORKER_CONFIG_ENV} is not set: this script is started by spawnWorkerProcess().`);
+  if (!raw)
+    throw new Error(
+      `${WORKER_CONFIG_ENV} is not set: this script is started by spawnWorkerProcess().`,
+    );
   const config = JSON.parse(raw) as WorkerProcessConfig;
   const keyring = createKeyring(new Uint8Array(Buffer.from(config.keyB64, "base64")));
   const settings = testSettings(keyring, config.gatewayUrl, {
@@ -74,7 +81,11 @@ async function main(): Promise<void> {
   const masker = new SecretMasker();
   const logger = createLogger({ name: "e2e-worker-process", level: "debug", masker });
   const db = createDb(config.databaseUrl, { maxConnections: 10 });
-  const worker = createWorkerPlatform(settings, { db, logger: logger.child({ service: "worker" }), masker });
+  const worker = createWorkerPlatform(settings, {
+    db,
+    logger: logger.child({ service: "worker" }),
+    masker,
+  });
   const stop = () => {
     void worker.stop().finally(() => process.exit(0));
   };

@@ -18,7 +18,12 @@ export interface CreateConnectionInput extends ActorContext {
   authHeaderName?: string | null;
   credential?: string | null;
   settings?: Record<string, unknown>;
-  oauth?: { accessToken: string; refreshToken: string | null; expiresAt: Date | null; config: Record<string, unknown> };
+  oauth?: {
+    accessToken: string;
+    refreshToken: string | null;
+    expiresAt: Date | null;
+    config: Record<string, unknown>;
+  };
 }
 
 export async function createConnection(input: CreateConnectionInput): Promise<{ id: string }> {
@@ -28,17 +33,31 @@ export async function createConnection(input: CreateConnectionInput): Promise<{ 
   try {
     url = new URL(input.endpoint);
   } catch {
-    throw new AppError("BAD_REQUEST", "The endpoint must be a full URL such as https://mcp.example.com/mcp.", { reason: "ENDPOINT_INVALID" });
+    throw new AppError(
+      "BAD_REQUEST",
+      "The endpoint must be a full URL such as https://mcp.example.com/mcp.",
+      { reason: "ENDPOINT_INVALID" },
+    );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new AppError("BAD_REQUEST", "The endpoint must use https (http only for allowed internal hosts).", { reason: "ENDPOINT_INVALID" });
+    throw new AppError(
+      "BAD_REQUEST",
+      "The endpoint must use https (http only for allowed internal hosts).",
+      { reason: "ENDPOINT_INVALID" },
+    );
   }
   if (url.username || url.password) {
-    throw new AppError("BAD_REQUEST", "Put credentials in the credential field, not in the endpoint URL.", { reason: "ENDPOINT_HAS_CREDENTIALS" });
+    throw new AppError(
+      "BAD_REQUEST",
+      "Put credentials in the credential field, not in the endpoint URL.",
+      { reason: "ENDPOINT_HAS_CREDENTIALS" },
+    );
   }
   const id = randomUUID();
   const seal = (field: string, value: string | null | undefined) =>
-    value ? encryptField(keyring, value, { workspaceId, table: "Connection", rowId: id, field }) : Promise.resolve(null);
+    value
+      ? encryptField(keyring, value, { workspaceId, table: "Connection", rowId: id, field })
+      : Promise.resolve(null);
   const data = {
     id,
     workspaceId,
@@ -49,17 +68,36 @@ export async function createConnection(input: CreateConnectionInput): Promise<{ 
     authHeaderName: input.authHeaderName ?? null,
     credentialCiphertext: await seal("credentialCiphertext", input.credential),
     oauthAccessTokenCiphertext: await seal("oauthAccessTokenCiphertext", input.oauth?.accessToken),
-    oauthRefreshTokenCiphertext: await seal("oauthRefreshTokenCiphertext", input.oauth?.refreshToken),
+    oauthRefreshTokenCiphertext: await seal(
+      "oauthRefreshTokenCiphertext",
+      input.oauth?.refreshToken,
+    ),
     oauthAccessTokenExpiresAt: input.oauth?.expiresAt ?? null,
     oauthConfig: input.oauth?.config as Prisma.InputJsonValue | undefined,
     settings: (input.settings ?? {}) as Prisma.InputJsonValue,
     createdById: actor.userId,
   };
-  const existing = await db.connection.findFirst({ where: { workspaceId, kind: input.kind, label: input.label }, select: { id: true } });
-  if (existing) throw new AppError("CONFLICT", `A ${input.kind} connection labelled "${input.label}" already exists.`, { reason: "LABEL_TAKEN" });
+  const existing = await db.connection.findFirst({
+    where: { workspaceId, kind: input.kind, label: input.label },
+    select: { id: true },
+  });
+  if (existing)
+    throw new AppError(
+      "CONFLICT",
+      `A ${input.kind} connection labelled "${input.label}" already exists.`,
+      { reason: "LABEL_TAKEN" },
+    );
   await db.$transaction(async (tx) => {
     await tx.connection.create({ data });
-    await writeAudit(tx, { workspaceId, actorType: "USER", actorId: actor.userId, action: "connection.created", targetType: "Connection", targetId: id, connectionId: id });
+    await writeAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "connection.created",
+      targetType: "Connection",
+      targetId: id,
+      connectionId: id,
+    });
   });
   return { id };
 }
@@ -68,10 +106,14 @@ export async function createConnection(input: CreateConnectionInput): Promise<{ 
  * Soft delete: running jobs see `deletedAt` at their next call and fail (C06). The secrets are
  * dropped at once, and the label is freed so the owner can reconnect under the same name.
  */
-export async function deleteConnection(input: ActorContext & { connectionId: string }): Promise<void> {
+export async function deleteConnection(
+  input: ActorContext & { connectionId: string },
+): Promise<void> {
   await requireRole(input, ownerOnly, "remove connections");
   const { db, workspaceId, actor } = input;
-  const connection = await db.connection.findFirst({ where: { id: input.connectionId, workspaceId, deletedAt: null } });
+  const connection = await db.connection.findFirst({
+    where: { id: input.connectionId, workspaceId, deletedAt: null },
+  });
   if (!connection) throw notFound("Connection");
   await db.$transaction(async (tx) => {
     await tx.connection.update({
@@ -85,38 +127,67 @@ export async function deleteConnection(input: ActorContext & { connectionId: str
         oauthRefreshTokenCiphertext: null,
       },
     });
-    await writeAudit(tx, { workspaceId, actorType: "USER", actorId: actor.userId, action: "connection.deleted", targetType: "Connection", targetId: connection.id, connectionId: connection.id });
+    await writeAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "connection.deleted",
+      targetType: "Connection",
+      targetId: connection.id,
+      connectionId: connection.id,
+    });
   });
 }
 
 export const revokeConnection = deleteConnection;
 
 /** The owner's choice of which discovered tools jobs may use on this connection. */
-export async function setAllowedTools(input: ActorContext & { connectionId: string; tools: readonly string[] }): Promise<string[]> {
+export async function setAllowedTools(
+  input: ActorContext & { connectionId: string; tools: readonly string[] },
+): Promise<string[]> {
   await requireRole(input, ownerOnly, "change a connection's tools");
   const { db, workspaceId, actor } = input;
-  const connection = await db.connection.findFirst({ where: { id: input.connectionId, workspaceId, deletedAt: null } });
+  const connection = await db.connection.findFirst({
+    where: { id: input.connectionId, workspaceId, deletedAt: null },
+  });
   if (!connection) throw notFound("Connection");
   const discovered = readDiscoveredTools(connection.discoveredTools);
   const unknown = input.tools.filter((t) => !discovered.has(t));
   if (unknown.length > 0) {
-    throw new AppError("BAD_REQUEST", `These tools are not offered by the connection: ${unknown.join(", ")}. Refresh its tool list first.`, {
-      reason: "TOOL_NOT_DISCOVERED",
-    });
+    throw new AppError(
+      "BAD_REQUEST",
+      `These tools are not offered by the connection: ${unknown.join(", ")}. Refresh its tool list first.`,
+      {
+        reason: "TOOL_NOT_DISCOVERED",
+      },
+    );
   }
   const tools = [...new Set(input.tools)].sort();
   await db.$transaction(async (tx) => {
     await tx.connection.update({ where: { id: connection.id }, data: { allowedTools: tools } });
-    await writeAudit(tx, { workspaceId, actorType: "USER", actorId: actor.userId, action: "connection.tools_allowed", targetType: "Connection", targetId: connection.id, connectionId: connection.id });
+    await writeAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "connection.tools_allowed",
+      targetType: "Connection",
+      targetId: connection.id,
+      connectionId: connection.id,
+    });
   });
   return tools;
 }
 
 /** Stores what discovery found (owner-triggered); allowed tools are left to the owner. */
-export async function storeDiscoveredTools(input: ActorContext & { connectionId: string; tools: readonly DiscoveredTool[] }): Promise<void> {
+export async function storeDiscoveredTools(
+  input: ActorContext & { connectionId: string; tools: readonly DiscoveredTool[] },
+): Promise<void> {
   await requireRole(input, ownerOnly, "refresh a connection's tools");
   const { db, workspaceId, actor } = input;
-  const connection = await db.connection.findFirst({ where: { id: input.connectionId, workspaceId, deletedAt: null }, select: { id: true } });
+  const connection = await db.connection.findFirst({
+    where: { id: input.connectionId, workspaceId, deletedAt: null },
+    select: { id: true },
+  });
   if (!connection) throw notFound("Connection");
   const tools = input.tools.map((t) => ({
     name: t.name,
@@ -126,7 +197,18 @@ export async function storeDiscoveredTools(input: ActorContext & { connectionId:
     ...(t.annotations === undefined ? {} : { annotations: t.annotations }),
   }));
   await db.$transaction(async (tx) => {
-    await tx.connection.update({ where: { id: connection.id }, data: { discoveredTools: JSON.parse(JSON.stringify(tools)) as Prisma.InputJsonValue } });
-    await writeAudit(tx, { workspaceId, actorType: "USER", actorId: actor.userId, action: "connection.tools_discovered", targetType: "Connection", targetId: connection.id, connectionId: connection.id });
+    await tx.connection.update({
+      where: { id: connection.id },
+      data: { discoveredTools: JSON.parse(JSON.stringify(tools)) as Prisma.InputJsonValue },
+    });
+    await writeAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "connection.tools_discovered",
+      targetType: "Connection",
+      targetId: connection.id,
+      connectionId: connection.id,
+    });
   });
 }

@@ -20,20 +20,30 @@ export const readerRoles: readonly Role[] = ["OWNER", "ADMIN", "VIEWER"];
 export const ownerOnly: readonly Role[] = ["OWNER"];
 
 export function notFound(what: string): AppError {
-  return new AppError("NOT_FOUND", `${what} was not found in this workspace.`, { reason: `${what.toUpperCase().replace(/\s+/g, "_")}_NOT_FOUND` });
+  return new AppError("NOT_FOUND", `${what} was not found in this workspace.`, {
+    reason: `${what.toUpperCase().replace(/\s+/g, "_")}_NOT_FOUND`,
+  });
 }
 
 /** Loads the actor's membership and refuses unless its role is one of `roles`. */
-export async function requireRole(ctx: ActorContext, roles: readonly Role[], action: string): Promise<Role> {
+export async function requireRole(
+  ctx: ActorContext,
+  roles: readonly Role[],
+  action: string,
+): Promise<Role> {
   const membership = await ctx.db.membership.findUnique({
     where: { workspaceId_userId: { workspaceId: ctx.workspaceId, userId: ctx.actor.userId } },
     select: { role: true },
   });
   if (!membership) throw notFound("Workspace");
   if (!roles.includes(membership.role)) {
-    throw new AppError("FORBIDDEN", `Only a workspace ${roles.join(" or ").toLowerCase()} can ${action}; ask the workspace owner.`, {
-      reason: "ROLE_NOT_ALLOWED",
-    });
+    throw new AppError(
+      "FORBIDDEN",
+      `Only a workspace ${roles.join(" or ").toLowerCase()} can ${action}; ask the workspace owner.`,
+      {
+        reason: "ROLE_NOT_ALLOWED",
+      },
+    );
   }
   return membership.role;
 }

@@ -6,14 +6,25 @@ import { approveJob, rejectJob, revokeGrant } from "./decisions.ts";
 import { normaliseRequest, requestHash } from "./request.ts";
 import { getAccessReview } from "./review.ts";
 import { upsertJobsFromConfig } from "./sync-jobs.ts";
-import { job, seedConnection, seedTenant, testKeyring, tool, type Tenant } from "./testing/index.ts";
+import {
+  job,
+  seedConnection,
+  seedTenant,
+  testKeyring,
+  tool,
+  type Tenant,
+} from "./testing/index.ts";
 
 let t: TestDatabase;
 let a: Tenant;
 let b: Tenant;
 const keyring = testKeyring();
 
-const code = async (p: Promise<unknown>) => p.then(() => "OK", (e: unknown) => (isAppError(e) ? e.code : String(e)));
+const code = async (p: Promise<unknown>) =>
+  p.then(
+    () => "OK",
+    (e: unknown) => (isAppError(e) ? e.code : String(e)),
+  );
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -22,129 +33,326 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.drop());
 
-const as = (tenant: Tenant, userId: string) => ({ db: t.db, actor: { userId }, workspaceId: tenant.workspaceId });
+const as = (tenant: Tenant, userId: string) => ({
+  db: t.db,
+  actor: { userId },
+  workspaceId: tenant.workspaceId,
+});
 
-async function syncOne(tenant: Tenant, key: string, tools: Parameters<typeof job>[1], overrides = {}) {
-  const result = await upsertJobsFromConfig(t.db, { workspaceId: tenant.workspaceId, repositoryId: tenant.repositoryId, commit: "c1", jobs: [job(key, tools, overrides)] });
+async function syncOne(
+  tenant: Tenant,
+  key: string,
+  tools: Parameters<typeof job>[1],
+  overrides = {},
+) {
+  const result = await upsertJobsFromConfig(t.db, {
+    workspaceId: tenant.workspaceId,
+    repositoryId: tenant.repositoryId,
+    commit: "c1",
+    jobs: [job(key, tools, overrides)],
+  });
   return result.jobs.find((j) => j.key === key)!;
 }
 
 describe("request hash", () => {
   it("is stable across order and duplicates, and changes with any widening", () => {
-    const x = requestHash([{ kind: "MCP", label: "docs", required: true, tools: ["b", "a", "a"] }, { kind: "GITHUB", label: null, required: false, tools: ["c"] }]);
-    const y = requestHash([{ kind: "GITHUB", label: null, required: false, tools: ["c"] }, { kind: "MCP", label: "docs", required: true, tools: ["a", "b"] }]);
+    const x = requestHash([
+      { kind: "MCP", label: "docs", required: true, tools: ["b", "a", "a"] },
+      { kind: "GITHUB", label: null, required: false, tools: ["c"] },
+    ]);
+    const y = requestHash([
+      { kind: "GITHUB", label: null, required: false, tools: ["c"] },
+      { kind: "MCP", label: "docs", required: true, tools: ["a", "b"] },
+    ]);
     expect(x).toBe(y);
     expect(x).toMatch(/^[0-9a-f]{64}$/);
-    expect(requestHash([{ kind: "GITHUB", label: null, required: false, tools: ["c", "d"] }])).not.toBe(requestHash([{ kind: "GITHUB", label: null, required: false, tools: ["c"] }]));
-    expect(requestHash([{ kind: "GITHUB", label: null, required: true, tools: ["c"] }])).not.toBe(requestHash([{ kind: "GITHUB", label: null, required: false, tools: ["c"] }]));
-    expect(normaliseRequest([{ kind: "GITHUB", label: "ignored", required: false, tools: ["c"] }])[0]?.label).toBeNull();
+    expect(
+      requestHash([{ kind: "GITHUB", label: null, required: false, tools: ["c", "d"] }]),
+    ).not.toBe(requestHash([{ kind: "GITHUB", label: null, required: false, tools: ["c"] }]));
+    expect(requestHash([{ kind: "GITHUB", label: null, required: true, tools: ["c"] }])).not.toBe(
+      requestHash([{ kind: "GITHUB", label: null, required: false, tools: ["c"] }]),
+    );
+    expect(
+      normaliseRequest([{ kind: "GITHUB", label: "ignored", required: false, tools: ["c"] }])[0]
+        ?.label,
+    ).toBeNull();
   });
 });
 
 describe("approvals", () => {
   let docs: string;
   beforeAll(async () => {
-    docs = await seedConnection(t.db, keyring, a, { kind: "MCP", label: "docs", tools: [tool("search"), tool("delete_page", true), tool("fetch")], allowed: ["search", "delete_page"] });
+    docs = await seedConnection(t.db, keyring, a, {
+      kind: "MCP",
+      label: "docs",
+      tools: [tool("search"), tool("delete_page", true), tool("fetch")],
+      allowed: ["search", "delete_page"],
+    });
   });
 
   it("review marks may-change-data and what the connection allows; every role can read it", async () => {
-    const j = await syncOne(a, "review", [{ kind: "MCP", label: "docs", required: true, tools: ["search", "delete_page", "fetch", "unknown"] }]);
+    const j = await syncOne(a, "review", [
+      {
+        kind: "MCP",
+        label: "docs",
+        required: true,
+        tools: ["search", "delete_page", "fetch", "unknown"],
+      },
+    ]);
     for (const userId of [a.ownerId, a.adminId, a.viewerId]) {
       const review = await getAccessReview({ ...as(a, userId), jobId: j.jobId });
       expect(review.canApprove).toBe(userId === a.ownerId);
       expect(review.groups[0]?.connection?.id).toBe(docs);
       expect(review.groups[0]?.tools).toEqual([
-        { name: "delete_page", mayChangeData: true, discovered: true, allowedOnConnection: true, approved: false },
-        { name: "fetch", mayChangeData: false, discovered: true, allowedOnConnection: false, approved: false },
-        { name: "search", mayChangeData: false, discovered: true, allowedOnConnection: true, approved: false },
-        { name: "unknown", mayChangeData: true, discovered: false, allowedOnConnection: false, approved: false },
+        {
+          name: "delete_page",
+          mayChangeData: true,
+          discovered: true,
+          allowedOnConnection: true,
+          approved: false,
+        },
+        {
+          name: "fetch",
+          mayChangeData: false,
+          discovered: true,
+          allowedOnConnection: false,
+          approved: false,
+        },
+        {
+          name: "search",
+          mayChangeData: false,
+          discovered: true,
+          allowedOnConnection: true,
+          approved: false,
+        },
+        {
+          name: "unknown",
+          mayChangeData: true,
+          discovered: false,
+          allowedOnConnection: false,
+          approved: false,
+        },
       ]);
     }
   });
 
   it("[C02] an admin or viewer cannot approve, reject, revoke, add or change connections", async () => {
-    const j = await syncOne(a, "c02", [{ kind: "MCP", label: "docs", required: true, tools: ["search"] }]);
+    const j = await syncOne(a, "c02", [
+      { kind: "MCP", label: "docs", required: true, tools: ["search"] },
+    ]);
     const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
-    const { grantId } = await approveJob({ ...as(a, a.ownerId), jobId: j.jobId, requestHash: row.requestHash });
+    const { grantId } = await approveJob({
+      ...as(a, a.ownerId),
+      jobId: j.jobId,
+      requestHash: row.requestHash,
+    });
     const before = await t.db.auditEvent.count();
     for (const userId of [a.adminId, a.viewerId]) {
       const ctx = as(a, userId);
-      expect(await code(approveJob({ ...ctx, jobId: j.jobId, requestHash: row.requestHash }))).toBe("FORBIDDEN");
+      expect(await code(approveJob({ ...ctx, jobId: j.jobId, requestHash: row.requestHash }))).toBe(
+        "FORBIDDEN",
+      );
       expect(await code(rejectJob({ ...ctx, jobId: j.jobId }))).toBe("FORBIDDEN");
       expect(await code(revokeGrant({ ...ctx, grantId }))).toBe("FORBIDDEN");
-      expect(await code(createConnection({ ...ctx, keyring, kind: "MCP", label: "mine", endpoint: "https://evil.example", authType: "NONE" }))).toBe("FORBIDDEN");
-      expect(await code(setAllowedTools({ ...ctx, connectionId: docs, tools: ["search", "delete_page", "fetch"] }))).toBe("FORBIDDEN");
+      expect(
+        await code(
+          createConnection({
+            ...ctx,
+            keyring,
+            kind: "MCP",
+            label: "mine",
+            endpoint: "https://evil.example",
+            authType: "NONE",
+          }),
+        ),
+      ).toBe("FORBIDDEN");
+      expect(
+        await code(
+          setAllowedTools({
+            ...ctx,
+            connectionId: docs,
+            tools: ["search", "delete_page", "fetch"],
+          }),
+        ),
+      ).toBe("FORBIDDEN");
       expect(await code(deleteConnection({ ...ctx, connectionId: docs }))).toBe("FORBIDDEN");
     }
     expect(await t.db.auditEvent.count()).toBe(before);
-    expect((await t.db.connection.findUniqueOrThrow({ where: { id: docs } })).allowedTools).toEqual(["delete_page", "search"]);
+    expect((await t.db.connection.findUniqueOrThrow({ where: { id: docs } })).allowedTools).toEqual(
+      ["delete_page", "search"],
+    );
     expect((await t.db.grant.findUniqueOrThrow({ where: { id: grantId } })).revokedAt).toBeNull();
     expect(await t.db.connection.count({ where: { label: "mine" } })).toBe(0);
   });
 
   it("approving binds the group and grants only tools the connection allows; the decision is audited", async () => {
-    const j = await syncOne(a, "bind", [{ kind: "MCP", label: "docs", required: false, tools: ["search", "fetch"] }]);
+    const j = await syncOne(a, "bind", [
+      { kind: "MCP", label: "docs", required: false, tools: ["search", "fetch"] },
+    ]);
     const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
-    const result = await approveJob({ ...as(a, a.ownerId), jobId: j.jobId, requestHash: row.requestHash });
-    expect(result.groups).toEqual([{ key: "MCP:docs", connectionId: docs, tools: ["search"], missing: ["fetch"], required: false }]);
+    const result = await approveJob({
+      ...as(a, a.ownerId),
+      jobId: j.jobId,
+      requestHash: row.requestHash,
+    });
+    expect(result.groups).toEqual([
+      {
+        key: "MCP:docs",
+        connectionId: docs,
+        tools: ["search"],
+        missing: ["fetch"],
+        required: false,
+      },
+    ]);
     const tools = await t.db.grantTool.findMany({ where: { grantId: result.grantId } });
     expect(tools.map((x) => x.toolName)).toEqual(["search"]);
     expect((await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe("APPROVED");
-    const audit = await t.db.auditEvent.findFirstOrThrow({ where: { action: "job.approved", targetId: j.jobId } });
-    expect(audit).toMatchObject({ actorType: "USER", actorId: a.ownerId, targetType: "Job", workspaceId: a.workspaceId });
+    const audit = await t.db.auditEvent.findFirstOrThrow({
+      where: { action: "job.approved", targetId: j.jobId },
+    });
+    expect(audit).toMatchObject({
+      actorType: "USER",
+      actorId: a.ownerId,
+      targetType: "Job",
+      workspaceId: a.workspaceId,
+    });
     // A stale review cannot be approved.
-    expect(await code(approveJob({ ...as(a, a.ownerId), jobId: j.jobId, requestHash: "0".repeat(64) }))).toBe("CONFLICT");
+    expect(
+      await code(approveJob({ ...as(a, a.ownerId), jobId: j.jobId, requestHash: "0".repeat(64) })),
+    ).toBe("CONFLICT");
   });
 
   it("[C01] the repository's label is a hint: the owner's binding decides", async () => {
-    const wiki = await seedConnection(t.db, keyring, a, { kind: "MCP", label: "wiki", tools: [tool("search")], allowed: ["search"] });
-    const j = await syncOne(a, "pick", [{ kind: "MCP", label: "docs", required: true, tools: ["search"] }]);
+    const wiki = await seedConnection(t.db, keyring, a, {
+      kind: "MCP",
+      label: "wiki",
+      tools: [tool("search")],
+      allowed: ["search"],
+    });
+    const j = await syncOne(a, "pick", [
+      { kind: "MCP", label: "docs", required: true, tools: ["search"] },
+    ]);
     const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
-    const result = await approveJob({ ...as(a, a.ownerId), jobId: j.jobId, requestHash: row.requestHash, bindings: { "MCP:docs": wiki } });
+    const result = await approveJob({
+      ...as(a, a.ownerId),
+      jobId: j.jobId,
+      requestHash: row.requestHash,
+      bindings: { "MCP:docs": wiki },
+    });
     expect(result.groups[0]?.connectionId).toBe(wiki);
   });
 
   it("reject and revoke are audited and take the job out of APPROVED", async () => {
-    const j = await syncOne(a, "rr", [{ kind: "MCP", label: "docs", required: true, tools: ["search"] }]);
+    const j = await syncOne(a, "rr", [
+      { kind: "MCP", label: "docs", required: true, tools: ["search"] },
+    ]);
     const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
-    const { grantId } = await approveJob({ ...as(a, a.ownerId), jobId: j.jobId, requestHash: row.requestHash });
+    const { grantId } = await approveJob({
+      ...as(a, a.ownerId),
+      jobId: j.jobId,
+      requestHash: row.requestHash,
+    });
     await revokeGrant({ ...as(a, a.ownerId), grantId });
-    expect((await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe("NEEDS_APPROVAL");
+    expect((await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe(
+      "NEEDS_APPROVAL",
+    );
     await rejectJob({ ...as(a, a.ownerId), jobId: j.jobId });
     expect((await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe("REJECTED");
-    const actions = (await t.db.auditEvent.findMany({ where: { OR: [{ targetId: j.jobId }, { targetId: grantId }] }, orderBy: { createdAt: "asc" } })).map((e) => e.action);
+    const actions = (
+      await t.db.auditEvent.findMany({
+        where: { OR: [{ targetId: j.jobId }, { targetId: grantId }] },
+        orderBy: { createdAt: "asc" },
+      })
+    ).map((e) => e.action);
     expect(actions).toEqual(["job.created", "job.approved", "grant.revoked", "job.rejected"]);
   });
 
   it("[P05] another workspace's ids behave as not found, and non-members see no workspace", async () => {
-    const j = await syncOne(a, "iso", [{ kind: "MCP", label: "docs", required: true, tools: ["search"] }]);
+    const j = await syncOne(a, "iso", [
+      { kind: "MCP", label: "docs", required: true, tools: ["search"] },
+    ]);
     const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
-    const { grantId } = await approveJob({ ...as(a, a.ownerId), jobId: j.jobId, requestHash: row.requestHash });
+    const { grantId } = await approveJob({
+      ...as(a, a.ownerId),
+      jobId: j.jobId,
+      requestHash: row.requestHash,
+    });
     const otherOwner = as(b, b.ownerId);
     expect(await code(getAccessReview({ ...otherOwner, jobId: j.jobId }))).toBe("NOT_FOUND");
-    expect(await code(approveJob({ ...otherOwner, jobId: j.jobId, requestHash: row.requestHash }))).toBe("NOT_FOUND");
+    expect(
+      await code(approveJob({ ...otherOwner, jobId: j.jobId, requestHash: row.requestHash })),
+    ).toBe("NOT_FOUND");
     expect(await code(rejectJob({ ...otherOwner, jobId: j.jobId }))).toBe("NOT_FOUND");
     expect(await code(revokeGrant({ ...otherOwner, grantId }))).toBe("NOT_FOUND");
     expect(await code(deleteConnection({ ...otherOwner, connectionId: docs }))).toBe("NOT_FOUND");
-    expect(await code(setAllowedTools({ ...otherOwner, connectionId: docs, tools: [] }))).toBe("NOT_FOUND");
+    expect(await code(setAllowedTools({ ...otherOwner, connectionId: docs, tools: [] }))).toBe(
+      "NOT_FOUND",
+    );
     // b's owner acting on workspace a without membership
-    expect(await code(getAccessReview({ db: t.db, actor: { userId: b.ownerId }, workspaceId: a.workspaceId, jobId: j.jobId }))).toBe("NOT_FOUND");
+    expect(
+      await code(
+        getAccessReview({
+          db: t.db,
+          actor: { userId: b.ownerId },
+          workspaceId: a.workspaceId,
+          jobId: j.jobId,
+        }),
+      ),
+    ).toBe("NOT_FOUND");
     // binding a's job to b's connection
-    const foreign = await seedConnection(t.db, keyring, b, { kind: "MCP", label: "docs", tools: [tool("search")], allowed: ["search"] });
-    expect(await code(approveJob({ ...as(a, a.ownerId), jobId: j.jobId, requestHash: row.requestHash, bindings: { "MCP:docs": foreign } }))).toBe("NOT_FOUND");
-    expect(await code(upsertJobsFromConfig(t.db, { workspaceId: b.workspaceId, repositoryId: a.repositoryId, commit: "x", jobs: [] }))).toBe("NOT_FOUND");
+    const foreign = await seedConnection(t.db, keyring, b, {
+      kind: "MCP",
+      label: "docs",
+      tools: [tool("search")],
+      allowed: ["search"],
+    });
+    expect(
+      await code(
+        approveJob({
+          ...as(a, a.ownerId),
+          jobId: j.jobId,
+          requestHash: row.requestHash,
+          bindings: { "MCP:docs": foreign },
+        }),
+      ),
+    ).toBe("NOT_FOUND");
+    expect(
+      await code(
+        upsertJobsFromConfig(t.db, {
+          workspaceId: b.workspaceId,
+          repositoryId: a.repositoryId,
+          commit: "x",
+          jobs: [],
+        }),
+      ),
+    ).toBe("NOT_FOUND");
     expect((await t.db.grant.findUniqueOrThrow({ where: { id: grantId } })).revokedAt).toBeNull();
   });
 
   it("setAllowedTools refuses tools the service does not offer", async () => {
-    expect(await code(setAllowedTools({ ...as(a, a.ownerId), connectionId: docs, tools: ["search", "exfiltrate"] }))).toBe("BAD_REQUEST");
+    expect(
+      await code(
+        setAllowedTools({
+          ...as(a, a.ownerId),
+          connectionId: docs,
+          tools: ["search", "exfiltrate"],
+        }),
+      ),
+    ).toBe("BAD_REQUEST");
   });
 });
 
 describe("repository sync", () => {
   it("[C04] a changed request needs approval again; unchanged keeps it; removed jobs are REMOVED", async () => {
-    await seedConnection(t.db, keyring, a, { kind: "GITHUB", label: "gh", tools: [tool("list_commits"), tool("get_commit")], allowed: ["list_commits", "get_commit"] });
-    const gh = (tools: string[]) => [{ kind: "GITHUB" as const, label: null, required: true, tools }];
+    await seedConnection(t.db, keyring, a, {
+      kind: "GITHUB",
+      label: "gh",
+      tools: [tool("list_commits"), tool("get_commit")],
+      allowed: ["list_commits", "get_commit"],
+    });
+    const gh = (tools: string[]) => [
+      { kind: "GITHUB" as const, label: null, required: true, tools },
+    ];
     const created = await syncOne(a, "sync", gh(["list_commits"]));
     expect(created).toMatchObject({ status: "NEEDS_APPROVAL", change: "created" });
     const row = await t.db.job.findUniqueOrThrow({ where: { id: created.jobId } });
@@ -157,10 +365,22 @@ describe("repository sync", () => {
     const back = await syncOne(a, "sync", gh(["list_commits"]));
     expect(back.status).toBe("NEEDS_APPROVAL"); // a change in between always needs a fresh look
 
-    const removed = await upsertJobsFromConfig(t.db, { workspaceId: a.workspaceId, repositoryId: a.repositoryId, commit: "c2", jobs: [] });
-    expect(removed.jobs.find((j) => j.key === "sync")).toMatchObject({ status: "REMOVED", change: "removed" });
-    const audit = await t.db.auditEvent.findMany({ where: { targetId: created.jobId, actorType: "SYSTEM" } });
-    expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(["job.created", "job.request_changed", "job.removed"]));
+    const removed = await upsertJobsFromConfig(t.db, {
+      workspaceId: a.workspaceId,
+      repositoryId: a.repositoryId,
+      commit: "c2",
+      jobs: [],
+    });
+    expect(removed.jobs.find((j) => j.key === "sync")).toMatchObject({
+      status: "REMOVED",
+      change: "removed",
+    });
+    const audit = await t.db.auditEvent.findMany({
+      where: { targetId: created.jobId, actorType: "SYSTEM" },
+    });
+    expect(audit.map((e) => e.action)).toEqual(
+      expect.arrayContaining(["job.created", "job.request_changed", "job.removed"]),
+    );
     expect(audit.every((e) => e.actorId === "repo-sync")).toBe(true);
   });
 });

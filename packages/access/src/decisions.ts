@@ -19,11 +19,25 @@ export interface ApproveJobInput extends ActorContext {
 
 export interface ApproveJobResult {
   grantId: string;
-  groups: Array<{ key: string; connectionId: string | null; tools: string[]; missing: string[]; required: boolean }>;
+  groups: Array<{
+    key: string;
+    connectionId: string | null;
+    tools: string[];
+    missing: string[];
+    required: boolean;
+  }>;
 }
 
-async function revokeActiveGrants(db: DbClient, workspaceId: string, jobId: string, userId: string): Promise<void> {
-  await db.grant.updateMany({ where: { workspaceId, jobId, revokedAt: null }, data: { revokedAt: new Date(), revokedById: userId } });
+async function revokeActiveGrants(
+  db: DbClient,
+  workspaceId: string,
+  jobId: string,
+  userId: string,
+): Promise<void> {
+  await db.grant.updateMany({
+    where: { workspaceId, jobId, revokedAt: null },
+    data: { revokedAt: new Date(), revokedById: userId },
+  });
 }
 
 export async function approveJob(input: ApproveJobInput): Promise<ApproveJobResult> {
@@ -32,33 +46,59 @@ export async function approveJob(input: ApproveJobInput): Promise<ApproveJobResu
   const job = await db.job.findFirst({ where: { id: input.jobId, workspaceId } });
   if (!job) throw notFound("Job");
   if (job.status === "REMOVED") {
-    throw new AppError("CONFLICT", "This job is no longer in the repository's .secondshift.yaml.", { reason: "JOB_REMOVED" });
+    throw new AppError("CONFLICT", "This job is no longer in the repository's .secondshift.yaml.", {
+      reason: "JOB_REMOVED",
+    });
   }
   if (job.requestHash !== input.requestHash) {
-    throw new AppError("CONFLICT", "The job's tool request changed since you reviewed it; review it again before approving.", {
-      reason: "REQUEST_CHANGED",
-    });
+    throw new AppError(
+      "CONFLICT",
+      "The job's tool request changed since you reviewed it; review it again before approving.",
+      {
+        reason: "REQUEST_CHANGED",
+      },
+    );
   }
   const groups = storedRequest(job.requestedTools);
   const keys = new Set(groups.map(groupKey));
   for (const key of [...Object.keys(input.bindings ?? {}), ...Object.keys(input.tools ?? {})]) {
-    if (!keys.has(key)) throw new AppError("BAD_REQUEST", `The job requests no tool group "${key}".`, { reason: "UNKNOWN_GROUP" });
+    if (!keys.has(key))
+      throw new AppError("BAD_REQUEST", `The job requests no tool group "${key}".`, {
+        reason: "UNKNOWN_GROUP",
+      });
   }
   const connections = await db.connection.findMany({ where: { workspaceId, deletedAt: null } });
 
   const decided = groups.map((group) => {
     const key = groupKey(group);
     const chosenId = input.bindings?.[key];
-    const connection = chosenId === undefined ? proposeConnection(group, connections) : connections.find((c) => c.id === chosenId);
+    const connection =
+      chosenId === undefined
+        ? proposeConnection(group, connections)
+        : connections.find((c) => c.id === chosenId);
     if (chosenId !== undefined && !connection) throw notFound("Connection");
     if (connection && connection.kind !== group.kind) {
-      throw new AppError("BAD_REQUEST", `Group ${key} needs a ${group.kind} connection, not ${connection.kind}.`, { reason: "CONNECTION_KIND_MISMATCH" });
+      throw new AppError(
+        "BAD_REQUEST",
+        `Group ${key} needs a ${group.kind} connection, not ${connection.kind}.`,
+        { reason: "CONNECTION_KIND_MISMATCH" },
+      );
     }
     const narrowed = input.tools?.[key];
     // Only tools the connection allows can be approved; the owner may approve fewer.
-    const tools = group.tools.filter((t) => connection?.allowedTools.includes(t) && (narrowed === undefined || narrowed.includes(t)));
+    const tools = group.tools.filter(
+      (t) =>
+        connection?.allowedTools.includes(t) && (narrowed === undefined || narrowed.includes(t)),
+    );
     const missing = group.tools.filter((t) => !tools.includes(t));
-    return { key, group, connectionId: connection?.id ?? null, tools, missing, required: group.required };
+    return {
+      key,
+      group,
+      connectionId: connection?.id ?? null,
+      tools,
+      missing,
+      required: group.required,
+    };
   });
 
   const grantId = randomUUID();
@@ -71,31 +111,65 @@ export async function approveJob(input: ApproveJobInput): Promise<ApproveJobResu
         jobId: job.id,
         requestHash: job.requestHash,
         approvedById: actor.userId,
-        bindings: decided.map((d) => ({ kind: d.group.kind, label: d.group.label, connectionId: d.connectionId })),
+        bindings: decided.map((d) => ({
+          kind: d.group.kind,
+          label: d.group.label,
+          connectionId: d.connectionId,
+        })),
       },
     });
     const rows = new Map<string, { connectionId: string; toolName: string }>();
     for (const d of decided) {
-      if (d.connectionId) for (const toolName of d.tools) rows.set(`${d.connectionId}\n${toolName}`, { connectionId: d.connectionId, toolName });
+      if (d.connectionId)
+        for (const toolName of d.tools)
+          rows.set(`${d.connectionId}\n${toolName}`, { connectionId: d.connectionId, toolName });
     }
     if (rows.size > 0) {
-      await tx.grantTool.createMany({ data: [...rows.values()].map((r) => ({ ...r, workspaceId, grantId })) });
+      await tx.grantTool.createMany({
+        data: [...rows.values()].map((r) => ({ ...r, workspaceId, grantId })),
+      });
     }
     await tx.job.update({ where: { id: job.id }, data: { status: "APPROVED" } });
-    await writeAudit(tx, { workspaceId, actorType: "USER", actorId: actor.userId, action: "job.approved", targetType: "Job", targetId: job.id });
+    await writeAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "job.approved",
+      targetType: "Job",
+      targetId: job.id,
+    });
   });
-  return { grantId, groups: decided.map(({ key, connectionId, tools, missing, required }) => ({ key, connectionId, tools, missing, required })) };
+  return {
+    grantId,
+    groups: decided.map(({ key, connectionId, tools, missing, required }) => ({
+      key,
+      connectionId,
+      tools,
+      missing,
+      required,
+    })),
+  };
 }
 
 export async function rejectJob(input: ActorContext & { jobId: string }): Promise<void> {
   await requireRole(input, ownerOnly, "reject access");
   const { db, workspaceId, actor } = input;
-  const job = await db.job.findFirst({ where: { id: input.jobId, workspaceId }, select: { id: true } });
+  const job = await db.job.findFirst({
+    where: { id: input.jobId, workspaceId },
+    select: { id: true },
+  });
   if (!job) throw notFound("Job");
   await db.$transaction(async (tx) => {
     await revokeActiveGrants(tx, workspaceId, job.id, actor.userId);
     await tx.job.update({ where: { id: job.id }, data: { status: "REJECTED" } });
-    await writeAudit(tx, { workspaceId, actorType: "USER", actorId: actor.userId, action: "job.rejected", targetType: "Job", targetId: job.id });
+    await writeAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "job.rejected",
+      targetType: "Job",
+      targetId: job.id,
+    });
   });
 }
 
@@ -103,12 +177,26 @@ export async function rejectJob(input: ActorContext & { jobId: string }): Promis
 export async function revokeGrant(input: ActorContext & { grantId: string }): Promise<void> {
   await requireRole(input, ownerOnly, "revoke access");
   const { db, workspaceId, actor } = input;
-  const grant = await db.grant.findFirst({ where: { id: input.grantId, workspaceId }, include: { job: { select: { id: true, status: true } } } });
+  const grant = await db.grant.findFirst({
+    where: { id: input.grantId, workspaceId },
+    include: { job: { select: { id: true, status: true } } },
+  });
   if (!grant) throw notFound("Grant");
   if (grant.revokedAt) return;
   await db.$transaction(async (tx) => {
-    await tx.grant.update({ where: { id: grant.id }, data: { revokedAt: new Date(), revokedById: actor.userId } });
-    if (grant.job.status === "APPROVED") await tx.job.update({ where: { id: grant.job.id }, data: { status: "NEEDS_APPROVAL" } });
-    await writeAudit(tx, { workspaceId, actorType: "USER", actorId: actor.userId, action: "grant.revoked", targetType: "Grant", targetId: grant.id });
+    await tx.grant.update({
+      where: { id: grant.id },
+      data: { revokedAt: new Date(), revokedById: actor.userId },
+    });
+    if (grant.job.status === "APPROVED")
+      await tx.job.update({ where: { id: grant.job.id }, data: { status: "NEEDS_APPROVAL" } });
+    await writeAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "grant.revoked",
+      targetType: "Grant",
+      targetId: grant.id,
+    });
   });
 }

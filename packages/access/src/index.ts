@@ -12,7 +12,13 @@ export { getAccessReview } from "./review.ts";
 export type { AccessReview, ReviewConnection, ReviewGroup, ReviewTool } from "./review.ts";
 export { approveJob, rejectJob, revokeGrant } from "./decisions.ts";
 export type { ApproveJobInput, ApproveJobResult } from "./decisions.ts";
-export { createConnection, deleteConnection, revokeConnection, setAllowedTools, storeDiscoveredTools } from "./connections.ts";
+export {
+  createConnection,
+  deleteConnection,
+  revokeConnection,
+  setAllowedTools,
+  storeDiscoveredTools,
+} from "./connections.ts";
 export type { CreateConnectionInput } from "./connections.ts";
 export { freezePlan, readPlan } from "./plan.ts";
 export type { FrozenPlan, PlanEntry } from "./plan.ts";

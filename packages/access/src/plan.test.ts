@@ -5,7 +5,15 @@ import { setAllowedTools } from "./connections.ts";
 import { approveJob } from "./decisions.ts";
 import { freezePlan } from "./plan.ts";
 import { upsertJobsFromConfig } from "./sync-jobs.ts";
-import { createRun, job, seedConnection, seedTenant, testKeyring, tool, type Tenant } from "./testing/index.ts";
+import {
+  createRun,
+  job,
+  seedConnection,
+  seedTenant,
+  testKeyring,
+  tool,
+  type Tenant,
+} from "./testing/index.ts";
 
 let t: TestDatabase;
 let a: Tenant;
@@ -17,37 +25,81 @@ beforeAll(async () => {
   t = await createTestDatabase();
   a = await seedTenant(t.db);
   const schema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] };
-  docs = await seedConnection(t.db, keyring, a, { kind: "MCP", label: "docs", tools: [tool("search", false, schema), tool("write", true), tool("fetch")], allowed: ["search", "write"] });
-  wiki = await seedConnection(t.db, keyring, a, { kind: "MCP", label: "wiki", tools: [tool("search")], allowed: ["search"] });
+  docs = await seedConnection(t.db, keyring, a, {
+    kind: "MCP",
+    label: "docs",
+    tools: [tool("search", false, schema), tool("write", true), tool("fetch")],
+    allowed: ["search", "write"],
+  });
+  wiki = await seedConnection(t.db, keyring, a, {
+    kind: "MCP",
+    label: "wiki",
+    tools: [tool("search")],
+    allowed: ["search"],
+  });
 });
 afterAll(async () => t?.drop());
 
 const owner = () => ({ db: t.db, actor: { userId: a.ownerId }, workspaceId: a.workspaceId });
 
-async function approved(key: string, tools: Parameters<typeof job>[1], narrow?: Record<string, string[]>) {
-  const { jobs } = await upsertJobsFromConfig(t.db, { workspaceId: a.workspaceId, repositoryId: a.repositoryId, commit: "c1", jobs: [job(key, tools)] });
+async function approved(
+  key: string,
+  tools: Parameters<typeof job>[1],
+  narrow?: Record<string, string[]>,
+) {
+  const { jobs } = await upsertJobsFromConfig(t.db, {
+    workspaceId: a.workspaceId,
+    repositoryId: a.repositoryId,
+    commit: "c1",
+    jobs: [job(key, tools)],
+  });
   const jobId = jobs[0]!.jobId;
   const row = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
-  await approveJob({ ...owner(), jobId, requestHash: row.requestHash, ...(narrow ? { tools: narrow } : {}) });
+  await approveJob({
+    ...owner(),
+    jobId,
+    requestHash: row.requestHash,
+    ...(narrow ? { tools: narrow } : {}),
+  });
   return jobId;
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (isAppError(e) ? { reason: e.reason, message: e.message } : { reason: "?", message: String(e) }));
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) =>
+      isAppError(e)
+        ? { reason: e.reason, message: e.message }
+        : { reason: "?", message: String(e) },
+  );
 
 describe("freezePlan", () => {
   it("[C03] holds requested ∩ allowed on the connection ∩ approved, with schemas snapshotted", async () => {
-    const jobId = await approved("c03", [{ kind: "MCP", label: "docs", required: false, tools: ["search", "write", "fetch"] }], { "MCP:docs": ["search"] });
+    const jobId = await approved(
+      "c03",
+      [{ kind: "MCP", label: "docs", required: false, tools: ["search", "write", "fetch"] }],
+      { "MCP:docs": ["search"] },
+    );
     const runId = await createRun(t.db, a.workspaceId, jobId);
     const plan = await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
     // fetch: not allowed on the connection; write: allowed but the owner did not approve it
     expect(plan.tools).toEqual([
-      { name: "search", connectionId: docs, connectionKind: "MCP", tool: "search", mayChangeData: false, inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } },
+      {
+        name: "search",
+        connectionId: docs,
+        connectionKind: "MCP",
+        tool: "search",
+        mayChangeData: false,
+        inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+      },
     ]);
     expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).plan).toEqual(plan);
   });
 
   it("[C03] the plan never grows: allowing more later does not change a frozen run", async () => {
-    const jobId = await approved("grow", [{ kind: "MCP", label: "docs", required: false, tools: ["search", "fetch"] }]);
+    const jobId = await approved("grow", [
+      { kind: "MCP", label: "docs", required: false, tools: ["search", "fetch"] },
+    ]);
     const runId = await createRun(t.db, a.workspaceId, jobId);
     const first = await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
     await setAllowedTools({ ...owner(), connectionId: docs, tools: ["search", "write", "fetch"] });
@@ -62,12 +114,20 @@ describe("freezePlan", () => {
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
       { kind: "MCP", label: "wiki", required: true, tools: ["search"] },
     ]);
-    const plan = await freezePlan(t.db, { workspaceId: a.workspaceId, runId: await createRun(t.db, a.workspaceId, jobId) });
-    expect(plan.tools.map((x) => [x.name, x.connectionId])).toEqual([["docs.search", docs], ["wiki.search", wiki]]);
+    const plan = await freezePlan(t.db, {
+      workspaceId: a.workspaceId,
+      runId: await createRun(t.db, a.workspaceId, jobId),
+    });
+    expect(plan.tools.map((x) => [x.name, x.connectionId])).toEqual([
+      ["docs.search", docs],
+      ["wiki.search", wiki],
+    ]);
   });
 
   it("[C05] a required tool that is not granted fails the run before it starts, naming the tool", async () => {
-    const jobId = await approved("c05", [{ kind: "MCP", label: "docs", required: true, tools: ["search", "fetch"] }]);
+    const jobId = await approved("c05", [
+      { kind: "MCP", label: "docs", required: true, tools: ["search", "fetch"] },
+    ]);
     const runId = await createRun(t.db, a.workspaceId, jobId, "QUEUED");
     const error = await failure(freezePlan(t.db, { workspaceId: a.workspaceId, runId }));
     expect(error?.reason).toBe("REQUIRED_TOOL_MISSING");
@@ -79,28 +139,53 @@ describe("freezePlan", () => {
   });
 
   it("[C05] a required group with no connection bound fails with the tool named", async () => {
-    const jobId = await approved("nogh", [{ kind: "SENTRY", label: null, required: true, tools: ["list_issues"] }]);
-    const error = await failure(freezePlan(t.db, { workspaceId: a.workspaceId, runId: await createRun(t.db, a.workspaceId, jobId, "QUEUED") }));
+    const jobId = await approved("nogh", [
+      { kind: "SENTRY", label: null, required: true, tools: ["list_issues"] },
+    ]);
+    const error = await failure(
+      freezePlan(t.db, {
+        workspaceId: a.workspaceId,
+        runId: await createRun(t.db, a.workspaceId, jobId, "QUEUED"),
+      }),
+    );
     expect(error?.message).toContain('sentry tool "list_issues"');
   });
 
   it("[C04] a job whose request changed since approval cannot start", async () => {
-    const jobId = await approved("c04", [{ kind: "MCP", label: "docs", required: false, tools: ["search"] }]);
-    await upsertJobsFromConfig(t.db, { workspaceId: a.workspaceId, repositoryId: a.repositoryId, commit: "c2", jobs: [job("c04", [{ kind: "MCP", label: "docs", required: false, tools: ["search", "write"] }])] });
+    const jobId = await approved("c04", [
+      { kind: "MCP", label: "docs", required: false, tools: ["search"] },
+    ]);
+    await upsertJobsFromConfig(t.db, {
+      workspaceId: a.workspaceId,
+      repositoryId: a.repositoryId,
+      commit: "c2",
+      jobs: [
+        job("c04", [{ kind: "MCP", label: "docs", required: false, tools: ["search", "write"] }]),
+      ],
+    });
     const runId = await createRun(t.db, a.workspaceId, jobId, "QUEUED");
     const error = await failure(freezePlan(t.db, { workspaceId: a.workspaceId, runId }));
     expect(error?.reason).toBe("REQUEST_CHANGED");
     expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("FAILED");
     // even if the status were forced back, the grant's hash no longer matches the request
     await t.db.job.update({ where: { id: jobId }, data: { status: "APPROVED" } });
-    const again = await failure(freezePlan(t.db, { workspaceId: a.workspaceId, runId: await createRun(t.db, a.workspaceId, jobId, "QUEUED") }));
+    const again = await failure(
+      freezePlan(t.db, {
+        workspaceId: a.workspaceId,
+        runId: await createRun(t.db, a.workspaceId, jobId, "QUEUED"),
+      }),
+    );
     expect(again?.reason).toBe("REQUEST_CHANGED");
   });
 
   it("[P05] another workspace's run is not found", async () => {
-    const jobId = await approved("p05", [{ kind: "MCP", label: "docs", required: false, tools: ["search"] }]);
+    const jobId = await approved("p05", [
+      { kind: "MCP", label: "docs", required: false, tools: ["search"] },
+    ]);
     const runId = await createRun(t.db, a.workspaceId, jobId);
     const other = await seedTenant(t.db, "other");
-    expect(await failure(freezePlan(t.db, { workspaceId: other.workspaceId, runId }))).toMatchObject({ reason: "RUN_NOT_FOUND" });
+    expect(
+      await failure(freezePlan(t.db, { workspaceId: other.workspaceId, runId })),
+    ).toMatchObject({ reason: "RUN_NOT_FOUND" });
   });
 });

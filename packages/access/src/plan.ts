@@ -35,39 +35,74 @@ export function readPlan(value: unknown): FrozenPlan | null {
   return plan && plan.version === 1 && Array.isArray(plan.tools) ? (plan as FrozenPlan) : null;
 }
 
-async function refuse(db: Db, run: { id: string; workspaceId: string }, reason: string, message: string): Promise<never> {
+async function refuse(
+  db: Db,
+  run: { id: string; workspaceId: string },
+  reason: string,
+  message: string,
+): Promise<never> {
   await db.$transaction(async (tx) => {
-    await tx.run.update({ where: { id: run.id }, data: { status: "FAILED", error: message, finishedAt: new Date() } });
-    await writeAudit(tx, { workspaceId: run.workspaceId, actorType: "SYSTEM", actorId: SYSTEM_PLANNER, action: "run.plan_refused", targetType: "Run", targetId: run.id, outcome: reason });
+    await tx.run.update({
+      where: { id: run.id },
+      data: { status: "FAILED", error: message, finishedAt: new Date() },
+    });
+    await writeAudit(tx, {
+      workspaceId: run.workspaceId,
+      actorType: "SYSTEM",
+      actorId: SYSTEM_PLANNER,
+      action: "run.plan_refused",
+      targetType: "Run",
+      targetId: run.id,
+      outcome: reason,
+    });
   });
   throw new AppError("PRECONDITION_FAILED", message, { reason });
 }
 
 const slug = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, "-");
 
-export async function freezePlan(db: Db, input: { workspaceId: string; runId: string }): Promise<FrozenPlan> {
-  const run = await db.run.findFirst({ where: { id: input.runId, workspaceId: input.workspaceId }, include: { job: true } });
+export async function freezePlan(
+  db: Db,
+  input: { workspaceId: string; runId: string },
+): Promise<FrozenPlan> {
+  const run = await db.run.findFirst({
+    where: { id: input.runId, workspaceId: input.workspaceId },
+    include: { job: true },
+  });
   if (!run) throw notFound("Run");
   const existing = readPlan(run.plan);
   if (existing) return existing;
   const job = run.job;
   if (job.status !== "APPROVED") {
     const changed = job.status === "NEEDS_APPROVAL";
-    await refuse(db, run, changed ? "REQUEST_CHANGED" : "NOT_APPROVED",
+    await refuse(
+      db,
+      run,
+      changed ? "REQUEST_CHANGED" : "NOT_APPROVED",
       changed
         ? `Job "${job.key}" requests tools that the owner has not approved yet (the request changed at commit ${job.configCommit.slice(0, 12)}); an owner must approve it before it can run.`
-        : `Job "${job.key}" is ${job.status.toLowerCase()}; an owner must approve its request before it can run.`);
+        : `Job "${job.key}" is ${job.status.toLowerCase()}; an owner must approve its request before it can run.`,
+    );
   }
   // Only a live grant for exactly the job's current request counts (C04).
   const grant = await currentGrant(db, run.workspaceId, job.id, job.requestHash);
   if (!grant) {
-    await refuse(db, run, "REQUEST_CHANGED", `Job "${job.key}" has no approval for its current tool request; an owner must approve it before it can run.`);
+    await refuse(
+      db,
+      run,
+      "REQUEST_CHANGED",
+      `Job "${job.key}" has no approval for its current tool request; an owner must approve it before it can run.`,
+    );
     throw new Error("unreachable");
   }
   const bindings = readBindings(grant.bindings);
   const granted = new Set(grant.tools.map((t) => `${t.connectionId}\n${t.toolName}`));
-  const connectionIds = [...new Set(bindings.map((b) => b.connectionId).filter((id): id is string => id !== null))];
-  const connections = await db.connection.findMany({ where: { workspaceId: run.workspaceId, id: { in: connectionIds }, deletedAt: null } });
+  const connectionIds = [
+    ...new Set(bindings.map((b) => b.connectionId).filter((id): id is string => id !== null)),
+  ];
+  const connections = await db.connection.findMany({
+    where: { workspaceId: run.workspaceId, id: { in: connectionIds }, deletedAt: null },
+  });
 
   const entries: Array<Omit<PlanEntry, "name"> & { prefix: string }> = [];
   const missing: string[] = [];
@@ -78,16 +113,34 @@ export async function freezePlan(db: Db, input: { workspaceId: string; runId: st
     const discovered = readDiscoveredTools(connection?.discoveredTools);
     for (const tool of group.tools) {
       const schema = discovered.get(tool);
-      const ok = connection && schema && connection.allowedTools.includes(tool) && granted.has(`${connection.id}\n${tool}`);
+      const ok =
+        connection &&
+        schema &&
+        connection.allowedTools.includes(tool) &&
+        granted.has(`${connection.id}\n${tool}`);
       if (ok) {
-        entries.push({ connectionId: connection.id, connectionKind: connection.kind, tool, inputSchema: schema.inputSchema, mayChangeData: schema.mayChangeData, prefix: slug(group.label ?? group.kind.toLowerCase()) });
+        entries.push({
+          connectionId: connection.id,
+          connectionKind: connection.kind,
+          tool,
+          inputSchema: schema.inputSchema,
+          mayChangeData: schema.mayChangeData,
+          prefix: slug(group.label ?? group.kind.toLowerCase()),
+        });
       } else if (group.required) {
-        missing.push(`${group.kind.toLowerCase()}${group.label ? ` "${group.label}"` : ""} tool "${tool}"`);
+        missing.push(
+          `${group.kind.toLowerCase()}${group.label ? ` "${group.label}"` : ""} tool "${tool}"`,
+        );
       }
     }
   }
   if (missing.length > 0) {
-    await refuse(db, run, "REQUIRED_TOOL_MISSING", `Job "${job.key}" requires tools that are not granted: ${missing.join(", ")}. An owner must allow them on the connection and approve the job again.`);
+    await refuse(
+      db,
+      run,
+      "REQUIRED_TOOL_MISSING",
+      `Job "${job.key}" requires tools that are not granted: ${missing.join(", ")}. An owner must allow them on the connection and approve the job again.`,
+    );
   }
   const counts = new Map<string, number>();
   for (const e of entries) counts.set(e.tool, (counts.get(e.tool) ?? 0) + 1);
@@ -97,7 +150,10 @@ export async function freezePlan(db: Db, input: { workspaceId: string; runId: st
     grantId: grant.id,
     requestHash: job.requestHash,
     frozenAt: new Date().toISOString(),
-    tools: entries.map(({ prefix, ...e }) => ({ name: (counts.get(e.tool) ?? 0) > 1 ? `${prefix}.${e.tool}` : e.tool, ...e })),
+    tools: entries.map(({ prefix, ...e }) => ({
+      name: (counts.get(e.tool) ?? 0) > 1 ? `${prefix}.${e.tool}` : e.tool,
+      ...e,
+    })),
   };
   // Written only while empty: a second caller gets the first plan, never a wider one.
   const written = await db.run.updateMany({
@@ -105,7 +161,10 @@ export async function freezePlan(db: Db, input: { workspaceId: string; runId: st
     data: { plan: plan as unknown as Prisma.InputJsonValue },
   });
   if (written.count === 0) {
-    const again = await db.run.findFirst({ where: { id: run.id, workspaceId: run.workspaceId }, select: { plan: true } });
+    const again = await db.run.findFirst({
+      where: { id: run.id, workspaceId: run.workspaceId },
+      select: { plan: true },
+    });
     const stored = readPlan(again?.plan);
     if (stored) return stored;
   }

@@ -6,7 +6,8 @@ import { compareGroups, type RequestedToolGroup } from "@secondshift/config";
 
 export type { RequestedToolGroup } from "@secondshift/config";
 
-export const groupKey = (group: Pick<RequestedToolGroup, "kind" | "label">): string => `${group.kind}:${group.label ?? ""}`;
+export const groupKey = (group: Pick<RequestedToolGroup, "kind" | "label">): string =>
+  `${group.kind}:${group.label ?? ""}`;
 
 export function normaliseRequest(groups: readonly RequestedToolGroup[]): RequestedToolGroup[] {
   const merged = new Map<string, RequestedToolGroup>();
@@ -22,7 +23,9 @@ export function normaliseRequest(groups: readonly RequestedToolGroup[]): Request
     });
   }
   // Fixed key order, so JSON.stringify is canonical.
-  return [...merged.values()].sort(compareGroups).map((g) => ({ kind: g.kind, label: g.label, required: g.required, tools: g.tools }));
+  return [...merged.values()]
+    .sort(compareGroups)
+    .map((g) => ({ kind: g.kind, label: g.label, required: g.required, tools: g.tools }));
 }
 
 export function requestHash(groups: readonly RequestedToolGroup[]): string {

@@ -33,7 +33,14 @@ export interface ReviewGroup {
 }
 
 export interface AccessReview {
-  job: { id: string; key: string; name: string; status: JobStatus; requestHash: string; repositoryFullName: string };
+  job: {
+    id: string;
+    key: string;
+    name: string;
+    status: JobStatus;
+    requestHash: string;
+    repositoryFullName: string;
+  };
   grant: { id: string; approvedAt: Date; approvedById: string } | null;
   groups: ReviewGroup[];
   canApprove: boolean;
@@ -59,7 +66,11 @@ export function proposeConnection<T extends { kind: ConnectionKind; label: strin
     const same = ofKind.find((c) => c.label === group.label);
     if (same) return same;
   }
-  return group.kind === "GITHUB" || group.kind === "SENTRY" ? (ofKind.length === 1 ? (ofKind[0] ?? null) : null) : null;
+  return group.kind === "GITHUB" || group.kind === "SENTRY"
+    ? ofKind.length === 1
+      ? (ofKind[0] ?? null)
+      : null
+    : null;
 }
 
 export async function currentGrant(db: DbClient, workspaceId: string, jobId: string, hash: string) {
@@ -70,12 +81,20 @@ export async function currentGrant(db: DbClient, workspaceId: string, jobId: str
   });
 }
 
-export async function getAccessReview(ctx: ActorContext & { jobId: string }): Promise<AccessReview> {
+export async function getAccessReview(
+  ctx: ActorContext & { jobId: string },
+): Promise<AccessReview> {
   const role = await requireRole(ctx, readerRoles, "see access reviews");
   const { db, workspaceId } = ctx;
-  const job = await db.job.findFirst({ where: { id: ctx.jobId, workspaceId }, include: { repository: { select: { fullName: true } } } });
+  const job = await db.job.findFirst({
+    where: { id: ctx.jobId, workspaceId },
+    include: { repository: { select: { fullName: true } } },
+  });
   if (!job) throw notFound("Job");
-  const connections = await db.connection.findMany({ where: { workspaceId, deletedAt: null }, orderBy: { label: "asc" } });
+  const connections = await db.connection.findMany({
+    where: { workspaceId, deletedAt: null },
+    orderBy: { label: "asc" },
+  });
   const grant = await currentGrant(db, workspaceId, job.id, job.requestHash);
   const bindings = readBindings(grant?.bindings);
   const approved = new Set((grant?.tools ?? []).map((t) => `${t.connectionId}\n${t.toolName}`));
@@ -83,7 +102,9 @@ export async function getAccessReview(ctx: ActorContext & { jobId: string }): Pr
   const groups = storedRequest(job.requestedTools).map((group): ReviewGroup => {
     const key = groupKey(group);
     const bound = bindings.find((b) => groupKey(b) === key);
-    const connection = bound ? (connections.find((c) => c.id === bound.connectionId) ?? null) : proposeConnection(group, connections);
+    const connection = bound
+      ? (connections.find((c) => c.id === bound.connectionId) ?? null)
+      : proposeConnection(group, connections);
     const discovered = readDiscoveredTools(connection?.discoveredTools);
     return {
       key,
@@ -91,7 +112,9 @@ export async function getAccessReview(ctx: ActorContext & { jobId: string }): Pr
       label: group.label,
       required: group.required,
       connection: connection ? { id: connection.id, label: connection.label } : null,
-      candidates: connections.filter((c) => c.kind === group.kind).map((c) => ({ id: c.id, label: c.label })),
+      candidates: connections
+        .filter((c) => c.kind === group.kind)
+        .map((c) => ({ id: c.id, label: c.label })),
       tools: group.tools.map((name) => ({
         name,
         mayChangeData: discovered.get(name)?.mayChangeData ?? true,
@@ -102,8 +125,17 @@ export async function getAccessReview(ctx: ActorContext & { jobId: string }): Pr
     };
   });
   return {
-    job: { id: job.id, key: job.key, name: job.name, status: job.status, requestHash: job.requestHash, repositoryFullName: job.repository.fullName },
-    grant: grant ? { id: grant.id, approvedAt: grant.approvedAt, approvedById: grant.approvedById } : null,
+    job: {
+      id: job.id,
+      key: job.key,
+      name: job.name,
+      status: job.status,
+      requestHash: job.requestHash,
+      repositoryFullName: job.repository.fullName,
+    },
+    grant: grant
+      ? { id: grant.id, approvedAt: grant.approvedAt, approvedById: grant.approvedById }
+      : null,
     groups,
     canApprove: role === "OWNER",
   };

@@ -24,16 +24,29 @@ export interface UpsertJobsResult {
   jobs: Array<{ key: string; jobId: string; status: JobStatus; change: SyncChange }>;
 }
 
-export async function upsertJobsFromConfig(db: Db, input: UpsertJobsInput): Promise<UpsertJobsResult> {
+export async function upsertJobsFromConfig(
+  db: Db,
+  input: UpsertJobsInput,
+): Promise<UpsertJobsResult> {
   const { workspaceId, repositoryId, commit } = input;
   return db.$transaction(async (tx) => {
-    const repository = await tx.repository.findFirst({ where: { id: repositoryId, workspaceId }, select: { id: true } });
+    const repository = await tx.repository.findFirst({
+      where: { id: repositoryId, workspaceId },
+      select: { id: true },
+    });
     if (!repository) throw notFound("Repository");
     const existing = await tx.job.findMany({ where: { workspaceId, repositoryId } });
     const byKey = new Map(existing.map((j) => [j.key, j]));
     const result: UpsertJobsResult["jobs"] = [];
     const audit = (action: string, jobId: string) =>
-      writeAudit(tx, { workspaceId, actorType: "SYSTEM", actorId: SYSTEM_REPO_SYNC, action, targetType: "Job", targetId: jobId });
+      writeAudit(tx, {
+        workspaceId,
+        actorType: "SYSTEM",
+        actorId: SYSTEM_REPO_SYNC,
+        action,
+        targetType: "Job",
+        targetId: jobId,
+      });
 
     for (const job of input.jobs) {
       const requestedTools = normaliseRequest(job.tools);
@@ -53,7 +66,9 @@ export async function upsertJobsFromConfig(db: Db, input: UpsertJobsInput): Prom
       };
       const previous = byKey.get(job.key);
       if (!previous) {
-        const created = await tx.job.create({ data: { workspaceId, repositoryId, key: job.key, ...fields, status: "NEEDS_APPROVAL" } });
+        const created = await tx.job.create({
+          data: { workspaceId, repositoryId, key: job.key, ...fields, status: "NEEDS_APPROVAL" },
+        });
         await audit("job.created", created.id);
         result.push({ key: job.key, jobId: created.id, status: created.status, change: "created" });
         continue;
@@ -66,18 +81,26 @@ export async function upsertJobsFromConfig(db: Db, input: UpsertJobsInput): Prom
         change = "request_changed";
       } else if (previous.status === "REMOVED") {
         // Back in the file with the same request: an owner's grant for exactly it still counts.
-        const grant = await tx.grant.findFirst({ where: { workspaceId, jobId: previous.id, revokedAt: null, requestHash: hash } });
+        const grant = await tx.grant.findFirst({
+          where: { workspaceId, jobId: previous.id, revokedAt: null, requestHash: hash },
+        });
         status = grant ? "APPROVED" : "NEEDS_APPROVAL";
         change = "restored";
       }
-      await tx.job.update({ where: { id: previous.id }, data: { ...fields, status, removedAt: null } });
+      await tx.job.update({
+        where: { id: previous.id },
+        data: { ...fields, status, removedAt: null },
+      });
       if (change !== "updated") await audit(`job.${change}`, previous.id);
       result.push({ key: job.key, jobId: previous.id, status, change });
     }
 
     for (const gone of byKey.values()) {
       if (gone.status === "REMOVED") continue;
-      await tx.job.update({ where: { id: gone.id }, data: { status: "REMOVED", removedAt: new Date(), configCommit: commit } });
+      await tx.job.update({
+        where: { id: gone.id },
+        data: { status: "REMOVED", removedAt: new Date(), configCommit: commit },
+      });
       await audit("job.removed", gone.id);
       result.push({ key: gone.key, jobId: gone.id, status: "REMOVED", change: "removed" });
     }

@@ -15,9 +15,15 @@ export function readDiscoveredTools(value: unknown): Map<string, DiscoveredTool>
   for (const item of value as unknown[]) {
     if (!item || typeof item !== "object") continue;
     const tool = item as Partial<DiscoveredTool>;
-    if (typeof tool.name !== "string" || !tool.inputSchema || typeof tool.inputSchema !== "object") continue;
+    if (typeof tool.name !== "string" || !tool.inputSchema || typeof tool.inputSchema !== "object")
+      continue;
     // Unknown means "may change data": the review must never understate what a tool can do.
-    out.set(tool.name, { ...tool, name: tool.name, inputSchema: tool.inputSchema, mayChangeData: tool.mayChangeData !== false });
+    out.set(tool.name, {
+      ...tool,
+      name: tool.name,
+      inputSchema: tool.inputSchema,
+      mayChangeData: tool.mayChangeData !== false,
+    });
   }
   return out;
 }

@@ -2,7 +2,8 @@
 // It is a constant (not built from job data) so a test can assert it byte for byte; the task
 // goes into the first user message after the marker, framed as a request inside these rules.
 
-export const SYSTEM_END_MARKER = "=== END OF SYSTEM SECTION: everything after this line is the task or data ===";
+export const SYSTEM_END_MARKER =
+  "=== END OF SYSTEM SECTION: everything after this line is the task or data ===";
 
 export const SYSTEM_SECTION = [
   "You are SecondShift's agent. You work on one repository inside an isolated sandbox, through the tools you are given.",

@@ -8,14 +8,21 @@ afterEach(async () => {
 });
 
 /** The tool results the model received in request `index`, in a provider-neutral shape. */
-function toolResults(h: Harness, index: number): Array<{ id: string; content: string; isError?: boolean }> {
+function toolResults(
+  h: Harness,
+  index: number,
+): Array<{ id: string; content: string; isError?: boolean }> {
   const body = h.model.requests[index]?.body as { messages: Array<Record<string, unknown>> };
   return body.messages.flatMap((m) => {
     if (m.role === "tool") return [{ id: String(m.tool_call_id), content: String(m.content) }];
     if (m.role === "user" && Array.isArray(m.content)) {
       return (m.content as Array<Record<string, unknown>>)
         .filter((b) => b.type === "tool_result")
-        .map((b) => ({ id: String(b.tool_use_id), content: String(b.content), isError: Boolean(b.is_error) }));
+        .map((b) => ({
+          id: String(b.tool_use_id),
+          content: String(b.content),
+          isError: Boolean(b.is_error),
+        }));
     }
     return [];
   });
@@ -26,7 +33,15 @@ describe.each(providers)("runAgent over %s", (provider) => {
     const h = (current = await harness(
       provider,
       [
-        { reply: { text: "Let me look.", toolCalls: [{ name: "shell", args: { command: "npm test" } }, { name: "read_file", args: { path: "src/a.ts" } }] } },
+        {
+          reply: {
+            text: "Let me look.",
+            toolCalls: [
+              { name: "shell", args: { command: "npm test" } },
+              { name: "read_file", args: { path: "src/a.ts" } },
+            ],
+          },
+        },
         { reply: { toolCalls: [{ name: "mcp__everything__echo", args: { message: "hi" } }] } },
         { reply: { text: "Fixed the test.", usage: { input: 50, output: 5 } } },
       ],
@@ -36,14 +51,26 @@ describe.each(providers)("runAgent over %s", (provider) => {
     const seenDuringExec: string[] = [];
     h.sandbox.execHandler = (command) => {
       seenDuringExec.push(h.sink.types().at(-1) ?? "");
-      return { exitCode: 0, stdout: `ran: ${command}`, stderr: "", truncated: false, timedOut: false };
+      return {
+        exitCode: 0,
+        stdout: `ran: ${command}`,
+        stderr: "",
+        truncated: false,
+        timedOut: false,
+      };
     };
     const result = await h.run();
     expect(seenDuringExec).toEqual(["tool_call"]);
 
-    expect(result).toEqual({ outcome: "succeeded", summary: "Fixed the test.", usage: { inputTokens: 250, outputTokens: 45 } });
+    expect(result).toEqual({
+      outcome: "succeeded",
+      summary: "Fixed the test.",
+      usage: { inputTokens: 250, outputTokens: 45 },
+    });
     expect(h.sandbox.commands).toEqual(["npm test"]);
-    expect(h.broker.calls).toEqual([{ toolName: "echo", args: { message: "hi" }, connectionId: "conn-1" }]);
+    expect(h.broker.calls).toEqual([
+      { toolName: "echo", args: { message: "hi" }, connectionId: "conn-1" },
+    ]);
     expect(h.sink.types()).toEqual([
       "run_started",
       "model_turn",
@@ -65,7 +92,8 @@ describe.each(providers)("runAgent over %s", (provider) => {
     expect(h.model.requests).toHaveLength(3);
     for (const request of h.model.requests) {
       expect(request.path).toBe(provider === "anthropic" ? "/v1/messages" : "/v1/chat/completions");
-      const credential = request.headers["x-api-key"] ?? request.headers.authorization?.replace(/^Bearer /, "");
+      const credential =
+        request.headers["x-api-key"] ?? request.headers.authorization?.replace(/^Bearer /, "");
       expect(credential).toBe(h.runToken);
       expect(request.body.model).toBe("scripted-model");
       // The token is a credential for the gateway only: the model never sees it.
@@ -74,15 +102,33 @@ describe.each(providers)("runAgent over %s", (provider) => {
 
     // Tool definitions: the built-ins plus the plan tool with its snapshotted schema.
     const tools = h.model.requests[0]?.body.tools as Array<Record<string, unknown>>;
-    const names = tools.map((t) => (provider === "anthropic" ? t.name : (t.function as { name: string }).name));
-    expect(names).toEqual(["shell", "read_file", "write_file", "list_files", "search_files", "mcp__everything__echo"]);
+    const names = tools.map((t) =>
+      provider === "anthropic" ? t.name : (t.function as { name: string }).name,
+    );
+    expect(names).toEqual([
+      "shell",
+      "read_file",
+      "write_file",
+      "list_files",
+      "search_files",
+      "mcp__everything__echo",
+    ]);
     const echo = tools[5] as Record<string, unknown>;
-    const schema = provider === "anthropic" ? echo.input_schema : (echo.function as { parameters: unknown }).parameters;
-    expect(schema).toEqual({ type: "object", properties: { message: { type: "string" } }, required: ["message"] });
+    const schema =
+      provider === "anthropic"
+        ? echo.input_schema
+        : (echo.function as { parameters: unknown }).parameters;
+    expect(schema).toEqual({
+      type: "object",
+      properties: { message: { type: "string" } },
+      required: ["message"],
+    });
 
     // The second request answers both calls of the first turn, in order, as tool output.
     const second = toolResults(h, 1);
-    expect(second.map((r) => r.id)).toEqual(provider === "anthropic" ? ["toolu_1_0", "toolu_1_1"] : ["call_1_0", "call_1_1"]);
+    expect(second.map((r) => r.id)).toEqual(
+      provider === "anthropic" ? ["toolu_1_0", "toolu_1_1"] : ["call_1_0", "call_1_1"],
+    );
     expect(second[0]?.content).toContain("ran: npm test");
     expect(second[1]?.content).toContain("export const a = 1;");
     expect(toolResults(h, 2).at(-1)?.content).toContain("result of echo");

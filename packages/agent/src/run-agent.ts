@@ -25,7 +25,10 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
 
   const deadlineController = new AbortController();
   const msLeft = limits.deadline.getTime() - Date.now();
-  const timer = msLeft <= MAX_TIMER_MS ? setTimeout(() => deadlineController.abort(), Math.max(0, msLeft)) : undefined;
+  const timer =
+    msLeft <= MAX_TIMER_MS
+      ? setTimeout(() => deadlineController.abort(), Math.max(0, msLeft))
+      : undefined;
   const signal = AbortSignal.any([limits.signal, deadlineController.signal]);
 
   let result: AgentResult;
@@ -39,7 +42,11 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
   } finally {
     clearTimeout(timer);
   }
-  await transcript.appendQuietly("run_finished", { outcome: result.outcome, usage: { ...usage }, ...(result.error ? { error: result.error } : {}) });
+  await transcript.appendQuietly("run_finished", {
+    outcome: result.outcome,
+    usage: { ...usage },
+    ...(result.error ? { error: result.error } : {}),
+  });
   return result;
 }
 
@@ -49,13 +56,19 @@ function toStop(error: unknown): StopRun {
   return new StopRun("failed", `The agent loop failed: ${message}`);
 }
 
-async function loop(options: RunAgentOptions, transcript: Transcript, usage: Usage, signal: AbortSignal): Promise<string> {
+async function loop(
+  options: RunAgentOptions,
+  transcript: Transcript,
+  usage: Usage,
+  signal: AbortSignal,
+): Promise<string> {
   const { limits, model } = options;
   // The deadline is also checked by the clock: its timer may not have fired yet when a turn
   // starts, and a turn must not start after the deadline.
   const checkSignal = () => {
     if (signal.aborted) throw stopForAbort(limits.signal, limits.deadline);
-    if (Date.now() >= limits.deadline.getTime()) throw new StopRun("timed_out", "The run reached its deadline.");
+    if (Date.now() >= limits.deadline.getTime())
+      throw new StopRun("timed_out", "The run reached its deadline.");
   };
   checkSignal();
   const toolbox = new Toolbox({
@@ -64,10 +77,20 @@ async function loop(options: RunAgentOptions, transcript: Transcript, usage: Usa
     plan: options.plan,
     masker: options.masker,
     maxToolResultChars: limits.maxToolResultChars,
-    commandTimeoutMs: () => Math.min(limits.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS, limits.deadline.getTime() - Date.now()),
+    commandTimeoutMs: () =>
+      Math.min(
+        limits.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+        limits.deadline.getTime() - Date.now(),
+      ),
   });
-  const createSession = model.provider === "anthropic" ? createAnthropicSession : createOpenAISession;
-  const session: ModelSession = createSession(model, SYSTEM_SECTION, taskMessage(options.prompt), toolbox.specs);
+  const createSession =
+    model.provider === "anthropic" ? createAnthropicSession : createOpenAISession;
+  const session: ModelSession = createSession(
+    model,
+    SYSTEM_SECTION,
+    taskMessage(options.prompt),
+    toolbox.specs,
+  );
   await transcript.append("run_started", {
     provider: model.provider,
     model: model.model,
@@ -78,7 +101,9 @@ async function loop(options: RunAgentOptions, transcript: Transcript, usage: Usa
   for (let turn = 1; turn <= limits.maxTurns; turn++) {
     checkSignal();
     const reply = await session.next(signal).catch((error: unknown) => {
-      throw signal.aborted ? stopForAbort(limits.signal, limits.deadline) : classifyModelError(error);
+      throw signal.aborted
+        ? stopForAbort(limits.signal, limits.deadline)
+        : classifyModelError(error);
     });
     usage.inputTokens += reply.usage.inputTokens;
     usage.outputTokens += reply.usage.outputTokens;
@@ -86,7 +111,11 @@ async function loop(options: RunAgentOptions, transcript: Transcript, usage: Usa
       turn,
       text: reply.text,
       stopReason: reply.stopReason,
-      toolCalls: reply.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.args ?? null })),
+      toolCalls: reply.toolCalls.map((c) => ({
+        id: c.id,
+        name: c.name,
+        arguments: c.args ?? null,
+      })),
       usage: reply.usage,
     });
     if (reply.toolCalls.length === 0) {
@@ -119,5 +148,8 @@ async function loop(options: RunAgentOptions, transcript: Transcript, usage: Usa
     }
     session.addToolResults(results);
   }
-  throw new StopRun("max_turns", `The run used all ${limits.maxTurns} model turns without a final answer.`);
+  throw new StopRun(
+    "max_turns",
+    `The run used all ${limits.maxTurns} model turns without a final answer.`,
+  );
 }

@@ -23,7 +23,8 @@ export function isStopRun(value: unknown): value is StopRun {
  */
 export function stopForAbort(cancel: AbortSignal, deadline: Date): StopRun {
   if (cancel.aborted) return new StopRun("cancelled", "The run was cancelled.");
-  if (Date.now() >= deadline.getTime()) return new StopRun("timed_out", "The run reached its deadline.");
+  if (Date.now() >= deadline.getTime())
+    return new StopRun("timed_out", "The run reached its deadline.");
   return new StopRun("cancelled", "The run was stopped.");
 }
 

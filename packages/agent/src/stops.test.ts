@@ -9,12 +9,23 @@ afterEach(async () => {
   current = undefined;
 });
 
-const budgetBody = { error: { code: "PAYMENT_REQUIRED", reason: "BUDGET_EXHAUSTED", message: "The run's token budget is used up." } };
-const shellCall: ScriptStep = { reply: { toolCalls: [{ name: "shell", args: { command: "ls" } }] } };
+const budgetBody = {
+  error: {
+    code: "PAYMENT_REQUIRED",
+    reason: "BUDGET_EXHAUSTED",
+    message: "The run's token budget is used up.",
+  },
+};
+const shellCall: ScriptStep = {
+  reply: { toolCalls: [{ name: "shell", args: { command: "ls" } }] },
+};
 
 describe.each(providers)("how a run stops over %s", (provider) => {
   it("a 402 budget error from the gateway ends the run as budget_exhausted, keeping the usage so far", async () => {
-    const h = (current = await harness(provider, [shellCall, { error: { status: 402, body: budgetBody, sticky: true } }]));
+    const h = (current = await harness(provider, [
+      shellCall,
+      { error: { status: 402, body: budgetBody, sticky: true } },
+    ]));
     const result = await h.run();
     expect(result.outcome).toBe("budget_exhausted");
     expect(result.usage).toEqual({ inputTokens: 100, outputTokens: 20 });
@@ -23,7 +34,9 @@ describe.each(providers)("how a run stops over %s", (provider) => {
   });
 
   it("a 429 with reason BUDGET_EXHAUSTED is budget_exhausted too, not a rate limit to wait out", async () => {
-    const h = (current = await harness(provider, [{ error: { status: 429, body: budgetBody, sticky: true } }]));
+    const h = (current = await harness(provider, [
+      { error: { status: 429, body: budgetBody, sticky: true } },
+    ]));
     const result = await h.run();
     expect(result.outcome).toBe("budget_exhausted");
     expect(h.model.requests.length).toBeLessThanOrEqual(2);
@@ -31,7 +44,13 @@ describe.each(providers)("how a run stops over %s", (provider) => {
 
   it("a 401 from the gateway (token revoked or expired) fails the run with a clear message", async () => {
     const h = (current = await harness(provider, [
-      { error: { status: 401, body: { error: { code: "UNAUTHORIZED", reason: "RUN_TOKEN_INVALID", message: "no" } }, sticky: true } },
+      {
+        error: {
+          status: 401,
+          body: { error: { code: "UNAUTHORIZED", reason: "RUN_TOKEN_INVALID", message: "no" } },
+          sticky: true,
+        },
+      },
     ]));
     const result = await h.run();
     expect(result.outcome).toBe("failed");
@@ -49,7 +68,14 @@ describe.each(providers)("how a run stops over %s", (provider) => {
   for (const reason of ["GRANT_REVOKED", "CONNECTION_REMOVED"]) {
     it(`a broker refusal with ${reason} ends the run as revoked, with no further model call or tool call`, async () => {
       const h = (current = await harness(provider, [
-        { reply: { toolCalls: [{ name: "mcp__everything__echo", args: { message: "x" } }, { name: "shell", args: { command: "ls" } }] } },
+        {
+          reply: {
+            toolCalls: [
+              { name: "mcp__everything__echo", args: { message: "x" } },
+              { name: "shell", args: { command: "ls" } },
+            ],
+          },
+        },
         { reply: { text: "should never be asked" } },
       ]));
       h.broker.handler = () => {
@@ -69,7 +95,9 @@ describe.each(providers)("how a run stops over %s", (provider) => {
       { reply: { text: "ok" } },
     ]));
     h.broker.handler = () => {
-      throw new AppError("BAD_REQUEST", "The arguments do not match the tool's schema.", { reason: "ARGUMENTS_INVALID" });
+      throw new AppError("BAD_REQUEST", "The arguments do not match the tool's schema.", {
+        reason: "ARGUMENTS_INVALID",
+      });
     };
     const result = await h.run();
     expect(result.outcome).toBe("succeeded");

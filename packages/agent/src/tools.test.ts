@@ -10,7 +10,8 @@ afterEach(async () => {
   current = undefined;
 });
 
-const toolResults = (h: Harness) => h.sink.events.filter((e) => e.type === "tool_result").map((e) => e.payload);
+const toolResults = (h: Harness) =>
+  h.sink.events.filter((e) => e.type === "tool_result").map((e) => e.payload);
 
 describe.each(providers)("tool calls over %s", (provider) => {
   it("an unknown tool name, or a plan tool's raw name, is an error result for the model and never reaches the broker", async () => {
@@ -64,9 +65,16 @@ describe.each(providers)("tool calls over %s", (provider) => {
   });
 
   it("a tool result longer than the limit is cut, marked, and still delimited", async () => {
-    const h = (current = await harness(provider, [{ reply: { toolCalls: [{ name: "read_file", args: { path: "big.txt" } }] } }, { reply: { text: "ok" } }], {
-      "big.txt": "x".repeat(5000),
-    }));
+    const h = (current = await harness(
+      provider,
+      [
+        { reply: { toolCalls: [{ name: "read_file", args: { path: "big.txt" } }] } },
+        { reply: { text: "ok" } },
+      ],
+      {
+        "big.txt": "x".repeat(5000),
+      },
+    ));
     await h.run({ limits: { maxToolResultChars: 100 } });
     const [first] = toolResults(h);
     expect(first?.truncated).toBe(true);
@@ -79,7 +87,14 @@ describe.each(providers)("tool calls over %s", (provider) => {
 describe("tool calls over openai", () => {
   it("malformed JSON arguments are an error result for the model", async () => {
     const h = (current = await harness("openai", [
-      { reply: { toolCalls: [{ name: "shell", rawArgs: '{"command": "ls"' }, { name: "shell", rawArgs: '["ls"]' }] } },
+      {
+        reply: {
+          toolCalls: [
+            { name: "shell", rawArgs: '{"command": "ls"' },
+            { name: "shell", rawArgs: '["ls"]' },
+          ],
+        },
+      },
       { reply: { text: "ok" } },
     ]));
     const result = await h.run();
@@ -89,7 +104,9 @@ describe("tool calls over openai", () => {
     expect(contents[0]).toContain("The arguments for shell are not valid JSON");
     expect(contents[1]).toContain("must be a JSON object");
     const messages = h.model.requests[1]?.body.messages as Array<{ role: string; content: string }>;
-    expect(messages.filter((m) => m.role === "tool").every((m) => m.content.startsWith("Error:"))).toBe(true);
+    expect(
+      messages.filter((m) => m.role === "tool").every((m) => m.content.startsWith("Error:")),
+    ).toBe(true);
   });
 });
 
@@ -125,6 +142,8 @@ describe("planToolNames", () => {
 
   it("is deterministic, so the same plan gives the same names on every turn and retry", () => {
     const plan = [entry("c1", "search"), entry("c2", "search")];
-    expect([...planToolNames(plan, BUILTIN_NAMES).keys()]).toEqual([...planToolNames(plan, BUILTIN_NAMES).keys()]);
+    expect([...planToolNames(plan, BUILTIN_NAMES).keys()]).toEqual([
+      ...planToolNames(plan, BUILTIN_NAMES).keys(),
+    ]);
   });
 });

@@ -40,7 +40,11 @@ export interface BrokerPort {
    * reason GRANT_REVOKED / CONNECTION_REMOVED ends the run as revoked. The connection id is
    * passed so a plan with the same tool name on two connections stays unambiguous.
    */
-  call(toolName: string, args: Record<string, unknown>, context?: { connectionId: string }): Promise<BrokerResult>;
+  call(
+    toolName: string,
+    args: Record<string, unknown>,
+    context?: { connectionId: string },
+  ): Promise<BrokerResult>;
 }
 
 /** One tool of the frozen execution plan, as snapshotted at run start. */
@@ -112,13 +116,7 @@ export interface RunAgentOptions {
 }
 
 export type AgentOutcome =
-  | "succeeded"
-  | "failed"
-  | "timed_out"
-  | "cancelled"
-  | "budget_exhausted"
-  | "revoked"
-  | "max_turns";
+  "succeeded" | "failed" | "timed_out" | "cancelled" | "budget_exhausted" | "revoked" | "max_turns";
 
 export interface Usage {
   inputTokens: number;

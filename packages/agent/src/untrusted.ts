@@ -17,7 +17,10 @@ export function neutralise(content: string): string {
 export function capLength(content: string, maxChars: number): { text: string; truncated: boolean } {
   if (content.length <= maxChars) return { text: content, truncated: false };
   const omitted = content.length - maxChars;
-  return { text: `${content.slice(0, maxChars)}\n[truncated: ${omitted} more characters not shown]`, truncated: true };
+  return {
+    text: `${content.slice(0, maxChars)}\n[truncated: ${omitted} more characters not shown]`,
+    truncated: true,
+  };
 }
 
 /**

@@ -7,7 +7,13 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { approveJob, freezePlan, setAllowedTools, upsertJobsFromConfig } from "@secondshift/access";
-import { createRun, job, seedConnection, seedTenant, testKeyring } from "@secondshift/access/testing";
+import {
+  createRun,
+  job,
+  seedConnection,
+  seedTenant,
+  testKeyring,
+} from "@secondshift/access/testing";
 import { createConnectors, outboundFromNetguard, type Connector } from "@secondshift/connectors";
 import { createTestDatabase } from "@secondshift/db/testing";
 import { createLogger } from "@secondshift/logging";
@@ -26,8 +32,17 @@ const port = await new Promise<number>((resolve) => {
     s.close(() => resolve(typeof address === "object" && address ? address.port : 0));
   });
 });
-const entry = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/package.json")), "dist", "index.js");
-const server = spawn(process.execPath, [entry, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+const entry = join(
+  dirname(
+    createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/package.json"),
+  ),
+  "dist",
+  "index.js",
+);
+const server = spawn(process.execPath, [entry, "streamableHttp"], {
+  env: { ...process.env, PORT: String(port) },
+  stdio: ["ignore", "ignore", "pipe"],
+});
 await new Promise<void>((resolve, reject) => {
   let seen = "";
   server.stderr.on("data", (c: Buffer) => {
@@ -41,8 +56,20 @@ const url = `http://127.0.0.1:${port}/mcp`;
 const t = await createTestDatabase();
 try {
   const logger = createLogger({ name: "bench", level: "error" });
-  const outbound = outboundFromNetguard(createOutboundClient({ production: false, allowHttp: true, allowedPrivateHosts: [], allowedPrivateCidrs: ["127.0.0.0/8"], timeoutMs: 30_000 }));
-  const real = createConnectors({ outbound, logger, clientInfo: { name: "secondshift-bench", version: "0" } });
+  const outbound = outboundFromNetguard(
+    createOutboundClient({
+      production: false,
+      allowHttp: true,
+      allowedPrivateHosts: [],
+      allowedPrivateCidrs: ["127.0.0.0/8"],
+      timeoutMs: 30_000,
+    }),
+  );
+  const real = createConnectors({
+    outbound,
+    logger,
+    clientInfo: { name: "secondshift-bench", version: "0" },
+  });
   // Time spent inside the connector, so the broker's own share can be separated out.
   let connectorMs = 0;
   const timed: Connector = {
@@ -61,15 +88,48 @@ try {
   const keyring = testKeyring();
   const tenant = await seedTenant(t.db, "bench");
   const ctx = { db: t.db, actor: { userId: tenant.ownerId }, workspaceId: tenant.workspaceId };
-  const connectionId = await seedConnection(t.db, keyring, tenant, { kind: "MCP", label: "everything", endpoint: url, tools: [], allowed: [], credential: "bench-bearer-token-123" });
-  await listConnectionTools({ ...ctx, keyring, connectors: { MCP: timed }, connectionId, timeoutMs: 10_000 });
+  const connectionId = await seedConnection(t.db, keyring, tenant, {
+    kind: "MCP",
+    label: "everything",
+    endpoint: url,
+    tools: [],
+    allowed: [],
+    credential: "bench-bearer-token-123",
+  });
+  await listConnectionTools({
+    ...ctx,
+    keyring,
+    connectors: { MCP: timed },
+    connectionId,
+    timeoutMs: 10_000,
+  });
   await setAllowedTools({ ...ctx, connectionId, tools: ["echo"] });
-  const { jobs } = await upsertJobsFromConfig(t.db, { workspaceId: tenant.workspaceId, repositoryId: tenant.repositoryId, commit: "bench", jobs: [job("bench", [{ kind: "MCP", label: "everything", required: true, tools: ["echo"] }])] });
+  const { jobs } = await upsertJobsFromConfig(t.db, {
+    workspaceId: tenant.workspaceId,
+    repositoryId: tenant.repositoryId,
+    commit: "bench",
+    jobs: [job("bench", [{ kind: "MCP", label: "everything", required: true, tools: ["echo"] }])],
+  });
   const jobId = jobs[0]!.jobId;
-  await approveJob({ ...ctx, jobId, requestHash: (await t.db.job.findUniqueOrThrow({ where: { id: jobId } })).requestHash });
+  await approveJob({
+    ...ctx,
+    jobId,
+    requestHash: (await t.db.job.findUniqueOrThrow({ where: { id: jobId } })).requestHash,
+  });
   const runId = await createRun(t.db, tenant.workspaceId, jobId);
   await freezePlan(t.db, { workspaceId: tenant.workspaceId, runId });
-  const broker = createBroker({ db: t.db, keyring, connectors: { MCP: timed }, logger, limits: { timeoutMs: 10_000, maxResultBytes: 100_000, maxStringLength: 10_000, maxArrayItems: 1000 } });
+  const broker = createBroker({
+    db: t.db,
+    keyring,
+    connectors: { MCP: timed },
+    logger,
+    limits: {
+      timeoutMs: 10_000,
+      maxResultBytes: 100_000,
+      maxStringLength: 10_000,
+      maxArrayItems: 1000,
+    },
+  });
   const run = { id: runId, workspaceId: tenant.workspaceId, jobId, repositoryFullName: null };
 
   const sdk = new Client({ name: "bench-direct", version: "0" });
@@ -91,12 +151,25 @@ try {
       direct.push(directMs);
     }
   }
-  const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!.toFixed(3);
-  console.log(`broker bench: ${CALLS} calls to server-everything (streamable HTTP, loopback), after ${WARMUP} warm-up calls`);
-  console.log(`  broker overhead (call minus connector time): p50 ${pct(overhead, 50)} ms  p99 ${pct(overhead, 99)} ms  (target p50 <= 1 ms)`);
-  console.log(`  broker call end to end:                      p50 ${pct(total, 50)} ms  p99 ${pct(total, 99)} ms`);
-  console.log(`  direct SDK call (same server):               p50 ${pct(direct, 50)} ms  p99 ${pct(direct, 99)} ms`);
-  console.log(`  audit rows written: ${await t.db.auditEvent.count({ where: { actorId: runId } })}`);
+  const pct = (xs: number[], p: number) =>
+    [...xs]
+      .sort((x, y) => x - y)
+      [Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!.toFixed(3);
+  console.log(
+    `broker bench: ${CALLS} calls to server-everything (streamable HTTP, loopback), after ${WARMUP} warm-up calls`,
+  );
+  console.log(
+    `  broker overhead (call minus connector time): p50 ${pct(overhead, 50)} ms  p99 ${pct(overhead, 99)} ms  (target p50 <= 1 ms)`,
+  );
+  console.log(
+    `  broker call end to end:                      p50 ${pct(total, 50)} ms  p99 ${pct(total, 99)} ms`,
+  );
+  console.log(
+    `  direct SDK call (same server):               p50 ${pct(direct, 50)} ms  p99 ${pct(direct, 99)} ms`,
+  );
+  console.log(
+    `  audit rows written: ${await t.db.auditEvent.count({ where: { actorId: runId } })}`,
+  );
   await sdk.close();
   await real.MCP.close?.();
 } finally {

@@ -8,7 +8,8 @@ import addFormatsModule from "ajv-formats";
 import { ToolCallError } from "./refusals.ts";
 
 // ajv-formats ships CJS with a default export; under ESM interop it may arrive wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as (ajv: Ajv) => Ajv;
 
 export interface ArgumentLimits {
   maxStringLength: number;
@@ -16,7 +17,14 @@ export interface ArgumentLimits {
 }
 
 const MAX_DEPTH = 32;
-const options = { strict: true, allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false, allowUnionTypes: true } as const;
+const options = {
+  strict: true,
+  allErrors: false,
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+  allowUnionTypes: true,
+} as const;
 const draft07 = addFormats(new Ajv(options));
 const draft2020 = addFormats(new Ajv2020(options));
 
@@ -29,13 +37,27 @@ export function hardenSchema(schema: unknown): unknown {
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema as Schema)) {
     // `properties` / `$defs` map names to schemas; `enum` / `const` / `default` are data.
-    if (key === "enum" || key === "const" || key === "default" || key === "examples") out[key] = value;
-    else if ((key === "properties" || key === "$defs" || key === "definitions" || key === "patternProperties") && value && typeof value === "object") {
-      out[key] = Object.fromEntries(Object.entries(value as Schema).map(([k, v]) => [k, hardenSchema(v)]));
+    if (key === "enum" || key === "const" || key === "default" || key === "examples")
+      out[key] = value;
+    else if (
+      (key === "properties" ||
+        key === "$defs" ||
+        key === "definitions" ||
+        key === "patternProperties") &&
+      value &&
+      typeof value === "object"
+    ) {
+      out[key] = Object.fromEntries(
+        Object.entries(value as Schema).map(([k, v]) => [k, hardenSchema(v)]),
+      );
     } else out[key] = hardenSchema(value);
   }
-  const isObjectSchema = out.type === "object" || (Array.isArray(out.type) && out.type.includes("object")) || "properties" in out;
-  if (isObjectSchema && !("additionalProperties" in out) && !("unevaluatedProperties" in out)) out.additionalProperties = false;
+  const isObjectSchema =
+    out.type === "object" ||
+    (Array.isArray(out.type) && out.type.includes("object")) ||
+    "properties" in out;
+  if (isObjectSchema && !("additionalProperties" in out) && !("unevaluatedProperties" in out))
+    out.additionalProperties = false;
   return out;
 }
 
@@ -46,34 +68,62 @@ export function compileArguments(inputSchema: Schema): ValidateFunction {
   try {
     return (is2020 ? draft2020 : draft07).compile(rest);
   } catch (error) {
-    throw new ToolCallError("INVALID_SCHEMA", `The tool's input schema cannot be used for validation (${error instanceof Error ? error.message : "unknown"}); ask the owner to refresh the connection's tools.`);
+    throw new ToolCallError(
+      "INVALID_SCHEMA",
+      `The tool's input schema cannot be used for validation (${error instanceof Error ? error.message : "unknown"}); ask the owner to refresh the connection's tools.`,
+    );
   }
 }
 
 function checkSizes(value: unknown, limits: ArgumentLimits, path: string, depth: number): void {
-  if (depth > MAX_DEPTH) throw new ToolCallError("INVALID_ARGUMENTS", `Arguments are nested deeper than ${MAX_DEPTH} levels.`);
+  if (depth > MAX_DEPTH)
+    throw new ToolCallError(
+      "INVALID_ARGUMENTS",
+      `Arguments are nested deeper than ${MAX_DEPTH} levels.`,
+    );
   if (typeof value === "string") {
-    if (value.length > limits.maxStringLength) throw new ToolCallError("INVALID_ARGUMENTS", `Argument ${path || "/"} is longer than ${limits.maxStringLength} characters.`);
+    if (value.length > limits.maxStringLength)
+      throw new ToolCallError(
+        "INVALID_ARGUMENTS",
+        `Argument ${path || "/"} is longer than ${limits.maxStringLength} characters.`,
+      );
   } else if (Array.isArray(value)) {
-    if (value.length > limits.maxArrayItems) throw new ToolCallError("INVALID_ARGUMENTS", `Argument ${path || "/"} has more than ${limits.maxArrayItems} items.`);
+    if (value.length > limits.maxArrayItems)
+      throw new ToolCallError(
+        "INVALID_ARGUMENTS",
+        `Argument ${path || "/"} has more than ${limits.maxArrayItems} items.`,
+      );
     value.forEach((item, i) => checkSizes(item, limits, `${path}/${i}`, depth + 1));
   } else if (value && typeof value === "object") {
     for (const [key, item] of Object.entries(value)) {
-      if (key.length > limits.maxStringLength) throw new ToolCallError("INVALID_ARGUMENTS", "An argument name is too long.");
+      if (key.length > limits.maxStringLength)
+        throw new ToolCallError("INVALID_ARGUMENTS", "An argument name is too long.");
       checkSizes(item, limits, `${path}/${key}`, depth + 1);
     }
   }
 }
 
-export function validateArguments(validate: ValidateFunction, args: unknown, limits: ArgumentLimits): Record<string, unknown> {
+export function validateArguments(
+  validate: ValidateFunction,
+  args: unknown,
+  limits: ArgumentLimits,
+): Record<string, unknown> {
   if (!args || typeof args !== "object" || Array.isArray(args)) {
     throw new ToolCallError("INVALID_ARGUMENTS", "Tool arguments must be a JSON object.");
   }
   checkSizes(args, limits, "", 0);
   if (!validate(args)) {
     // ajv's messages name the rule (type, property, limit), never the value that was sent.
-    const detail = (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}${e.keyword === "additionalProperties" ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ""}`).join("; ");
-    throw new ToolCallError("INVALID_ARGUMENTS", `Arguments do not match the tool's schema: ${detail}.`);
+    const detail = (validate.errors ?? [])
+      .map(
+        (e) =>
+          `${e.instancePath || "/"} ${e.message ?? "is invalid"}${e.keyword === "additionalProperties" ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ""}`,
+      )
+      .join("; ");
+    throw new ToolCallError(
+      "INVALID_ARGUMENTS",
+      `Arguments do not match the tool's schema: ${detail}.`,
+    );
   }
   return args as Record<string, unknown>;
 }

@@ -1,5 +1,20 @@
-import { approveJob, deleteConnection, freezePlan, revokeGrant, setAllowedTools, upsertJobsFromConfig } from "@secondshift/access";
-import { createRun, job, seedConnection, seedTenant, testKeyring, tool, type Tenant } from "@secondshift/access/testing";
+import {
+  approveJob,
+  deleteConnection,
+  freezePlan,
+  revokeGrant,
+  setAllowedTools,
+  upsertJobsFromConfig,
+} from "@secondshift/access";
+import {
+  createRun,
+  job,
+  seedConnection,
+  seedTenant,
+  testKeyring,
+  tool,
+  type Tenant,
+} from "@secondshift/access/testing";
 import { decryptField } from "@secondshift/crypto";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { AppError } from "@secondshift/errors";
@@ -13,42 +28,73 @@ const CREDENTIAL = "sk-planted-credential-7f3a9c";
 const ARG_PLANT = "planted-argument-5b1e";
 const RESULT_PLANT = "planted-result-9d2c";
 const limits = { timeoutMs: 300, maxResultBytes: 64, maxStringLength: 50, maxArrayItems: 5 };
-const searchSchema = { type: "object", properties: { q: { type: "string" }, limit: { type: "integer" }, tags: {} }, required: ["q"] };
+const searchSchema = {
+  type: "object",
+  properties: { q: { type: "string" }, limit: { type: "integer" }, tags: {} },
+  required: ["q"],
+};
 
 let t: TestDatabase;
 let a: Tenant;
 const keyring = testKeyring();
 const mcp = fakeConnector("MCP", ({ args, secrets }) => ({
-  content: [{ type: "text", text: `${RESULT_PLANT} for ${String(args.q)} ${args.echo === undefined ? "" : String(secrets.credential)}` }],
+  content: [
+    {
+      type: "text",
+      text: `${RESULT_PLANT} for ${String(args.q)} ${args.echo === undefined ? "" : String(secrets.credential)}`,
+    },
+  ],
   isError: false,
   truncated: false,
 }));
 const github = fakeConnector("GITHUB", ({ args, options }) => {
-  if (args.repo !== options.scope.repositoryFullName) throw new AppError("FORBIDDEN", "Only the job's repository may be read.", { reason: "OUT_OF_SCOPE" });
+  if (args.repo !== options.scope.repositoryFullName)
+    throw new AppError("FORBIDDEN", "Only the job's repository may be read.", {
+      reason: "OUT_OF_SCOPE",
+    });
   return { content: [{ type: "text", text: "commits" }], isError: false, truncated: false };
 });
 const sink = createMemorySink();
 const masker = new SecretMasker();
 let broker: ReturnType<typeof createBroker>;
 
-async function startRun(key: string, label = "docs", tools = ["search", "echo"]): Promise<BrokerRun> {
-  const { jobs } = await upsertJobsFromConfig(t.db, { workspaceId: a.workspaceId, repositoryId: a.repositoryId, commit: "c1", jobs: [job(key, [{ kind: "MCP", label, required: true, tools }])] });
+async function startRun(
+  key: string,
+  label = "docs",
+  tools = ["search", "echo"],
+): Promise<BrokerRun> {
+  const { jobs } = await upsertJobsFromConfig(t.db, {
+    workspaceId: a.workspaceId,
+    repositoryId: a.repositoryId,
+    commit: "c1",
+    jobs: [job(key, [{ kind: "MCP", label, required: true, tools }])],
+  });
   const jobId = jobs[0]!.jobId;
   const row = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
-  await approveJob({ db: t.db, actor: { userId: a.ownerId }, workspaceId: a.workspaceId, jobId, requestHash: row.requestHash });
+  await approveJob({
+    db: t.db,
+    actor: { userId: a.ownerId },
+    workspaceId: a.workspaceId,
+    jobId,
+    requestHash: row.requestHash,
+  });
   const runId = await createRun(t.db, a.workspaceId, jobId);
   await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
   return { id: runId, workspaceId: a.workspaceId, jobId, repositoryFullName: "acme/app" };
 }
 
 const owner = () => ({ db: t.db, actor: { userId: a.ownerId }, workspaceId: a.workspaceId });
-const audits = (runId: string) => t.db.auditEvent.findMany({ where: { actorId: runId }, orderBy: { createdAt: "asc" } });
+const audits = (runId: string) =>
+  t.db.auditEvent.findMany({ where: { actorId: runId }, orderBy: { createdAt: "asc" } });
 
 /** A refusal: the reason, no connector call, exactly one audit row for the call. */
 async function expectRefused(run: BrokerRun, name: string, args: unknown, reason: string) {
   const before = (await audits(run.id)).length;
   const calls = mcp.calls.length + github.calls.length;
-  const error = await broker.call(run, name, args).then(() => null, (e: unknown) => e);
+  const error = await broker.call(run, name, args).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(isToolCallError(error) ? error.reason : error).toBe(reason);
   expect(mcp.calls.length + github.calls.length).toBe(calls);
   const after = await audits(run.id);
@@ -60,9 +106,26 @@ async function expectRefused(run: BrokerRun, name: string, args: unknown, reason
 beforeAll(async () => {
   t = await createTestDatabase();
   a = await seedTenant(t.db);
-  const tools = [tool("search", false, searchSchema), tool("echo", false, searchSchema), tool("write", true)];
-  await seedConnection(t.db, keyring, a, { kind: "MCP", label: "docs", tools, allowed: ["search", "echo", "write"], credential: CREDENTIAL });
-  broker = createBroker({ db: t.db, keyring, connectors: { MCP: mcp.connector, GITHUB: github.connector }, logger: createLogger({ name: "t", destination: sink.stream, masker }), masker, limits });
+  const tools = [
+    tool("search", false, searchSchema),
+    tool("echo", false, searchSchema),
+    tool("write", true),
+  ];
+  await seedConnection(t.db, keyring, a, {
+    kind: "MCP",
+    label: "docs",
+    tools,
+    allowed: ["search", "echo", "write"],
+    credential: CREDENTIAL,
+  });
+  broker = createBroker({
+    db: t.db,
+    keyring,
+    connectors: { MCP: mcp.connector, GITHUB: github.connector },
+    logger: createLogger({ name: "t", destination: sink.stream, masker }),
+    masker,
+    limits,
+  });
 });
 afterAll(async () => t?.drop());
 beforeEach(() => {
@@ -74,18 +137,40 @@ describe("broker", () => {
   it("calls the connector with the decrypted credential and returns untrusted data; one audit row", async () => {
     const run = await startRun("happy");
     const result = await broker.call(run, "search", { q: "x" });
-    expect(result).toMatchObject({ untrusted: true, tool: "search", isError: false, truncated: false });
+    expect(result).toMatchObject({
+      untrusted: true,
+      tool: "search",
+      isError: false,
+      truncated: false,
+    });
     expect(mcp.calls).toHaveLength(1);
     expect(mcp.calls[0]?.secrets.credential).toBe(CREDENTIAL);
     expect(mcp.calls[0]?.options.scope).toEqual({ repositoryFullName: "acme/app" });
     const rows = await audits(run.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ actorType: "RUN", action: "tool.call", toolName: "search", outcome: "ok", targetType: null, targetId: null });
+    expect(rows[0]).toMatchObject({
+      actorType: "RUN",
+      action: "tool.call",
+      toolName: "search",
+      outcome: "ok",
+      targetType: null,
+      targetId: null,
+    });
   });
 
   it("[C18] refuses a tool that is not in the plan, its case variants and look-alikes", async () => {
     const run = await startRun("c18");
-    for (const name of ["write", "Search", "SEARCH", "search ", "s\u0435arch", "search\u200b", "searc", "", "docs.search"]) {
+    for (const name of [
+      "write",
+      "Search",
+      "SEARCH",
+      "search ",
+      "s\u0435arch",
+      "search\u200b",
+      "searc",
+      "",
+      "docs.search",
+    ]) {
       await expectRefused(run, name, { q: "x" }, "NOT_IN_PLAN");
     }
     await expectRefused(run, 42 as unknown as string, { q: "x" }, "NOT_IN_PLAN");
@@ -98,7 +183,12 @@ describe("broker", () => {
     await expectRefused(run, "search", { q: "x", evil: true }, "INVALID_ARGUMENTS");
     await expectRefused(run, "search", { q: "x".repeat(51) }, "INVALID_ARGUMENTS");
     await expectRefused(run, "search", { q: "x", tags: [1, 2, 3, 4, 5, 6] }, "INVALID_ARGUMENTS");
-    await expectRefused(run, "search", { q: "x", tags: { deep: "y".repeat(51) } }, "INVALID_ARGUMENTS");
+    await expectRefused(
+      run,
+      "search",
+      { q: "x", tags: { deep: "y".repeat(51) } },
+      "INVALID_ARGUMENTS",
+    );
     await expectRefused(run, "search", { q: "x", limit: "5" }, "INVALID_ARGUMENTS");
     await expectRefused(run, "search", {}, "INVALID_ARGUMENTS");
     await expectRefused(run, "search", [], "INVALID_ARGUMENTS");
@@ -109,7 +199,9 @@ describe("broker", () => {
   it("[C06] revoking the grant mid-run refuses the next call and marks the run; every later call fails", async () => {
     const run = await startRun("c06-grant");
     await broker.call(run, "search", { q: "x" });
-    const grant = await t.db.grant.findFirstOrThrow({ where: { jobId: run.jobId, revokedAt: null } });
+    const grant = await t.db.grant.findFirstOrThrow({
+      where: { jobId: run.jobId, revokedAt: null },
+    });
     await revokeGrant({ ...owner(), grantId: grant.id });
     await expectRefused(run, "search", { q: "x" }, "GRANT_REVOKED");
     const row = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
@@ -119,7 +211,12 @@ describe("broker", () => {
   });
 
   it("[C06] removing a tool from the connection's allowed list refuses the next call and marks the run", async () => {
-    const conn = await seedConnection(t.db, keyring, a, { kind: "MCP", label: "allowed", tools: [tool("search", false, searchSchema), tool("echo")], allowed: ["search", "echo"] });
+    const conn = await seedConnection(t.db, keyring, a, {
+      kind: "MCP",
+      label: "allowed",
+      tools: [tool("search", false, searchSchema), tool("echo")],
+      allowed: ["search", "echo"],
+    });
     const run = await startRun("c06-tool", "allowed");
     await broker.call(run, "search", { q: "x" });
     await setAllowedTools({ ...owner(), connectionId: conn, tools: ["echo"] });
@@ -128,7 +225,12 @@ describe("broker", () => {
   });
 
   it("[C06] deleting the connection refuses the next call and marks the run", async () => {
-    const conn = await seedConnection(t.db, keyring, a, { kind: "MCP", label: "gone", tools: [tool("search", false, searchSchema), tool("echo")], allowed: ["search", "echo"] });
+    const conn = await seedConnection(t.db, keyring, a, {
+      kind: "MCP",
+      label: "gone",
+      tools: [tool("search", false, searchSchema), tool("echo")],
+      allowed: ["search", "echo"],
+    });
     const run = await startRun("c06-conn", "gone");
     await broker.call(run, "search", { q: "x" });
     await deleteConnection({ ...owner(), connectionId: conn });
@@ -138,23 +240,59 @@ describe("broker", () => {
 
   it("[C04] a request changed in the repository mid-run refuses the next call", async () => {
     const run = await startRun("c04");
-    await upsertJobsFromConfig(t.db, { workspaceId: a.workspaceId, repositoryId: a.repositoryId, commit: "c2", jobs: [job("c04", [{ kind: "MCP", label: "docs", required: true, tools: ["search", "echo", "write"] }])] });
+    await upsertJobsFromConfig(t.db, {
+      workspaceId: a.workspaceId,
+      repositoryId: a.repositoryId,
+      commit: "c2",
+      jobs: [
+        job("c04", [
+          { kind: "MCP", label: "docs", required: true, tools: ["search", "echo", "write"] },
+        ]),
+      ],
+    });
     await expectRefused(run, "search", { q: "x" }, "REQUEST_CHANGED");
   });
 
   it("[C22] passes the job's repository as scope; a call naming another repository is refused and audited", async () => {
-    await seedConnection(t.db, keyring, a, { kind: "GITHUB", label: "gh", tools: [tool("list_commits", false, { type: "object", properties: { repo: { type: "string" } }, required: ["repo"] })], allowed: ["list_commits"], credential: "ghp_planted_token_123456" });
-    const { jobs } = await upsertJobsFromConfig(t.db, { workspaceId: a.workspaceId, repositoryId: a.repositoryId, commit: "c1", jobs: [job("c22", [{ kind: "GITHUB", label: null, required: true, tools: ["list_commits"] }])] });
+    await seedConnection(t.db, keyring, a, {
+      kind: "GITHUB",
+      label: "gh",
+      tools: [
+        tool("list_commits", false, {
+          type: "object",
+          properties: { repo: { type: "string" } },
+          required: ["repo"],
+        }),
+      ],
+      allowed: ["list_commits"],
+      credential: "ghp_planted_token_123456",
+    });
+    const { jobs } = await upsertJobsFromConfig(t.db, {
+      workspaceId: a.workspaceId,
+      repositoryId: a.repositoryId,
+      commit: "c1",
+      jobs: [
+        job("c22", [{ kind: "GITHUB", label: null, required: true, tools: ["list_commits"] }]),
+      ],
+    });
     const jobId = jobs[0]!.jobId;
     const hash = (await t.db.job.findUniqueOrThrow({ where: { id: jobId } })).requestHash;
     await approveJob({ ...owner(), jobId, requestHash: hash });
     const runId = await createRun(t.db, a.workspaceId, jobId);
     await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
     const run = { id: runId, workspaceId: a.workspaceId, jobId, repositoryFullName: "acme/app" };
-    expect((await broker.call(run, "list_commits", { repo: "acme/app" })).content[0]?.text).toBe("commits");
-    const error = await broker.call(run, "list_commits", { repo: "victim/secret" }).then(() => null, (e: unknown) => e);
+    expect((await broker.call(run, "list_commits", { repo: "acme/app" })).content[0]?.text).toBe(
+      "commits",
+    );
+    const error = await broker.call(run, "list_commits", { repo: "victim/secret" }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(isToolCallError(error, "OUT_OF_SCOPE")).toBe(true);
-    expect(github.calls.map((c) => c.options.scope.repositoryFullName)).toEqual(["acme/app", "acme/app"]);
+    expect(github.calls.map((c) => c.options.scope.repositoryFullName)).toEqual([
+      "acme/app",
+      "acme/app",
+    ]);
     const rows = await audits(run.id);
     expect(rows.map((r) => r.outcome)).toEqual(["ok", "OUT_OF_SCOPE"]);
   });
@@ -165,17 +303,41 @@ describe("broker", () => {
     // echo's schema has no `echo` property: refused before any decryption
     expect(isToolCallError(echoed, "INVALID_ARGUMENTS")).toBe(true);
     const leaky = fakeConnector("MCP", ({ secrets }) => {
-      throw new AppError("BAD_GATEWAY", `upstream said: bad token ${String(secrets.credential)}`, { reason: "UPSTREAM_ERROR" });
+      throw new AppError("BAD_GATEWAY", `upstream said: bad token ${String(secrets.credential)}`, {
+        reason: "UPSTREAM_ERROR",
+      });
     });
-    const echo = fakeConnector("MCP", ({ secrets }) => ({ content: [{ type: "text", text: `token=${String(secrets.credential)}` }], isError: false, truncated: false }));
+    const echo = fakeConnector("MCP", ({ secrets }) => ({
+      content: [{ type: "text", text: `token=${String(secrets.credential)}` }],
+      isError: false,
+      truncated: false,
+    }));
     const logger = createLogger({ name: "t", destination: sink.stream, masker });
-    const echoBroker = createBroker({ db: t.db, keyring, connectors: { MCP: echo.connector }, logger, masker, limits });
+    const echoBroker = createBroker({
+      db: t.db,
+      keyring,
+      connectors: { MCP: echo.connector },
+      logger,
+      masker,
+      limits,
+    });
     const result = await echoBroker.call(run, "search", { q: "x" });
     expect(JSON.stringify(result)).not.toContain(CREDENTIAL);
-    const leakyBroker = createBroker({ db: t.db, keyring, connectors: { MCP: leaky.connector }, logger, masker, limits });
-    const error = (await leakyBroker.call(run, "search", { q: "x" }).catch((e: unknown) => e)) as Error;
+    const leakyBroker = createBroker({
+      db: t.db,
+      keyring,
+      connectors: { MCP: leaky.connector },
+      logger,
+      masker,
+      limits,
+    });
+    const error = (await leakyBroker
+      .call(run, "search", { q: "x" })
+      .catch((e: unknown) => e)) as Error;
     expect(isToolCallError(error, "CONNECTOR_FAILED")).toBe(true);
-    expect(`${error.message} ${JSON.stringify(error)} ${error.stack ?? ""}`).not.toContain(CREDENTIAL);
+    expect(`${error.message} ${JSON.stringify(error)} ${error.stack ?? ""}`).not.toContain(
+      CREDENTIAL,
+    );
     const rows = await t.db.auditEvent.findMany();
     expect(JSON.stringify(rows)).not.toContain(CREDENTIAL);
     expect(sink.text()).not.toContain(CREDENTIAL);
@@ -192,8 +354,27 @@ describe("broker", () => {
     expect(text).not.toContain(ARG_PLANT);
     expect(text).not.toContain(RESULT_PLANT);
     for (const row of rows) {
-      expect(Object.keys(row).sort()).toEqual(["action", "actorId", "actorType", "connectionId", "createdAt", "durationMs", "id", "outcome", "targetId", "targetType", "toolName", "workspaceId"]);
-      expect(row).toMatchObject({ actorType: "RUN", actorId: run.id, action: "tool.call", targetType: null, targetId: null });
+      expect(Object.keys(row).sort()).toEqual([
+        "action",
+        "actorId",
+        "actorType",
+        "connectionId",
+        "createdAt",
+        "durationMs",
+        "id",
+        "outcome",
+        "targetId",
+        "targetType",
+        "toolName",
+        "workspaceId",
+      ]);
+      expect(row).toMatchObject({
+        actorType: "RUN",
+        actorId: run.id,
+        action: "tool.call",
+        targetType: null,
+        targetId: null,
+      });
       expect(typeof row.durationMs).toBe("number");
     }
   });
@@ -201,7 +382,9 @@ describe("broker", () => {
   it("[P05] a run id used with another workspace behaves as not found", async () => {
     const run = await startRun("p05");
     const other = await seedTenant(t.db, "other");
-    const error = await broker.call({ ...run, workspaceId: other.workspaceId }, "search", { q: "x" }).catch((e: unknown) => e);
+    const error = await broker
+      .call({ ...run, workspaceId: other.workspaceId }, "search", { q: "x" })
+      .catch((e: unknown) => e);
     expect(isToolCallError(error, "RUN_NOT_ACTIVE")).toBe(true);
     expect(mcp.calls).toHaveLength(0);
     expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("RUNNING");
@@ -210,12 +393,28 @@ describe("broker", () => {
   it("times out slow tools and caps large results", async () => {
     const run = await startRun("limits");
     const slow = fakeConnector("MCP", () => new Promise(() => undefined));
-    const slowBroker = createBroker({ db: t.db, keyring, connectors: { MCP: slow.connector }, logger: createLogger({ name: "t", destination: sink.stream }), limits });
+    const slowBroker = createBroker({
+      db: t.db,
+      keyring,
+      connectors: { MCP: slow.connector },
+      logger: createLogger({ name: "t", destination: sink.stream }),
+      limits,
+    });
     const error = await slowBroker.call(run, "search", { q: "x" }).catch((e: unknown) => e);
     expect(isToolCallError(error, "TIMEOUT")).toBe(true);
     expect(slow.calls[0]?.options.signal.aborted).toBe(true);
-    const big = fakeConnector("MCP", () => ({ content: [{ type: "text", text: "é".repeat(100) }], isError: false, truncated: false }));
-    const bigBroker = createBroker({ db: t.db, keyring, connectors: { MCP: big.connector }, logger: createLogger({ name: "t", destination: sink.stream }), limits });
+    const big = fakeConnector("MCP", () => ({
+      content: [{ type: "text", text: "é".repeat(100) }],
+      isError: false,
+      truncated: false,
+    }));
+    const bigBroker = createBroker({
+      db: t.db,
+      keyring,
+      connectors: { MCP: big.connector },
+      logger: createLogger({ name: "t", destination: sink.stream }),
+      limits,
+    });
     const result = await bigBroker.call(run, "search", { q: "x" });
     expect(result.truncated).toBe(true);
     expect(Buffer.byteLength(result.content[0]?.text ?? "")).toBeLessThanOrEqual(64);
@@ -225,23 +424,66 @@ describe("broker", () => {
     const refreshed: string[] = [];
     const refresher = ({ refreshToken }: { refreshToken: string }) => {
       refreshed.push(refreshToken);
-      return Promise.resolve({ accessToken: "at-new-123456", refreshToken: "rt-new-123456", expiresAt: new Date(Date.now() + 3600_000) });
+      return Promise.resolve({
+        accessToken: "at-new-123456",
+        refreshToken: "rt-new-123456",
+        expiresAt: new Date(Date.now() + 3600_000),
+      });
     };
     const tools = [tool("search", false, searchSchema), tool("echo")];
-    const conn = await seedConnection(t.db, keyring, a, { kind: "MCP", label: "oauth", tools, allowed: ["search", "echo"], authType: "OAUTH", oauth: { accessToken: "at-old-123456", refreshToken: "rt-old-123456", expiresAt: new Date(Date.now() + 3600_000), config: { tokenEndpoint: "https://auth.example/token" } } });
+    const conn = await seedConnection(t.db, keyring, a, {
+      kind: "MCP",
+      label: "oauth",
+      tools,
+      allowed: ["search", "echo"],
+      authType: "OAUTH",
+      oauth: {
+        accessToken: "at-old-123456",
+        refreshToken: "rt-old-123456",
+        expiresAt: new Date(Date.now() + 3600_000),
+        config: { tokenEndpoint: "https://auth.example/token" },
+      },
+    });
     const run = await startRun("c26", "oauth");
-    const oauthBroker = createBroker({ db: t.db, keyring, connectors: { MCP: mcp.connector }, logger: createLogger({ name: "t", destination: sink.stream }), limits, oauthRefresher: refresher });
+    const oauthBroker = createBroker({
+      db: t.db,
+      keyring,
+      connectors: { MCP: mcp.connector },
+      logger: createLogger({ name: "t", destination: sink.stream }),
+      limits,
+      oauthRefresher: refresher,
+    });
     await oauthBroker.call(run, "search", { q: "x" });
     expect(mcp.calls.at(-1)?.secrets.oauth?.accessToken).toBe("at-old-123456");
     expect(await mcp.calls.at(-1)?.secrets.oauth?.refresh()).toBe("at-old-123456"); // still valid: no refresh
     expect(refreshed).toEqual([]);
-    await t.db.connection.update({ where: { id: conn }, data: { oauthAccessTokenExpiresAt: new Date(Date.now() - 1000) } });
+    await t.db.connection.update({
+      where: { id: conn },
+      data: { oauthAccessTokenExpiresAt: new Date(Date.now() - 1000) },
+    });
     await oauthBroker.call(run, "search", { q: "x" });
     expect(refreshed).toEqual(["rt-old-123456"]);
     expect(mcp.calls.at(-1)?.secrets.oauth?.accessToken).toBe("at-new-123456");
     const row = await t.db.connection.findUniqueOrThrow({ where: { id: conn } });
-    const bind = (field: string) => ({ workspaceId: a.workspaceId, table: "Connection", rowId: conn, field });
-    expect(await decryptField(keyring, row.oauthAccessTokenCiphertext!, bind("oauthAccessTokenCiphertext"))).toBe("at-new-123456");
-    expect(await decryptField(keyring, row.oauthRefreshTokenCiphertext!, bind("oauthRefreshTokenCiphertext"))).toBe("rt-new-123456");
+    const bind = (field: string) => ({
+      workspaceId: a.workspaceId,
+      table: "Connection",
+      rowId: conn,
+      field,
+    });
+    expect(
+      await decryptField(
+        keyring,
+        row.oauthAccessTokenCiphertext!,
+        bind("oauthAccessTokenCiphertext"),
+      ),
+    ).toBe("at-new-123456");
+    expect(
+      await decryptField(
+        keyring,
+        row.oauthRefreshTokenCiphertext!,
+        bind("oauthRefreshTokenCiphertext"),
+      ),
+    ).toBe("rt-new-123456");
   });
 });

@@ -77,21 +77,53 @@ export function createBroker(options: BrokerOptions): Broker {
   async function planFor(run: BrokerRun): Promise<RunCache> {
     const hit = cache.get(run.id);
     if (hit) return hit;
-    const row = await db.run.findFirst({ where: { id: run.id, workspaceId: run.workspaceId, jobId: run.jobId }, select: { plan: true } });
+    const row = await db.run.findFirst({
+      where: { id: run.id, workspaceId: run.workspaceId, jobId: run.jobId },
+      select: { plan: true },
+    });
     const plan = readPlan(row?.plan);
-    if (!plan) throw new ToolCallError("RUN_NOT_ACTIVE", "This run has no execution plan; it was not started by the worker.");
-    const entry: RunCache = { plan, byName: new Map(plan.tools.map((t) => [t.name, t])), validators: new Map() };
+    if (!plan)
+      throw new ToolCallError(
+        "RUN_NOT_ACTIVE",
+        "This run has no execution plan; it was not started by the worker.",
+      );
+    const entry: RunCache = {
+      plan,
+      byName: new Map(plan.tools.map((t) => [t.name, t])),
+      validators: new Map(),
+    };
     cache.set(run.id, entry);
     return entry;
   }
 
   function checkAccess(state: AccessState | null, run: BrokerRun, entry: PlanEntry): AccessState {
-    if (!state || state.runJobId !== run.jobId) throw new ToolCallError("RUN_NOT_ACTIVE", "This run was not found.");
-    if (state.runStatus !== "RUNNING") throw new ToolCallError("RUN_NOT_ACTIVE", `This run is ${state.runStatus.toLowerCase()}; it cannot call tools.`);
-    if (!state.grantFound || state.grantRevoked) throw new ToolCallError("GRANT_REVOKED", "The owner revoked this job's access; the run stops.");
-    if (state.grantHash !== state.jobHash) throw new ToolCallError("REQUEST_CHANGED", "The job's tool request changed since it was approved; the run stops until an owner approves it.");
-    if (!state.connectionFound || state.connectionDeleted) throw new ToolCallError("CONNECTION_REMOVED", "The owner removed the connection this tool uses; the run stops.");
-    if (!state.allowedTools.includes(entry.tool) || !state.granted) throw new ToolCallError("TOOL_NOT_ALLOWED", `The owner no longer allows "${entry.name}"; the run stops.`);
+    if (!state || state.runJobId !== run.jobId)
+      throw new ToolCallError("RUN_NOT_ACTIVE", "This run was not found.");
+    if (state.runStatus !== "RUNNING")
+      throw new ToolCallError(
+        "RUN_NOT_ACTIVE",
+        `This run is ${state.runStatus.toLowerCase()}; it cannot call tools.`,
+      );
+    if (!state.grantFound || state.grantRevoked)
+      throw new ToolCallError(
+        "GRANT_REVOKED",
+        "The owner revoked this job's access; the run stops.",
+      );
+    if (state.grantHash !== state.jobHash)
+      throw new ToolCallError(
+        "REQUEST_CHANGED",
+        "The job's tool request changed since it was approved; the run stops until an owner approves it.",
+      );
+    if (!state.connectionFound || state.connectionDeleted)
+      throw new ToolCallError(
+        "CONNECTION_REMOVED",
+        "The owner removed the connection this tool uses; the run stops.",
+      );
+    if (!state.allowedTools.includes(entry.tool) || !state.granted)
+      throw new ToolCallError(
+        "TOOL_NOT_ALLOWED",
+        `The owner no longer allows "${entry.name}"; the run stops.`,
+      );
     return state;
   }
 
@@ -102,33 +134,78 @@ export function createBroker(options: BrokerOptions): Broker {
     });
   }
 
-  async function invoke(run: BrokerRun, entry: PlanEntry, state: AccessState, args: Record<string, unknown>): Promise<UntrustedToolResult> {
+  async function invoke(
+    run: BrokerRun,
+    entry: PlanEntry,
+    state: AccessState,
+    args: Record<string, unknown>,
+  ): Promise<UntrustedToolResult> {
     const connector = options.connectors[entry.connectionKind];
-    if (!connector) throw new ToolCallError("CONNECTOR_FAILED", `No ${entry.connectionKind} connector is configured on this worker.`);
+    if (!connector)
+      throw new ToolCallError(
+        "CONNECTOR_FAILED",
+        `No ${entry.connectionKind} connector is configured on this worker.`,
+      );
     const controller = new AbortController();
-    const secrets = await loadSecrets({ db, keyring: options.keyring, masker, refresher: options.oauthRefresher, now }, { workspaceId: run.workspaceId, connectionId: entry.connectionId }, state.connection, controller.signal);
-    const target = { connectionId: entry.connectionId, workspaceId: run.workspaceId, kind: entry.connectionKind, endpoint: state.connection.endpoint, authType: state.connection.authType, authHeaderName: state.connection.authHeaderName, settings: state.connection.settings };
+    const secrets = await loadSecrets(
+      { db, keyring: options.keyring, masker, refresher: options.oauthRefresher, now },
+      { workspaceId: run.workspaceId, connectionId: entry.connectionId },
+      state.connection,
+      controller.signal,
+    );
+    const target = {
+      connectionId: entry.connectionId,
+      workspaceId: run.workspaceId,
+      kind: entry.connectionKind,
+      endpoint: state.connection.endpoint,
+      authType: state.connection.authType,
+      authHeaderName: state.connection.authHeaderName,
+      settings: state.connection.settings,
+    };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new ToolCallError("TIMEOUT", `The tool did not answer within ${limits.timeoutMs} ms.`));
+        reject(
+          new ToolCallError("TIMEOUT", `The tool did not answer within ${limits.timeoutMs} ms.`),
+        );
       }, limits.timeoutMs);
     });
     try {
       const result = await Promise.race([
-        connector.callTool(target, secrets, entry.tool, args, { signal: controller.signal, timeoutMs: limits.timeoutMs, maxResultBytes: limits.maxResultBytes, scope: { repositoryFullName: run.repositoryFullName } }),
+        connector.callTool(target, secrets, entry.tool, args, {
+          signal: controller.signal,
+          timeoutMs: limits.timeoutMs,
+          maxResultBytes: limits.maxResultBytes,
+          scope: { repositoryFullName: run.repositoryFullName },
+        }),
         timeout,
       ]);
       // A service may echo the credential back: mask before the model sees it (C25).
       const capped = capResult(masker.maskValue(result.content), limits.maxResultBytes);
-      return { untrusted: true, tool: entry.name, content: capped.content, truncated: result.truncated || capped.truncated, isError: result.isError };
+      return {
+        untrusted: true,
+        tool: entry.name,
+        content: capped.content,
+        truncated: result.truncated || capped.truncated,
+        isError: result.isError,
+      };
     } catch (error) {
       if (error instanceof ToolCallError) throw error;
-      if (isAppError(error) && error.reason === "OUT_OF_SCOPE") throw new ToolCallError("OUT_OF_SCOPE", masker.mask(error.message));
-      if (isAppError(error) && error.reason === "TIMEOUT") throw new ToolCallError("TIMEOUT", masker.mask(error.message));
+      if (isAppError(error) && error.reason === "OUT_OF_SCOPE")
+        throw new ToolCallError("OUT_OF_SCOPE", masker.mask(error.message));
+      if (isAppError(error) && error.reason === "TIMEOUT")
+        throw new ToolCallError("TIMEOUT", masker.mask(error.message));
       const message = isAppError(error) ? masker.mask(error.message) : "The connector failed.";
-      logger.warn({ runId: run.id, tool: entry.name, connectionId: entry.connectionId, reason: isAppError(error) ? error.reason : undefined }, "tool call failed");
+      logger.warn(
+        {
+          runId: run.id,
+          tool: entry.name,
+          connectionId: entry.connectionId,
+          reason: isAppError(error) ? error.reason : undefined,
+        },
+        "tool call failed",
+      );
       throw new ToolCallError("CONNECTOR_FAILED", message);
     } finally {
       clearTimeout(timer);
@@ -142,9 +219,26 @@ export function createBroker(options: BrokerOptions): Broker {
       let entry: PlanEntry | undefined;
       try {
         const cached = await planFor(run);
-        entry = typeof toolName === "string" && TOOL_NAME.test(toolName) ? cached.byName.get(toolName) : undefined;
-        if (!entry) throw new ToolCallError("NOT_IN_PLAN", "This tool is not in the run's execution plan. Use only the tools listed for this run, with their exact names.");
-        const state = checkAccess(await readAccessState(db, { workspaceId: run.workspaceId, runId: run.id, grantId: cached.plan.grantId, connectionId: entry.connectionId, tool: entry.tool }), run, entry);
+        entry =
+          typeof toolName === "string" && TOOL_NAME.test(toolName)
+            ? cached.byName.get(toolName)
+            : undefined;
+        if (!entry)
+          throw new ToolCallError(
+            "NOT_IN_PLAN",
+            "This tool is not in the run's execution plan. Use only the tools listed for this run, with their exact names.",
+          );
+        const state = checkAccess(
+          await readAccessState(db, {
+            workspaceId: run.workspaceId,
+            runId: run.id,
+            grantId: cached.plan.grantId,
+            connectionId: entry.connectionId,
+            tool: entry.tool,
+          }),
+          run,
+          entry,
+        );
         let validate = cached.validators.get(entry.name);
         if (!validate) {
           validate = compileArguments(entry.inputSchema);
@@ -155,7 +249,10 @@ export function createBroker(options: BrokerOptions): Broker {
         if (result.isError) outcome = "tool_error";
         return result;
       } catch (error) {
-        const refusal = error instanceof ToolCallError ? error : new ToolCallError("CONNECTOR_FAILED", "The tool call failed.");
+        const refusal =
+          error instanceof ToolCallError
+            ? error
+            : new ToolCallError("CONNECTOR_FAILED", "The tool call failed.");
         outcome = refusal.reason satisfies RefusalReason;
         if (refusal.failsRun) await failRun(run, refusal);
         throw refusal;

@@ -1,5 +1,11 @@
 export { createBroker } from "./broker.ts";
-export type { Broker, BrokerLimits, BrokerOptions, BrokerRun, UntrustedToolResult } from "./broker.ts";
+export type {
+  Broker,
+  BrokerLimits,
+  BrokerOptions,
+  BrokerRun,
+  UntrustedToolResult,
+} from "./broker.ts";
 export { isToolCallError, refusalReasons, ToolCallError } from "./refusals.ts";
 export type { RefusalReason } from "./refusals.ts";
 export { compileArguments, hardenSchema, validateArguments } from "./arguments.ts";

@@ -1,6 +1,13 @@
 // An in-process connector that records every call, for broker ordering tests: a refused call
 // must leave `calls` empty.
-import type { CallOptions, ConnectionKind, ConnectionSecrets, ConnectionTarget, Connector, ToolResult } from "@secondshift/connectors";
+import type {
+  CallOptions,
+  ConnectionKind,
+  ConnectionSecrets,
+  ConnectionTarget,
+  Connector,
+  ToolResult,
+} from "@secondshift/connectors";
 
 export interface RecordedCall {
   target: ConnectionTarget;
@@ -10,7 +17,14 @@ export interface RecordedCall {
   options: CallOptions;
 }
 
-export function fakeConnector(kind: ConnectionKind, answer: (call: RecordedCall) => Promise<ToolResult> | ToolResult = () => ({ content: [{ type: "text", text: "ok" }], isError: false, truncated: false })) {
+export function fakeConnector(
+  kind: ConnectionKind,
+  answer: (call: RecordedCall) => Promise<ToolResult> | ToolResult = () => ({
+    content: [{ type: "text", text: "ok" }],
+    isError: false,
+    truncated: false,
+  }),
+) {
   const calls: RecordedCall[] = [];
   const connector: Connector = {
     kind,

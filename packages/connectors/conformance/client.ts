@@ -5,9 +5,19 @@
 // headless "browser" that follows the authorization redirect), then call tools through the
 // connector with the OAuth access token, refreshing through refreshMcpOAuth if it expires.
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
 import { createMcpConnector } from "../src/mcp/connector.ts";
-import { beginMcpOAuth, finishMcpOAuth, refreshMcpOAuth, tokenExpiresAt, type McpOAuthOptions, type McpOAuthStore } from "../src/mcp/oauth.ts";
+import {
+  beginMcpOAuth,
+  finishMcpOAuth,
+  refreshMcpOAuth,
+  tokenExpiresAt,
+  type McpOAuthOptions,
+  type McpOAuthStore,
+} from "../src/mcp/oauth.ts";
 import { testDeps } from "../src/testing/outbound.ts";
 import type { ConnectionSecrets, ConnectionTarget, JsonSchema } from "../src/types.ts";
 
@@ -16,10 +26,22 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const { deps, close } = testDeps();
 
 function memoryStore(): McpOAuthStore & { state: Record<string, unknown> } {
-  const state: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; discovery?: OAuthDiscoveryState } = {};
+  const state: {
+    client?: OAuthClientInformationMixed;
+    tokens?: OAuthTokens;
+    verifier?: string;
+    discovery?: OAuthDiscoveryState;
+  } = {};
   // auth/pre-registration: the runner hands over a client registered out of band.
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as { client_id?: string; client_secret?: string };
-  if (context.client_id) state.client = { client_id: context.client_id, ...(context.client_secret ? { client_secret: context.client_secret } : {}) };
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as {
+    client_id?: string;
+    client_secret?: string;
+  };
+  if (context.client_id)
+    state.client = {
+      client_id: context.client_id,
+      ...(context.client_secret ? { client_secret: context.client_secret } : {}),
+    };
   return {
     discoveryState: () => Promise.resolve(state.discovery),
     saveDiscoveryState: (d) => Promise.resolve(void (state.discovery = d)),
@@ -49,13 +71,30 @@ function sampleArgs(schema: JsonSchema): Record<string, unknown> {
   const sample: Record<string, unknown> = {};
   for (const name of required) {
     const type = properties[name]?.type;
-    sample[name] = type === "number" || type === "integer" ? 1 : type === "boolean" ? true : type === "object" ? {} : type === "array" ? [] : "test";
+    sample[name] =
+      type === "number" || type === "integer"
+        ? 1
+        : type === "boolean"
+          ? true
+          : type === "object"
+            ? {}
+            : type === "array"
+              ? []
+              : "test";
   }
   return sample;
 }
 
 async function main(): Promise<void> {
-  const target: ConnectionTarget = { connectionId: "conformance", workspaceId: "w", kind: "MCP", endpoint, authType: "NONE", authHeaderName: null, settings: {} };
+  const target: ConnectionTarget = {
+    connectionId: "conformance",
+    workspaceId: "w",
+    kind: "MCP",
+    endpoint,
+    authType: "NONE",
+    authHeaderName: null,
+    settings: {},
+  };
   let secrets: ConnectionSecrets = { credential: null };
   if (scenario.startsWith("auth/")) {
     const store = memoryStore();
@@ -84,13 +123,24 @@ async function main(): Promise<void> {
   try {
     const tools = await connector.listTools(target, secrets, { signal, timeoutMs: 20_000 });
     for (const tool of tools) {
-      const result = await connector.callTool(target, secrets, tool.name, sampleArgs(tool.inputSchema), {
-        signal,
-        timeoutMs: 20_000,
-        maxResultBytes: 64 * 1024,
-        scope: { repositoryFullName: null },
-      });
-      console.log(`${tool.name}: ${result.isError ? "error" : "ok"} ${result.content.map((c) => c.text).join(" ").slice(0, 200)}`);
+      const result = await connector.callTool(
+        target,
+        secrets,
+        tool.name,
+        sampleArgs(tool.inputSchema),
+        {
+          signal,
+          timeoutMs: 20_000,
+          maxResultBytes: 64 * 1024,
+          scope: { repositoryFullName: null },
+        },
+      );
+      console.log(
+        `${tool.name}: ${result.isError ? "error" : "ok"} ${result.content
+          .map((c) => c.text)
+          .join(" ")
+          .slice(0, 200)}`,
+      );
     }
   } finally {
     await connector.close?.();

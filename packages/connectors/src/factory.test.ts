@@ -11,7 +11,12 @@ describe("createConnectors", () => {
   it("returns one connector per connection kind", async () => {
     const t = testDeps();
     const connectors = createConnectors(t.deps);
-    expect(Object.entries(connectors).map(([k, c]) => [k, c.kind])).toEqual([["MCP", "MCP"], ["HTTP", "HTTP"], ["GITHUB", "GITHUB"], ["SENTRY", "SENTRY"]]);
+    expect(Object.entries(connectors).map(([k, c]) => [k, c.kind])).toEqual([
+      ["MCP", "MCP"],
+      ["HTTP", "HTTP"],
+      ["GITHUB", "GITHUB"],
+      ["SENTRY", "SENTRY"],
+    ]);
     await closeConnectors(connectors);
     await t.close();
   });
@@ -21,23 +26,37 @@ describe("createConnectors", () => {
     ["HTTP", "http://127.0.0.1:9/api", "get", {}],
     ["GITHUB", "https://127.0.0.1:9/api/v3", "get_issue", { issue_number: 1 }],
     ["SENTRY", "https://10.0.0.1", "list_projects", {}],
-  ] as const)("[C21] %s calls go through netguard: a non-public endpoint is refused in production", async (kind, endpoint, tool, args) => {
-    const client = createOutboundClient({ production: true, allowedPrivateHosts: [], allowedPrivateCidrs: [] });
-    const base = testDeps();
-    const connectors = createConnectors({ ...base.deps, outbound: outboundFromNetguard(client) });
-    const target: ConnectionTarget = {
-      connectionId: "c1",
-      workspaceId: "w1",
-      kind,
-      endpoint,
-      authType: "BEARER",
-      authHeaderName: null,
-      settings: { organization: "acme", operations: [{ name: "get", method: "GET", pathTemplate: "/x" }] },
-    };
-    const error: unknown = await connectors[kind].callTool(target, { credential: "t" }, tool, args, callOptions()).catch((e: unknown) => e);
-    expect((error as { reason?: string }).reason).toMatch(/^(ADDRESS_NOT_PUBLIC|HTTPS_REQUIRED)$/);
-    await closeConnectors(connectors);
-    await client.close();
-    await base.close();
-  });
+  ] as const)(
+    "[C21] %s calls go through netguard: a non-public endpoint is refused in production",
+    async (kind, endpoint, tool, args) => {
+      const client = createOutboundClient({
+        production: true,
+        allowedPrivateHosts: [],
+        allowedPrivateCidrs: [],
+      });
+      const base = testDeps();
+      const connectors = createConnectors({ ...base.deps, outbound: outboundFromNetguard(client) });
+      const target: ConnectionTarget = {
+        connectionId: "c1",
+        workspaceId: "w1",
+        kind,
+        endpoint,
+        authType: "BEARER",
+        authHeaderName: null,
+        settings: {
+          organization: "acme",
+          operations: [{ name: "get", method: "GET", pathTemplate: "/x" }],
+        },
+      };
+      const error: unknown = await connectors[kind]
+        .callTool(target, { credential: "t" }, tool, args, callOptions())
+        .catch((e: unknown) => e);
+      expect((error as { reason?: string }).reason).toMatch(
+        /^(ADDRESS_NOT_PUBLIC|HTTPS_REQUIRED)$/,
+      );
+      await closeConnectors(connectors);
+      await client.close();
+      await base.close();
+    },
+  );
 });

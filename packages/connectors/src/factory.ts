@@ -17,11 +17,18 @@ export function createConnectors(deps: ConnectorDeps): Record<ConnectionKind, Co
 }
 
 /** Ends a run: forgets (and revokes) every credential minted for it. */
-export async function disposeRun(connectors: Record<ConnectionKind, Connector>, runId: string): Promise<void> {
-  await Promise.all(Object.values(connectors).map((c) => c.disposeRun?.(runId) ?? Promise.resolve()));
+export async function disposeRun(
+  connectors: Record<ConnectionKind, Connector>,
+  runId: string,
+): Promise<void> {
+  await Promise.all(
+    Object.values(connectors).map((c) => c.disposeRun?.(runId) ?? Promise.resolve()),
+  );
 }
 
 /** Worker shutdown: closes pooled MCP sessions. */
-export async function closeConnectors(connectors: Record<ConnectionKind, Connector>): Promise<void> {
+export async function closeConnectors(
+  connectors: Record<ConnectionKind, Connector>,
+): Promise<void> {
   await Promise.all(Object.values(connectors).map((c) => c.close?.() ?? Promise.resolve()));
 }

@@ -21,5 +21,11 @@ export { DEFAULT_GITHUB_API } from "./github/connector.ts";
 export { DEFAULT_SENTRY_URL } from "./sentry/connector.ts";
 export { parseOperations } from "./http/operations.ts";
 export type { HttpOperation } from "./http/operations.ts";
-export { beginMcpOAuth, createMcpOAuthProvider, finishMcpOAuth, refreshMcpOAuth, tokenExpiresAt } from "./mcp/oauth.ts";
+export {
+  beginMcpOAuth,
+  createMcpOAuthProvider,
+  finishMcpOAuth,
+  refreshMcpOAuth,
+  tokenExpiresAt,
+} from "./mcp/oauth.ts";
 export type { McpOAuthOptions, McpOAuthStore } from "./mcp/oauth.ts";

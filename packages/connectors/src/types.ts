@@ -78,12 +78,22 @@ export interface ToolResult {
 export interface Connector {
   readonly kind: ConnectionKind;
   /** Tools the service offers, for the owner to choose from. */
-  listTools(target: ConnectionTarget, secrets: ConnectionSecrets, options: { signal: AbortSignal; timeoutMs: number }): Promise<ToolDescriptor[]>;
+  listTools(
+    target: ConnectionTarget,
+    secrets: ConnectionSecrets,
+    options: { signal: AbortSignal; timeoutMs: number },
+  ): Promise<ToolDescriptor[]>;
   /**
    * Calls one tool. Arguments were already validated against the snapshotted schema by the
    * broker; the connector still refuses anything outside `scope` before any request is sent.
    */
-  callTool(target: ConnectionTarget, secrets: ConnectionSecrets, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolResult>;
+  callTool(
+    target: ConnectionTarget,
+    secrets: ConnectionSecrets,
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<ToolResult>;
   /** Forgets (and where possible revokes) credentials minted for one run. Call when it ends. */
   disposeRun?(runId: string): Promise<void>;
   /** Closes pooled sessions (worker shutdown). */

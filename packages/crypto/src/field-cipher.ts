@@ -21,7 +21,13 @@ export interface FieldBinding {
 
 function associatedData(binding: FieldBinding): Uint8Array {
   // Length-prefixed parts: ("ab","c") and ("a","bc") must not produce the same bytes.
-  const parts = ["secondshift.field.v1", binding.workspaceId, binding.table, binding.rowId, binding.field];
+  const parts = [
+    "secondshift.field.v1",
+    binding.workspaceId,
+    binding.table,
+    binding.rowId,
+    binding.field,
+  ];
   return Buffer.concat(
     parts.map((part) => {
       const bytes = Buffer.from(part, "utf8");
@@ -35,15 +41,25 @@ function associatedData(binding: FieldBinding): Uint8Array {
 /** The key id a ciphertext was written with (hex), without decrypting it. */
 export function ciphertextKeyId(ciphertext: Uint8Array): string {
   if (ciphertext.length < HEADER_BYTES + TAG_BYTES) {
-    throw new CryptoError("CIPHERTEXT_MALFORMED", "The stored ciphertext is too short to be valid.");
+    throw new CryptoError(
+      "CIPHERTEXT_MALFORMED",
+      "The stored ciphertext is too short to be valid.",
+    );
   }
   if (ciphertext[0] !== CIPHERTEXT_VERSION) {
-    throw new CryptoError("UNSUPPORTED_VERSION", `Ciphertext version ${ciphertext[0]} is not supported by this release.`);
+    throw new CryptoError(
+      "UNSUPPORTED_VERSION",
+      `Ciphertext version ${ciphertext[0]} is not supported by this release.`,
+    );
   }
   return Buffer.from(ciphertext.subarray(1, 1 + KEY_ID_BYTES)).toString("hex");
 }
 
-export async function encryptField(keyring: Keyring, plaintext: string, binding: FieldBinding): Promise<Uint8Array<ArrayBuffer>> {
+export async function encryptField(
+  keyring: Keyring,
+  plaintext: string,
+  binding: FieldBinding,
+): Promise<Uint8Array<ArrayBuffer>> {
   const sodium = await loadSodium();
   const nonce = sodium.randombytes_buf(NONCE_BYTES);
   const sealed = sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(
@@ -61,7 +77,11 @@ export async function encryptField(keyring: Keyring, plaintext: string, binding:
   return out;
 }
 
-export async function decryptField(keyring: Keyring, ciphertext: Uint8Array, binding: FieldBinding): Promise<string> {
+export async function decryptField(
+  keyring: Keyring,
+  ciphertext: Uint8Array,
+  binding: FieldBinding,
+): Promise<string> {
   const sodium = await loadSodium();
   const keyId = ciphertextKeyId(ciphertext);
   const key = keyring.keys.get(keyId);

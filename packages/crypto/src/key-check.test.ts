@@ -9,7 +9,9 @@ const key = () => new Uint8Array(randomBytes(32));
 describe("key check", () => {
   it("[P07] a keyring without the key the data was written with is refused with a clear message", async () => {
     const original = createKeyring(key());
-    const stored = [{ keyId: original.currentKeyId, checkCiphertext: await createKeyCheck(original) }];
+    const stored = [
+      { keyId: original.currentKeyId, checkCiphertext: await createKeyCheck(original) },
+    ];
     expect(await verifyKeyChecks(original, stored)).toEqual({ currentKeyNeedsCheck: false });
 
     const wrong = createKeyring(key());
@@ -24,7 +26,9 @@ describe("key check", () => {
     const oldKey = key();
     const old = createKeyring(oldKey);
     const stored = [{ keyId: old.currentKeyId, checkCiphertext: await createKeyCheck(old) }];
-    expect(await verifyKeyChecks(createKeyring(key(), [oldKey]), stored)).toEqual({ currentKeyNeedsCheck: true });
+    expect(await verifyKeyChecks(createKeyring(key(), [oldKey]), stored)).toEqual({
+      currentKeyNeedsCheck: true,
+    });
     expect(await verifyKeyChecks(createKeyring(key()), [])).toEqual({ currentKeyNeedsCheck: true });
   });
 
@@ -32,6 +36,8 @@ describe("key check", () => {
     const keyring = createKeyring(key());
     const check = await createKeyCheck(keyring);
     check[check.length - 1] = (check[check.length - 1] ?? 0) ^ 1;
-    await expect(verifyKeyChecks(keyring, [{ keyId: keyring.currentKeyId, checkCiphertext: check }])).rejects.toThrow(/altered/);
+    await expect(
+      verifyKeyChecks(keyring, [{ keyId: keyring.currentKeyId, checkCiphertext: check }]),
+    ).rejects.toThrow(/altered/);
   });
 });

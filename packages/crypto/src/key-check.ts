@@ -25,7 +25,10 @@ export interface StoredKeyCheck {
  * keyring, and must decrypt its check. Returns whether the current key needs a check row of
  * its own (first start, or first start after a new key was configured).
  */
-export async function verifyKeyChecks(keyring: Keyring, stored: readonly StoredKeyCheck[]): Promise<{ currentKeyNeedsCheck: boolean }> {
+export async function verifyKeyChecks(
+  keyring: Keyring,
+  stored: readonly StoredKeyCheck[],
+): Promise<{ currentKeyNeedsCheck: boolean }> {
   for (const check of stored) {
     if (!keyring.keys.has(check.keyId)) {
       throw new CryptoError(
@@ -42,7 +45,10 @@ export async function verifyKeyChecks(keyring: Keyring, stored: readonly StoredK
       plain = "";
     }
     if (plain !== CHECK_PLAINTEXT) {
-      throw new CryptoError("KEY_MISMATCH", `The key check for key ${check.keyId} does not decrypt. Refusing to start: the stored check was altered.`);
+      throw new CryptoError(
+        "KEY_MISMATCH",
+        `The key check for key ${check.keyId} does not decrypt. Refusing to start: the stored check was altered.`,
+      );
     }
   }
   return { currentKeyNeedsCheck: !stored.some((c) => c.keyId === keyring.currentKeyId) };

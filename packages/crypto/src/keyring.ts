@@ -19,7 +19,12 @@ export const generateKeyHint =
   "Generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\"";
 
 export function keyIdOf(key: Uint8Array): string {
-  return createHash("sha256").update("secondshift-key-id\0").update(key).digest().subarray(0, KEY_ID_BYTES).toString("hex");
+  return createHash("sha256")
+    .update("secondshift-key-id\0")
+    .update(key)
+    .digest()
+    .subarray(0, KEY_ID_BYTES)
+    .toString("hex");
 }
 
 /** Decodes a base64 key; `name` is the setting it came from, for the error message. */
@@ -41,7 +46,8 @@ export function decodeKey(base64: string, name: string): Uint8Array {
 export function createKeyring(current: Uint8Array, previous: readonly Uint8Array[] = []): Keyring {
   const keys = new Map<string, Uint8Array>();
   for (const key of [current, ...previous]) {
-    if (key.length !== KEY_BYTES) throw new CryptoError("KEY_INVALID", `Encryption keys must be ${KEY_BYTES} bytes.`);
+    if (key.length !== KEY_BYTES)
+      throw new CryptoError("KEY_INVALID", `Encryption keys must be ${KEY_BYTES} bytes.`);
     keys.set(keyIdOf(key), key);
   }
   return { currentKeyId: keyIdOf(current), currentKey: current, keys };

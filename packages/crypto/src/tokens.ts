@@ -2,7 +2,12 @@
 // token is recognisable in a scanner and in logs. Only the SHA-256 hash is ever stored.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
-export const tokenKinds = { run: "ss_run_", invitation: "ss_inv_", session: "ss_ses_", webhook: "ss_whk_" } as const;
+export const tokenKinds = {
+  run: "ss_run_",
+  invitation: "ss_inv_",
+  session: "ss_ses_",
+  webhook: "ss_whk_",
+} as const;
 export type TokenKind = keyof typeof tokenKinds;
 
 const TOKEN_BYTES = 32;

@@ -11,6 +11,9 @@ export interface CreateDbOptions {
 }
 
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: options.maxConnections ?? 10 });
+  const adapter = new PrismaPg({
+    connectionString: databaseUrl,
+    max: options.maxConnections ?? 10,
+  });
   return new PrismaClient({ adapter });
 }

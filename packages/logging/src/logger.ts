@@ -30,7 +30,14 @@ export const redactedFields = [
 const redactPaths = redactedFields.flatMap((f) => {
   const key = /^[A-Za-z_$][\w$]*$/.test(f) ? f : `["${f}"]`;
   const join = (prefix: string) => (key.startsWith("[") ? `${prefix}${key}` : `${prefix}.${key}`);
-  return [key, join("*"), join("*.*"), join("headers"), join("req.headers"), join("request.headers")];
+  return [
+    key,
+    join("*"),
+    join("*.*"),
+    join("headers"),
+    join("req.headers"),
+    join("request.headers"),
+  ];
 });
 
 export interface CreateLoggerOptions {
@@ -64,7 +71,11 @@ export function createLogger(options: CreateLoggerOptions): Logger {
 }
 
 /** A sink that keeps every line in memory, for tests that scan logs for secrets. */
-export function createMemorySink(): { stream: NodeJS.WritableStream; lines: () => string[]; text: () => string } {
+export function createMemorySink(): {
+  stream: NodeJS.WritableStream;
+  lines: () => string[];
+  text: () => string;
+} {
   const chunks: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {

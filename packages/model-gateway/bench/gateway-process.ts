@@ -12,7 +12,12 @@ const gateway = createGatewayServer({
   db: createDb(process.env.BENCH_DATABASE_URL!, { maxConnections: 16 }),
   pool: new pg.Pool({ connectionString: process.env.BENCH_DATABASE_URL!, max: 16 }),
   keyring: createKeyring(decodeKey(process.env.BENCH_KEY!, "BENCH_KEY")),
-  outbound: createOutboundClient({ production: false, allowHttp: true, allowedPrivateHosts: [], allowedPrivateCidrs: ["127.0.0.1/32"] }),
+  outbound: createOutboundClient({
+    production: false,
+    allowHttp: true,
+    allowedPrivateHosts: [],
+    allowedPrivateCidrs: ["127.0.0.1/32"],
+  }),
   logger: createLogger({ name: "gateway", level: process.env.BENCH_LOG_LEVEL ?? "warn", masker }),
   masker,
   limits: { maxBodyBytes: 10 * 1024 * 1024, upstreamTimeoutMs: 600_000, maxParallelPerRun: 64 },

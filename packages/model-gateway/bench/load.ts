@@ -14,7 +14,12 @@ export interface LoadResult {
   errors: number;
 }
 
-export async function runLoad(target: Target, body: string, concurrency: number, requests: number): Promise<LoadResult> {
+export async function runLoad(
+  target: Target,
+  body: string,
+  concurrency: number,
+  requests: number,
+): Promise<LoadResult> {
   const pool = new Pool(target.origin, { connections: concurrency, pipelining: 1 });
   const latencies: number[] = [];
   let errors = 0;
@@ -25,7 +30,12 @@ export async function runLoad(target: Target, body: string, concurrency: number,
       next += 1;
       const t0 = performance.now();
       try {
-        const res = await pool.request({ method: "POST", path: target.path, headers: { "content-type": "application/json", ...target.headers }, body });
+        const res = await pool.request({
+          method: "POST",
+          path: target.path,
+          headers: { "content-type": "application/json", ...target.headers },
+          body,
+        });
         for await (const _chunk of res.body) {
           // read to the end: latency includes the whole (streamed) response
         }

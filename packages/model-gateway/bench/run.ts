@@ -18,8 +18,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const children: ChildProcess[] = [];
 
-function startChild(args: string[], env: Record<string, string> = {}, ready?: RegExp): Promise<string> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+function startChild(
+  args: string[],
+  env: Record<string, string> = {},
+  ready?: RegExp,
+): Promise<string> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = "";
@@ -30,7 +37,9 @@ function startChild(args: string[], env: Record<string, string> = {}, ready?: Re
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}: ${out.slice(-2000)}`)));
+    child.on("exit", (code) =>
+      reject(new Error(`${args.join(" ")} exited with ${code}: ${out.slice(-2000)}`)),
+    );
   });
 }
 
@@ -48,20 +57,48 @@ const keyBase64 = randomBytes(32).toString("base64");
 const keyring = createKeyring(new Uint8Array(Buffer.from(keyBase64, "base64")));
 try {
   const providerUrl = await startChild([...tsx, join(here, "provider-process.ts")]);
-  const run = await seedRun(tdb.db, keyring, { kind: "OPENAI", baseUrl: providerUrl, providerKey: "sk-bench-provider-key-000000", budget: 2_000_000_000 });
-  const gatewayUrl = await startChild([...tsx, join(here, "gateway-process.ts")], { BENCH_DATABASE_URL: tdb.url, BENCH_KEY: keyBase64 });
+  const run = await seedRun(tdb.db, keyring, {
+    kind: "OPENAI",
+    baseUrl: providerUrl,
+    providerKey: "sk-bench-provider-key-000000",
+    budget: 2_000_000_000,
+  });
+  const gatewayUrl = await startChild([...tsx, join(here, "gateway-process.ts")], {
+    BENCH_DATABASE_URL: tdb.url,
+    BENCH_KEY: keyBase64,
+  });
   const portkeyPort = await freePort();
-  const portkeyMain = join(dirname(createRequire(import.meta.url).resolve("@portkey-ai/gateway/package.json")), "build", "start-server.js");
-  await startChild([portkeyMain, `--port=${portkeyPort}`, "--headless"], { NODE_ENV: "production" }, /(Ready for connections)/);
+  const portkeyMain = join(
+    dirname(createRequire(import.meta.url).resolve("@portkey-ai/gateway/package.json")),
+    "build",
+    "start-server.js",
+  );
+  await startChild(
+    [portkeyMain, `--port=${portkeyPort}`, "--headless"],
+    { NODE_ENV: "production" },
+    /(Ready for connections)/,
+  );
   await new Promise((r) => setTimeout(r, 1000));
 
   const targets: Record<string, Target> = {
-    direct: { origin: providerUrl, path: "/v1/chat/completions", headers: { authorization: "Bearer sk-bench-provider-key-000000" } },
-    secondshift: { origin: gatewayUrl, path: "/v1/chat/completions", headers: { authorization: `Bearer ${run.token}` } },
+    direct: {
+      origin: providerUrl,
+      path: "/v1/chat/completions",
+      headers: { authorization: "Bearer sk-bench-provider-key-000000" },
+    },
+    secondshift: {
+      origin: gatewayUrl,
+      path: "/v1/chat/completions",
+      headers: { authorization: `Bearer ${run.token}` },
+    },
     portkey: {
       origin: `http://127.0.0.1:${portkeyPort}`,
       path: "/v1/chat/completions",
-      headers: { authorization: "Bearer sk-bench-provider-key-000000", "x-portkey-provider": "openai", "x-portkey-custom-host": `${providerUrl}/v1` },
+      headers: {
+        authorization: "Bearer sk-bench-provider-key-000000",
+        "x-portkey-provider": "openai",
+        "x-portkey-custom-host": `${providerUrl}/v1`,
+      },
     },
   };
   const rows: string[][] = [];
@@ -71,7 +108,9 @@ try {
       const body = JSON.stringify({
         model: "scripted",
         max_tokens: 64,
-        messages: [{ role: "user", content: "Summarise the failing test output and propose a fix." }],
+        messages: [
+          { role: "user", content: "Summarise the failing test output and propose a fix." },
+        ],
         ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
       });
       const failed = new Set<string>();
@@ -83,12 +122,16 @@ try {
         await runLoad(target, body, concurrency, Math.min(300, REQUESTS)); // warm-up
         const r = await runLoad(target, body, concurrency, REQUESTS);
         if (r.errors > r.latencies.length / 2) failed.add(name);
-        if (r.errors > 0) console.error(`${name} (${stream ? "stream" : "json"}, c=${concurrency}): ${r.errors} failed requests`);
+        if (r.errors > 0)
+          console.error(
+            `${name} (${stream ? "stream" : "json"}, c=${concurrency}): ${r.errors} failed requests`,
+          );
         p50[name] = percentile(r.latencies, 50);
         p99[name] = percentile(r.latencies, 99);
         rps[name] = r.latencies.length / r.seconds;
       }
-      const added = (name: string, p: Record<string, number>) => (failed.has(name) ? NaN : p[name]! - p.direct!);
+      const added = (name: string, p: Record<string, number>) =>
+        failed.has(name) ? NaN : p[name]! - p.direct!;
       const fmt = (v: number, digits = 2) => (Number.isNaN(v) ? "failed" : v.toFixed(digits));
       rows.push([
         stream ? "stream" : "json",
@@ -104,13 +147,28 @@ try {
       ]);
     }
   }
-  const header = ["mode", "conc", "direct p50", "ss +p50", "ss +p99", "portkey +p50", "portkey +p99", "pk/ss p50", "ss req/s", "pk req/s"];
+  const header = [
+    "mode",
+    "conc",
+    "direct p50",
+    "ss +p50",
+    "ss +p99",
+    "portkey +p50",
+    "portkey +p99",
+    "pk/ss p50",
+    "ss req/s",
+    "pk req/s",
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join("  ");
-  console.log(`\nAdded latency over direct calls, ms (${REQUESTS} requests per cell, OpenAI chat format, scripted provider on loopback)`);
+  console.log(
+    `\nAdded latency over direct calls, ms (${REQUESTS} requests per cell, OpenAI chat format, scripted provider on loopback)`,
+  );
   console.log(line(header));
   for (const r of rows) console.log(line(r));
-  console.log("\"failed\": most requests through that gateway failed (Portkey 1.15.2 answers 500 to streamed OpenAI calls on Node 20: TypeError: immutable in its header update).");
+  console.log(
+    '"failed": most requests through that gateway failed (Portkey 1.15.2 answers 500 to streamed OpenAI calls on Node 20: TypeError: immutable in its header update).',
+  );
 } finally {
   for (const child of children) child.kill("SIGTERM");
   await tdb.drop();

@@ -22,9 +22,13 @@ export interface AdmissionRequest {
 }
 
 export const budgetExhausted = () =>
-  new AppError("PAYMENT_REQUIRED", "This run has used its token budget; it cannot call the model again. Raise the job's token budget for future runs.", {
-    reason: "BUDGET_EXHAUSTED",
-  });
+  new AppError(
+    "PAYMENT_REQUIRED",
+    "This run has used its token budget; it cannot call the model again. Raise the job's token budget for future runs.",
+    {
+      reason: "BUDGET_EXHAUSTED",
+    },
+  );
 
 const CAP_ATTEMPTS = 3;
 
@@ -41,9 +45,13 @@ export async function admit(sql: Sql, req: AdmissionRequest): Promise<Admitted> 
     if (state.status === "BUDGET_EXHAUSTED") throw budgetExhausted();
     if (!state.tokenUsable || state.status !== "RUNNING") throw invalidToken();
     if (state.gatewayInFlight >= req.maxParallel) {
-      throw new AppError("TOO_MANY_REQUESTS", `This run already has ${req.maxParallel} model requests in flight; wait for one to finish.`, {
-        reason: "RUN_PARALLEL_LIMIT",
-      });
+      throw new AppError(
+        "TOO_MANY_REQUESTS",
+        `This run already has ${req.maxParallel} model requests in flight; wait for one to finish.`,
+        {
+          reason: "RUN_PARALLEL_LIMIT",
+        },
+      );
     }
     const minimum = req.inputEstimate + (req.metered ? 1 : 0);
     if (state.budgetTokens - state.tokensUsed < minimum) {
@@ -54,9 +62,13 @@ export async function admit(sql: Sql, req: AdmissionRequest): Promise<Admitted> 
     }
     const free = state.budgetTokens - state.tokensUsed - state.tokensReserved;
     if (free < minimum || attempt >= CAP_ATTEMPTS) {
-      throw new AppError("TOO_MANY_REQUESTS", "The run's remaining token budget is reserved by requests in flight; retry when they finish.", {
-        reason: "BUDGET_RESERVED_IN_FLIGHT",
-      });
+      throw new AppError(
+        "TOO_MANY_REQUESTS",
+        "The run's remaining token budget is reserved by requests in flight; retry when they finish.",
+        {
+          reason: "BUDGET_RESERVED_IN_FLIGHT",
+        },
+      );
     }
     // Fits only with a smaller output bound: cap max tokens to what remains and try again.
     output = Math.min(output, free - req.inputEstimate);

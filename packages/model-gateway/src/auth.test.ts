@@ -23,13 +23,23 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-const seed = (o: Partial<Parameters<typeof seedRun>[2]> = {}) => seedRun(tdb.db, gw.keyring, { baseUrl: provider.url, providerKey: KEY, ...o });
-const anthropic = (token: string) => new Anthropic({ apiKey: token, baseURL: gw.url, maxRetries: 0 });
-const ask = (token: string) => anthropic(token).messages.create({ model: "scripted", max_tokens: 50, messages: [{ role: "user", content: "hi" }] });
+const seed = (o: Partial<Parameters<typeof seedRun>[2]> = {}) =>
+  seedRun(tdb.db, gw.keyring, { baseUrl: provider.url, providerKey: KEY, ...o });
+const anthropic = (token: string) =>
+  new Anthropic({ apiKey: token, baseURL: gw.url, maxRetries: 0 });
+const ask = (token: string) =>
+  anthropic(token).messages.create({
+    model: "scripted",
+    max_tokens: 50,
+    messages: [{ role: "user", content: "hi" }],
+  });
 
 async function expectRefused(call: Promise<unknown>, status: number, reason: string) {
   const before = provider.requests.length;
-  const error = (await call.then(() => null, (e: unknown) => e)) as { status?: number; error?: { error?: { reason?: string } } } | null;
+  const error = (await call.then(
+    () => null,
+    (e: unknown) => e,
+  )) as { status?: number; error?: { error?: { reason?: string } } } | null;
   expect(error?.status).toBe(status);
   expect(JSON.stringify(error?.error)).toContain(reason);
   expect(provider.requests.length).toBe(before);
@@ -46,7 +56,10 @@ describe("run token", () => {
   it("[C15] the OpenAI SDK's Authorization: Bearer works too, via the workspace default provider", async () => {
     const run = await seed({ kind: "OPENAI", viaDefault: true });
     const openai = new OpenAI({ apiKey: run.token, baseURL: `${gw.url}/v1`, maxRetries: 0 });
-    const res = await openai.chat.completions.create({ model: "scripted", messages: [{ role: "user", content: "hi" }] });
+    const res = await openai.chat.completions.create({
+      model: "scripted",
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(res.usage?.completion_tokens).toBeGreaterThan(0);
   });
 
@@ -57,7 +70,9 @@ describe("run token", () => {
     const before = provider.requests.length;
     const res = await fetch(`${gw.url}/v1/messages`, { method: "POST", body: "{}" });
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ error: { code: "UNAUTHORIZED", reason: "RUN_TOKEN_INVALID" } });
+    expect(await res.json()).toMatchObject({
+      error: { code: "UNAUTHORIZED", reason: "RUN_TOKEN_INVALID" },
+    });
     expect(provider.requests.length).toBe(before);
   });
 
@@ -72,7 +87,14 @@ describe("run token", () => {
   });
 
   it("[C15] a finished run's token gets 401 and no upstream call", async () => {
-    for (const status of ["SUCCEEDED", "FAILED", "CANCELLED", "QUEUED", "TIMED_OUT", "REVOKED"] as const) {
+    for (const status of [
+      "SUCCEEDED",
+      "FAILED",
+      "CANCELLED",
+      "QUEUED",
+      "TIMED_OUT",
+      "REVOKED",
+    ] as const) {
       const run = await seed({ status });
       await expectRefused(ask(run.token), 401, "RUN_TOKEN_INVALID");
     }
@@ -115,9 +137,15 @@ describe("path allowlist", () => {
       ["POST", "/"],
     ];
     for (const [method, path] of attempts) {
-      const res = await fetch(`${gw.url}${path}`, { method, headers: { "x-api-key": run.token, "content-type": "application/json" }, body: method === "GET" ? undefined : "{}" });
+      const res = await fetch(`${gw.url}${path}`, {
+        method,
+        headers: { "x-api-key": run.token, "content-type": "application/json" },
+        body: method === "GET" ? undefined : "{}",
+      });
       expect([method, path, res.status]).toEqual([method, path, 404]);
-      expect(((await res.json()) as { error: { reason: string } }).error.reason).toBe("PATH_NOT_ALLOWED");
+      expect(((await res.json()) as { error: { reason: string } }).error.reason).toBe(
+        "PATH_NOT_ALLOWED",
+      );
     }
     expect(provider.requests.length).toBe(before);
   });
@@ -125,14 +153,24 @@ describe("path allowlist", () => {
   it("[C16] a listed path of the other provider family is refused without an upstream call", async () => {
     const run = await seed({ kind: "ANTHROPIC" });
     const openai = new OpenAI({ apiKey: run.token, baseURL: `${gw.url}/v1`, maxRetries: 0 });
-    await expectRefused(openai.chat.completions.create({ model: "scripted", messages: [{ role: "user", content: "x" }] }), 404, "PATH_NOT_FOR_PROVIDER");
+    await expectRefused(
+      openai.chat.completions.create({
+        model: "scripted",
+        messages: [{ role: "user", content: "x" }],
+      }),
+      404,
+      "PATH_NOT_FOR_PROVIDER",
+    );
     const after = await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } });
     expect([after.tokensReserved, after.gatewayInFlight, after.tokensUsed]).toEqual([0, 0, 0]);
   });
 
   it("[C16] count_tokens is forwarded and not charged", async () => {
     const run = await seed();
-    const res = await anthropic(run.token).messages.countTokens({ model: "scripted", messages: [{ role: "user", content: "hello" }] });
+    const res = await anthropic(run.token).messages.countTokens({
+      model: "scripted",
+      messages: [{ role: "user", content: "hello" }],
+    });
     expect(res.input_tokens).toBeGreaterThan(0);
     await gw.gateway.settled();
     const after = await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } });

@@ -34,27 +34,48 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-const seed = (budget: number) => seedRun(tdb.db, gw.keyring, { baseUrl: provider.url, providerKey: "sk-budget-key-0123456789", budget });
+const seed = (budget: number) =>
+  seedRun(tdb.db, gw.keyring, {
+    baseUrl: provider.url,
+    providerKey: "sk-budget-key-0123456789",
+    budget,
+  });
 const messages = [{ role: "user", content: "Fix the failing test in src/app.ts" }];
 const post = (base: string, token: string, body: Record<string, unknown>, signal?: AbortSignal) =>
-  fetch(`${base}/v1/messages`, { method: "POST", signal, headers: { "x-api-key": token, "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${base}/v1/messages`, {
+    method: "POST",
+    signal,
+    headers: { "x-api-key": token, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("budget", () => {
   it("[C17] 50 concurrent requests (half streamed, two gateway instances) never exceed a small budget", async () => {
     const budget = 1500;
-    const run = await seedRun(tdb.db, wide.keyring, { baseUrl: provider.url, providerKey: "sk-budget-key-0123456789", budget });
+    const run = await seedRun(tdb.db, wide.keyring, {
+      baseUrl: provider.url,
+      providerKey: "sk-budget-key-0123456789",
+      budget,
+    });
     const billedBefore = provider.billed.length;
     const requestsBefore = provider.requests.length;
     const results = await Promise.all(
       Array.from({ length: 50 }, async (_, i) => {
-        const res = await post(i % 4 < 2 ? wide.url : wide2.url, run.token, { model: "scripted", max_tokens: 60, messages, stream: i % 2 === 0 });
+        const res = await post(i % 4 < 2 ? wide.url : wide2.url, run.token, {
+          model: "scripted",
+          max_tokens: 60,
+          messages,
+          stream: i % 2 === 0,
+        });
         await res.text();
         return res.status;
       }),
     );
     await Promise.all([wide.gateway.settled(), wide2.gateway.settled()]);
     const row = await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } });
-    const billed = provider.billed.slice(billedBefore).reduce((s, u) => s + u.input + u.output + u.cacheRead + u.cacheWrite, 0);
+    const billed = provider.billed
+      .slice(billedBefore)
+      .reduce((s, u) => s + u.input + u.output + u.cacheRead + u.cacheWrite, 0);
     expect(row.tokensUsed).toBeLessThanOrEqual(budget);
     expect(row.tokensUsed).toBe(billed);
     expect([row.tokensReserved, row.gatewayInFlight]).toEqual([0, 0]);
@@ -63,7 +84,8 @@ describe("budget", () => {
     expect(ok).toBeGreaterThan(0);
     expect(results.every((s) => s === 200 || s === 402 || s === 429)).toBe(true);
     // Every request the provider saw had its output bound within the budget it reserved.
-    for (const r of provider.requests.slice(requestsBefore)) expect(Number(r.body.max_tokens)).toBeLessThanOrEqual(60);
+    for (const r of provider.requests.slice(requestsBefore))
+      expect(Number(r.body.max_tokens)).toBeLessThanOrEqual(60);
   });
 
   it("[C17] max_tokens is capped to the remaining budget", async () => {
@@ -82,10 +104,16 @@ describe("budget", () => {
       const client = new Anthropic({ apiKey: run.token, baseURL: gw.url, maxRetries: 0 });
       const statuses: number[] = [];
       for (let i = 0; i < 6; i += 1) {
-        const r = await client.messages.create({ model: "scripted", max_tokens: 100, messages: [{ role: "user", content: "go on" }] }).then(
-          () => 200,
-          (e: { status?: number }) => e.status ?? 0,
-        );
+        const r = await client.messages
+          .create({
+            model: "scripted",
+            max_tokens: 100,
+            messages: [{ role: "user", content: "go on" }],
+          })
+          .then(
+            () => 200,
+            (e: { status?: number }) => e.status ?? 0,
+          );
         statuses.push(r);
         await gw.gateway.settled();
       }
@@ -99,7 +127,9 @@ describe("budget", () => {
       const before = provider.requests.length;
       const later = await post(gw.url, run.token, { model: "scripted", max_tokens: 10, messages });
       expect(later.status).toBe(402);
-      expect(await later.json()).toMatchObject({ error: { code: "PAYMENT_REQUIRED", reason: "BUDGET_EXHAUSTED" } });
+      expect(await later.json()).toMatchObject({
+        error: { code: "PAYMENT_REQUIRED", reason: "BUDGET_EXHAUSTED" },
+      });
       expect(provider.requests.length).toBe(before);
     } finally {
       provider.outputTokens = 20;
@@ -118,7 +148,9 @@ describe("budget", () => {
       expect(row.tokensUsed).toBeLessThanOrEqual(200);
       const next = await post(gw.url, run.token, { model: "scripted", max_tokens: 1000, messages });
       expect(next.status).toBe(402);
-      expect((await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } })).status).toBe("BUDGET_EXHAUSTED");
+      expect((await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } })).status).toBe(
+        "BUDGET_EXHAUSTED",
+      );
     } finally {
       provider.outputTokens = 20;
     }
@@ -127,7 +159,16 @@ describe("budget", () => {
   it("[C17] the per-run parallel limit refuses the request past the limit with 429", async () => {
     const run = await seed(100_000);
     const controller = new AbortController();
-    const open = await Promise.all(Array.from({ length: 4 }, () => post(gw.url, run.token, { model: "hang", max_tokens: 10, messages, stream: true }, controller.signal)));
+    const open = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        post(
+          gw.url,
+          run.token,
+          { model: "hang", max_tokens: 10, messages, stream: true },
+          controller.signal,
+        ),
+      ),
+    );
     expect(open.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const before = provider.requests.length;
     const fifth = await post(gw.url, run.token, { model: "scripted", max_tokens: 10, messages });
@@ -135,7 +176,15 @@ describe("budget", () => {
     expect(await fifth.json()).toMatchObject({ error: { reason: "RUN_PARALLEL_LIMIT" } });
     expect(provider.requests.length).toBe(before);
     controller.abort();
-    await expect.poll(async () => (await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } })).gatewayInFlight, { timeout: 2000 }).toBe(0);
-    expect((await post(gw.url, run.token, { model: "scripted", max_tokens: 10, messages })).status).toBe(200);
+    await expect
+      .poll(
+        async () =>
+          (await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } })).gatewayInFlight,
+        { timeout: 2000 },
+      )
+      .toBe(0);
+    expect(
+      (await post(gw.url, run.token, { model: "scripted", max_tokens: 10, messages })).status,
+    ).toBe(200);
   });
 });

@@ -13,7 +13,12 @@ export interface Reservation {
   runId: string;
   workspaceId: string;
   /** Null when the workspace has no (default) model provider. */
-  provider: { id: string; kind: ProviderFamily; baseUrl: string; apiKeyCiphertext: Uint8Array } | null;
+  provider: {
+    id: string;
+    kind: ProviderFamily;
+    baseUrl: string;
+    apiKeyCiphertext: Uint8Array;
+  } | null;
 }
 
 interface ReserveRow {
@@ -31,7 +36,12 @@ interface ReserveRow {
  * reserve and count the request in flight → the run's provider (scoped by the run's
  * workspace). Null when any condition fails; `diagnose` then says which.
  */
-export async function tryReserve(sql: Sql, tokenHash: Uint8Array, amount: number, maxParallel: number): Promise<Reservation | null> {
+export async function tryReserve(
+  sql: Sql,
+  tokenHash: Uint8Array,
+  amount: number,
+  maxParallel: number,
+): Promise<Reservation | null> {
   const rows = await sql<ReserveRow>(
     `
     WITH tok AS (
@@ -63,7 +73,12 @@ export async function tryReserve(sql: Sql, tokenHash: Uint8Array, amount: number
   if (!row) return null;
   const provider =
     row.providerId && row.kind && row.baseUrl && row.apiKeyCiphertext
-      ? { id: row.providerId, kind: row.kind as ProviderFamily, baseUrl: row.baseUrl, apiKeyCiphertext: row.apiKeyCiphertext }
+      ? {
+          id: row.providerId,
+          kind: row.kind as ProviderFamily,
+          baseUrl: row.baseUrl,
+          apiKeyCiphertext: row.apiKeyCiphertext,
+        }
       : null;
   return { runId: row.runId, workspaceId: row.workspaceId, provider };
 }
@@ -106,7 +121,12 @@ export const chargeTotal = (c: Charge): number => c.input + c.output + c.cache;
  * count, and — when the run has used its budget — marks it BUDGET_EXHAUSTED and revokes its
  * tokens, all in one statement. Returns the run's status afterwards.
  */
-export async function settle(sql: Sql, run: { runId: string; workspaceId: string }, reserved: number, charge: Charge): Promise<string | null> {
+export async function settle(
+  sql: Sql,
+  run: { runId: string; workspaceId: string },
+  reserved: number,
+  charge: Charge,
+): Promise<string | null> {
   const rows = await sql<{ status: string }>(
     `
     WITH r AS (
@@ -127,13 +147,24 @@ export async function settle(sql: Sql, run: { runId: string; workspaceId: string
         AND EXISTS (SELECT 1 FROM r WHERE r."status" = 'BUDGET_EXHAUSTED')
     )
     SELECT "status" FROM r`,
-    [run.runId, run.workspaceId, reserved, chargeTotal(charge), charge.input, charge.output, charge.cache],
+    [
+      run.runId,
+      run.workspaceId,
+      reserved,
+      chargeTotal(charge),
+      charge.input,
+      charge.output,
+      charge.cache,
+    ],
   );
   return rows[0]?.status ?? null;
 }
 
 /** Marks a running run budget-exhausted and revokes its tokens (a request no longer fits). */
-export async function exhaust(sql: Sql, run: { runId: string; workspaceId: string }): Promise<void> {
+export async function exhaust(
+  sql: Sql,
+  run: { runId: string; workspaceId: string },
+): Promise<void> {
   await sql(
     `
     WITH r AS (

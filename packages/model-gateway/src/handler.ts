@@ -31,21 +31,40 @@ async function providerKey(deps: GatewayDeps, admitted: Admitted): Promise<strin
     deps.masker.add(key);
     return key;
   } catch (cause) {
-    throw new AppError("BAD_GATEWAY", "The workspace's model provider key cannot be decrypted; the workspace owner must enter it again.", {
-      reason: "PROVIDER_KEY_UNREADABLE",
-      cause,
-    });
+    throw new AppError(
+      "BAD_GATEWAY",
+      "The workspace's model provider key cannot be decrypted; the workspace owner must enter it again.",
+      {
+        reason: "PROVIDER_KEY_UNREADABLE",
+        cause,
+      },
+    );
   }
 }
 
-function chargeFor(admitted: Admitted, inputEstimate: number, result: ForwardResult | null): Charge {
+function chargeFor(
+  admitted: Admitted,
+  inputEstimate: number,
+  result: ForwardResult | null,
+): Charge {
   if (result?.usage) return result.usage;
   // Usage never arrived (stream cut, client gone, timeout): charge the whole reservation.
-  if (result?.mayHaveCharged) return { input: Math.min(inputEstimate, admitted.reserved), output: admitted.grantedOutput, cache: 0 };
+  if (result?.mayHaveCharged)
+    return {
+      input: Math.min(inputEstimate, admitted.reserved),
+      output: admitted.grantedOutput,
+      cache: 0,
+    };
   return { input: 0, output: 0, cache: 0 };
 }
 
-export async function handleModelRequest(deps: GatewayDeps, tracker: Tracker, route: Route, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleModelRequest(
+  deps: GatewayDeps,
+  tracker: Tracker,
+  route: Route,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const started = performance.now();
   let admitted: Admitted | null = null;
   let result: ForwardResult | null = null;
@@ -64,10 +83,16 @@ export async function handleModelRequest(deps: GatewayDeps, tracker: Tracker, ro
       maxParallel: deps.limits.maxParallelPerRun,
     });
     if (!admitted.provider) {
-      throw new AppError("PRECONDITION_FAILED", "The workspace has no model provider; the workspace owner must add one.", { reason: "NO_MODEL_PROVIDER" });
+      throw new AppError(
+        "PRECONDITION_FAILED",
+        "The workspace has no model provider; the workspace owner must add one.",
+        { reason: "NO_MODEL_PROVIDER" },
+      );
     }
     if (admitted.provider.kind !== route.family) {
-      throw new AppError("NOT_FOUND", "This path is not served for the run's model provider.", { reason: "PATH_NOT_FOR_PROVIDER" });
+      throw new AppError("NOT_FOUND", "This path is not served for the run's model provider.", {
+        reason: "PATH_NOT_FOR_PROVIDER",
+      });
     }
     const key = await providerKey(deps, admitted);
     result = await forward(deps, req, res, {
@@ -82,14 +107,22 @@ export async function handleModelRequest(deps: GatewayDeps, tracker: Tracker, ro
   } catch (error) {
     const appError = isAppError(error)
       ? error
-      : new AppError("INTERNAL", "The gateway failed to handle this request; retry, and report it if it persists.", { reason: "GATEWAY_ERROR", cause: error });
-    if (!isAppError(error)) deps.logger.error({ err: error, path: route.path }, "gateway request failed");
+      : new AppError(
+          "INTERNAL",
+          "The gateway failed to handle this request; retry, and report it if it persists.",
+          { reason: "GATEWAY_ERROR", cause: error },
+        );
+    if (!isAppError(error))
+      deps.logger.error({ err: error, path: route.path }, "gateway request failed");
     status = appError.httpStatus;
     sendError(res, appError);
   }
   const done = admitted;
   if (!done) {
-    deps.logger.info({ path: route.path, status, latencyMs: +(performance.now() - started).toFixed(3) }, "model request refused");
+    deps.logger.info(
+      { path: route.path, status, latencyMs: +(performance.now() - started).toFixed(3) },
+      "model request refused",
+    );
     return;
   }
   // Settle after the response has been handed to the client: the client's latency does not
@@ -115,6 +148,8 @@ export async function handleModelRequest(deps: GatewayDeps, tracker: Tracker, ro
           "model request",
         );
       })
-      .catch((err: unknown) => deps.logger.error({ err, runId: done.runId }, "settling a model request failed")),
+      .catch((err: unknown) =>
+        deps.logger.error({ err, runId: done.runId }, "settling a model request failed"),
+      ),
   );
 }

@@ -13,10 +13,17 @@ const passRequest: Record<ProviderFamily, readonly string[]> = {
   OPENAI: [],
 };
 
-export function upstreamHeaders(family: ProviderFamily, client: IncomingHttpHeaders, providerKey: string): Record<string, string> {
+export function upstreamHeaders(
+  family: ProviderFamily,
+  client: IncomingHttpHeaders,
+  providerKey: string,
+): Record<string, string> {
   const headers: Record<string, string> = {
     "content-type": "application/json",
-    accept: client.accept === "text/event-stream" ? "text/event-stream" : "application/json, text/event-stream",
+    accept:
+      client.accept === "text/event-stream"
+        ? "text/event-stream"
+        : "application/json, text/event-stream",
     // Identity keeps SSE byte-for-byte streamable and usage parseable without inflating.
     "accept-encoding": "identity",
   };
@@ -26,7 +33,10 @@ export function upstreamHeaders(family: ProviderFamily, client: IncomingHttpHead
   }
   if (family === "ANTHROPIC") {
     const version = client["anthropic-version"];
-    headers["anthropic-version"] = typeof version === "string" && /^\d{4}-\d{2}-\d{2}$/.test(version) ? version : ANTHROPIC_VERSION;
+    headers["anthropic-version"] =
+      typeof version === "string" && /^\d{4}-\d{2}-\d{2}$/.test(version)
+        ? version
+        : ANTHROPIC_VERSION;
     headers["x-api-key"] = providerKey;
   } else {
     headers.authorization = `Bearer ${providerKey}`;
@@ -35,7 +45,13 @@ export function upstreamHeaders(family: ProviderFamily, client: IncomingHttpHead
 }
 
 /** Response headers the client may see. Length and encoding are set by our own server. */
-const passResponse = new Set(["content-type", "retry-after", "request-id", "x-request-id", "openai-processing-ms"]);
+const passResponse = new Set([
+  "content-type",
+  "retry-after",
+  "request-id",
+  "x-request-id",
+  "openai-processing-ms",
+]);
 
 export function clientResponseHeaders(upstream: Headers): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};

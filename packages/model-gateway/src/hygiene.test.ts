@@ -25,11 +25,16 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-const seed = (kind: "ANTHROPIC" | "OPENAI") => seedRun(tdb.db, gw.keyring, { kind, baseUrl: provider.url, providerKey: PLANTED });
+const seed = (kind: "ANTHROPIC" | "OPENAI") =>
+  seedRun(tdb.db, gw.keyring, { kind, baseUrl: provider.url, providerKey: PLANTED });
 
 /** Sends a raw request and keeps everything the client could see. */
 async function raw(path: string, headers: Record<string, string>, body: Record<string, unknown>) {
-  const res = await fetch(`${gw.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${gw.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text().catch((e: unknown) => String(e));
   seen.push(text, JSON.stringify([...res.headers]));
   return { status: res.status, text, headers: res.headers };
@@ -38,7 +43,17 @@ async function raw(path: string, headers: Record<string, string>, body: Record<s
 describe("provider key and client credentials", () => {
   it("[C24] the provider gets the decrypted key (x-api-key for Anthropic, Bearer for OpenAI) and never the run token", async () => {
     const a = await seed("ANTHROPIC");
-    await raw("/v1/messages", { "x-api-key": a.token, authorization: `Bearer ${a.token}`, "anthropic-version": "2023-06-01", "anthropic-beta": "tools-2024", cookie: "c=1" }, { model: "scripted", max_tokens: 10, messages: [{ role: "user", content: "x" }] });
+    await raw(
+      "/v1/messages",
+      {
+        "x-api-key": a.token,
+        authorization: `Bearer ${a.token}`,
+        "anthropic-version": "2023-06-01",
+        "anthropic-beta": "tools-2024",
+        cookie: "c=1",
+      },
+      { model: "scripted", max_tokens: 10, messages: [{ role: "user", content: "x" }] },
+    );
     const up = provider.requests.at(-1)!;
     expect(up.headers["x-api-key"]).toBe(PLANTED);
     expect(up.headers.authorization).toBeUndefined();
@@ -46,7 +61,15 @@ describe("provider key and client credentials", () => {
     expect(up.headers["anthropic-version"]).toBe("2023-06-01");
     expect(up.headers["anthropic-beta"]).toBe("tools-2024");
     const o = await seed("OPENAI");
-    await raw("/v1/chat/completions", { authorization: `Bearer ${o.token}`, "x-api-key": o.token, "openai-organization": "org-evil" }, { model: "scripted", messages: [{ role: "user", content: "x" }] });
+    await raw(
+      "/v1/chat/completions",
+      {
+        authorization: `Bearer ${o.token}`,
+        "x-api-key": o.token,
+        "openai-organization": "org-evil",
+      },
+      { model: "scripted", messages: [{ role: "user", content: "x" }] },
+    );
     const up2 = provider.requests.at(-1)!;
     expect(up2.headers.authorization).toBe(`Bearer ${PLANTED}`);
     expect(up2.headers["x-api-key"]).toBeUndefined();
@@ -57,7 +80,16 @@ describe("provider key and client credentials", () => {
 
   it("[C14] the provider's response headers are filtered: the echoed key never reaches the agent loop", async () => {
     const a = await seed("ANTHROPIC");
-    const res = await raw("/v1/messages", { "x-api-key": a.token }, { model: "scripted", max_tokens: 10, messages: [{ role: "user", content: "x" }], stream: true });
+    const res = await raw(
+      "/v1/messages",
+      { "x-api-key": a.token },
+      {
+        model: "scripted",
+        max_tokens: 10,
+        messages: [{ role: "user", content: "x" }],
+        stream: true,
+      },
+    );
     expect(res.headers.get("x-echo-auth")).toBeNull();
     expect(res.headers.get("x-ratelimit-remaining-tokens")).toBeNull();
     expect(res.headers.get("content-type")).toContain("text/event-stream");
@@ -79,7 +111,11 @@ describe("provider errors", () => {
     it(`[P04] ${kind} provider ${status} is passed on as a clean ${expected} without the key`, async () => {
       const run = await seed(kind);
       const path = kind === "ANTHROPIC" ? "/v1/messages" : "/v1/chat/completions";
-      const res = await raw(path, { authorization: `Bearer ${run.token}` }, { model: `error-${status}`, max_tokens: 10, messages: [{ role: "user", content: "x" }] });
+      const res = await raw(
+        path,
+        { authorization: `Bearer ${run.token}` },
+        { model: `error-${status}`, max_tokens: 10, messages: [{ role: "user", content: "x" }] },
+      );
       expect(res.status).toBe(expected);
       expect(res.headers.get("content-type")).toBe("application/json");
       const body = JSON.parse(res.text) as { reason: string; provider_status: number };
@@ -96,30 +132,55 @@ describe("provider errors", () => {
     const a = await seed("ANTHROPIC");
     const err = (await new Anthropic({ apiKey: a.token, baseURL: gw.url, maxRetries: 0 }).messages
       .create({ model: "error-400", max_tokens: 10, messages: [{ role: "user", content: "x" }] })
-      .then(() => null, (e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )) as InstanceType<typeof Anthropic.APIError>;
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
     expect(String(err.message)).toContain("[MASKED]");
     seen.push(String(err.message), JSON.stringify(err));
     const o = await seed("OPENAI");
-    const err2 = (await new OpenAI({ apiKey: o.token, baseURL: `${gw.url}/v1`, maxRetries: 0 }).chat.completions
+    const err2 = (await new OpenAI({
+      apiKey: o.token,
+      baseURL: `${gw.url}/v1`,
+      maxRetries: 0,
+    }).chat.completions
       .create({ model: "error-401", messages: [{ role: "user", content: "x" }] })
-      .then(() => null, (e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )) as InstanceType<typeof OpenAI.APIError>;
     expect(err2.status).toBe(502);
     seen.push(String(err2.message), JSON.stringify(err2));
   });
 
   it("[P04] an upstream timeout is a clean 504 and is charged the reservation", async () => {
     const run = await seed("ANTHROPIC");
-    const res = await raw("/v1/messages", { "x-api-key": run.token }, { model: "slow", max_tokens: 10, messages: [{ role: "user", content: "x" }] });
+    const res = await raw(
+      "/v1/messages",
+      { "x-api-key": run.token },
+      { model: "slow", max_tokens: 10, messages: [{ role: "user", content: "x" }] },
+    );
     expect(res.status).toBe(504);
-    expect(JSON.parse(res.text)).toMatchObject({ error: { code: "GATEWAY_TIMEOUT", reason: "PROVIDER_TIMEOUT" } });
+    expect(JSON.parse(res.text)).toMatchObject({
+      error: { code: "GATEWAY_TIMEOUT", reason: "PROVIDER_TIMEOUT" },
+    });
     await gw.gateway.settled();
-    expect((await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } })).tokensUsed).toBeGreaterThan(10);
+    expect(
+      (await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } })).tokensUsed,
+    ).toBeGreaterThan(10);
   });
 
   it("[P04] an unreachable provider is a clean 502 and costs nothing", async () => {
-    const run = await seedRun(tdb.db, gw.keyring, { baseUrl: "http://127.0.0.1:1", providerKey: PLANTED });
-    const res = await raw("/v1/messages", { "x-api-key": run.token }, { model: "scripted", max_tokens: 10, messages: [{ role: "user", content: "x" }] });
+    const run = await seedRun(tdb.db, gw.keyring, {
+      baseUrl: "http://127.0.0.1:1",
+      providerKey: PLANTED,
+    });
+    const res = await raw(
+      "/v1/messages",
+      { "x-api-key": run.token },
+      { model: "scripted", max_tokens: 10, messages: [{ role: "user", content: "x" }] },
+    );
     expect(res.status).toBe(502);
     await gw.gateway.settled();
     expect((await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } })).tokensUsed).toBe(0);
@@ -128,8 +189,24 @@ describe("provider errors", () => {
   it("[P04] oversized and malformed bodies are refused before any upstream call", async () => {
     const run = await seed("ANTHROPIC");
     const before = provider.requests.length;
-    expect((await raw("/v1/messages", { "x-api-key": run.token }, { model: "scripted", max_tokens: 10, messages: [{ role: "user", content: "x".repeat(300 * 1024) }] })).status).toBe(413);
-    const bad = await fetch(`${gw.url}/v1/messages`, { method: "POST", headers: { "x-api-key": run.token }, body: "{not json" });
+    expect(
+      (
+        await raw(
+          "/v1/messages",
+          { "x-api-key": run.token },
+          {
+            model: "scripted",
+            max_tokens: 10,
+            messages: [{ role: "user", content: "x".repeat(300 * 1024) }],
+          },
+        )
+      ).status,
+    ).toBe(413);
+    const bad = await fetch(`${gw.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": run.token },
+      body: "{not json",
+    });
     expect(bad.status).toBe(400);
     expect(provider.requests.length).toBe(before);
   });

@@ -11,7 +11,8 @@ import type { GatewayDeps } from "./options.ts";
 import { upstreamUrl, type ProviderFamily, type Route } from "./routes.ts";
 import { jsonUsageTap, sseUsageTap, type UsageTap } from "./usage-tap.ts";
 
-export type Outcome = "ok" | "provider_error" | "upstream_failed" | "stream_cut" | "client_gone" | "no_usage";
+export type Outcome =
+  "ok" | "provider_error" | "upstream_failed" | "stream_cut" | "client_gone" | "no_usage";
 
 export interface ForwardResult {
   outcome: Outcome;
@@ -58,14 +59,20 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export async function forward(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, fwd: ForwardRequest): Promise<ForwardResult> {
+export async function forward(
+  deps: GatewayDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  fwd: ForwardRequest,
+): Promise<ForwardResult> {
   const clientGone = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) clientGone.abort(new Error("client disconnected"));
   };
   res.on("close", onClose);
   try {
-    if (res.destroyed) return { outcome: "client_gone", upstreamStatus: null, usage: null, mayHaveCharged: false };
+    if (res.destroyed)
+      return { outcome: "client_gone", upstreamStatus: null, usage: null, mayHaveCharged: false };
     let upstream: Response;
     try {
       upstream = await deps.outbound.fetch(upstreamUrl(fwd.baseUrl, fwd.route), {
@@ -78,24 +85,45 @@ export async function forward(deps: GatewayDeps, req: IncomingMessage, res: Serv
         maxResponseBytes: deps.limits.maxResponseBytes,
       });
     } catch (cause) {
-      if (clientGone.signal.aborted) return { outcome: "client_gone", upstreamStatus: null, usage: null, mayHaveCharged: true };
+      if (clientGone.signal.aborted)
+        return { outcome: "client_gone", upstreamStatus: null, usage: null, mayHaveCharged: true };
       const error = upstreamFailure(cause);
       sendError(res, error);
       // A connection that never opened cost nothing; a timeout may have been billed.
-      return { outcome: "upstream_failed", upstreamStatus: null, usage: null, mayHaveCharged: error.code === "GATEWAY_TIMEOUT", error };
+      return {
+        outcome: "upstream_failed",
+        upstreamStatus: null,
+        usage: null,
+        mayHaveCharged: error.code === "GATEWAY_TIMEOUT",
+        error,
+      };
     }
 
     if (upstream.status < 200 || upstream.status >= 300) {
       const text = await readCapped(upstream.body, ERROR_BODY_LIMIT).catch(() => "");
       const cleaned = providerError(fwd.family, upstream.status, text, deps.masker);
       const retryAfter = upstream.headers.get("retry-after");
-      sendJson(res, cleaned.status, cleaned.body, retryAfter && /^\d+$/.test(retryAfter) ? { "retry-after": retryAfter } : {});
-      return { outcome: "provider_error", upstreamStatus: upstream.status, usage: null, mayHaveCharged: false };
+      sendJson(
+        res,
+        cleaned.status,
+        cleaned.body,
+        retryAfter && /^\d+$/.test(retryAfter) ? { "retry-after": retryAfter } : {},
+      );
+      return {
+        outcome: "provider_error",
+        upstreamStatus: upstream.status,
+        usage: null,
+        mayHaveCharged: false,
+      };
     }
 
     const headers = clientResponseHeaders(upstream.headers);
     const isSse = String(headers["content-type"] ?? "").startsWith("text/event-stream");
-    const tap: UsageTap | null = !fwd.route.metered ? null : isSse ? sseUsageTap(fwd.route.format) : jsonUsageTap(fwd.route.format, deps.limits.maxResponseBytes);
+    const tap: UsageTap | null = !fwd.route.metered
+      ? null
+      : isSse
+        ? sseUsageTap(fwd.route.format)
+        : jsonUsageTap(fwd.route.format, deps.limits.maxResponseBytes);
     res.writeHead(upstream.status, headers);
     if (isSse) res.flushHeaders();
     const metered = fwd.route.metered;
@@ -118,7 +146,12 @@ export async function forward(deps: GatewayDeps, req: IncomingMessage, res: Serv
     }
     res.end();
     const usage = tap?.result() ?? null;
-    return { outcome: metered && usage === null ? "no_usage" : "ok", upstreamStatus: upstream.status, usage, mayHaveCharged: metered };
+    return {
+      outcome: metered && usage === null ? "no_usage" : "ok",
+      upstreamStatus: upstream.status,
+      usage,
+      mayHaveCharged: metered,
+    };
   } finally {
     res.off("close", onClose);
   }

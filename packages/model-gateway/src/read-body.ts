@@ -4,7 +4,11 @@ import type { IncomingMessage } from "node:http";
 import { AppError } from "@secondshift/errors";
 
 const tooLarge = (max: number) =>
-  new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than the gateway's limit of ${max} bytes.`, { reason: "BODY_TOO_LARGE" });
+  new AppError(
+    "PAYLOAD_TOO_LARGE",
+    `The request body is larger than the gateway's limit of ${max} bytes.`,
+    { reason: "BODY_TOO_LARGE" },
+  );
 
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? "0");
@@ -25,7 +29,14 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.on("error", reject);
     req.on("close", () => {
-      if (!req.complete) reject(new AppError("BAD_REQUEST", "The client closed the connection before sending the whole request.", { reason: "REQUEST_INCOMPLETE" }));
+      if (!req.complete)
+        reject(
+          new AppError(
+            "BAD_REQUEST",
+            "The client closed the connection before sending the whole request.",
+            { reason: "REQUEST_INCOMPLETE" },
+          ),
+        );
     });
   });
 }

@@ -28,29 +28,46 @@ export function estimateInputTokens(bodyBytes: number): number {
 function outputFieldFor(route: Route, json: Record<string, unknown>): string | null {
   if (route.maxTokensField === null) return null;
   // OpenAI chat accepts the legacy `max_tokens` too; cap whichever the client used.
-  if (route.format === "openai-chat" && json.max_completion_tokens === undefined && json.max_tokens !== undefined) {
+  if (
+    route.format === "openai-chat" &&
+    json.max_completion_tokens === undefined &&
+    json.max_tokens !== undefined
+  ) {
     return "max_tokens";
   }
   return route.maxTokensField;
 }
 
-export function inspectRequest(route: Route, raw: Buffer, defaultMaxOutputTokens: number): InspectedRequest {
+export function inspectRequest(
+  route: Route,
+  raw: Buffer,
+  defaultMaxOutputTokens: number,
+): InspectedRequest {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw.toString("utf8"));
   } catch {
-    throw new AppError("BAD_REQUEST", "The request body is not valid JSON.", { reason: "INVALID_JSON" });
+    throw new AppError("BAD_REQUEST", "The request body is not valid JSON.", {
+      reason: "INVALID_JSON",
+    });
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new AppError("BAD_REQUEST", "The request body must be a JSON object.", { reason: "INVALID_JSON" });
+    throw new AppError("BAD_REQUEST", "The request body must be a JSON object.", {
+      reason: "INVALID_JSON",
+    });
   }
   const json = parsed as Record<string, unknown>;
   const outputField = outputFieldFor(route, json);
   let requestedOutput = 0;
   if (outputField !== null) {
     const asked = json[outputField];
-    if (asked !== undefined && (typeof asked !== "number" || !Number.isInteger(asked) || asked < 1)) {
-      throw new AppError("BAD_REQUEST", `${outputField} must be a positive whole number.`, { reason: "INVALID_MAX_TOKENS" });
+    if (
+      asked !== undefined &&
+      (typeof asked !== "number" || !Number.isInteger(asked) || asked < 1)
+    ) {
+      throw new AppError("BAD_REQUEST", `${outputField} must be a positive whole number.`, {
+        reason: "INVALID_MAX_TOKENS",
+      });
     }
     requestedOutput = asked ?? defaultMaxOutputTokens;
   }
@@ -69,7 +86,12 @@ export function inspectRequest(route: Route, raw: Buffer, defaultMaxOutputTokens
  * exceed what was reserved) and, for streamed OpenAI chat, `stream_options.include_usage`
  * (without it the stream carries no usage to settle on).
  */
-export function upstreamBody(route: Route, raw: Buffer, req: InspectedRequest, grantedOutput: number): Buffer {
+export function upstreamBody(
+  route: Route,
+  raw: Buffer,
+  req: InspectedRequest,
+  grantedOutput: number,
+): Buffer {
   let changed = false;
   const json = req.json;
   if (req.outputField !== null && json[req.outputField] !== grantedOutput) {
@@ -78,7 +100,8 @@ export function upstreamBody(route: Route, raw: Buffer, req: InspectedRequest, g
   }
   if (route.format === "openai-chat" && req.stream) {
     const options = json.stream_options;
-    const current = typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {};
+    const current =
+      typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {};
     if (current.include_usage !== true) {
       json.stream_options = { ...current, include_usage: true };
       changed = true;

@@ -4,7 +4,8 @@
 // that kind.
 
 export type ProviderFamily = "ANTHROPIC" | "OPENAI";
-export type WireFormat = "anthropic-messages" | "anthropic-count-tokens" | "openai-chat" | "openai-responses";
+export type WireFormat =
+  "anthropic-messages" | "anthropic-count-tokens" | "openai-chat" | "openai-responses";
 
 export interface Route {
   path: string;
@@ -17,10 +18,34 @@ export interface Route {
 }
 
 export const routes: readonly Route[] = [
-  { path: "/v1/messages", family: "ANTHROPIC", format: "anthropic-messages", metered: true, maxTokensField: "max_tokens" },
-  { path: "/v1/messages/count_tokens", family: "ANTHROPIC", format: "anthropic-count-tokens", metered: false, maxTokensField: null },
-  { path: "/v1/chat/completions", family: "OPENAI", format: "openai-chat", metered: true, maxTokensField: "max_completion_tokens" },
-  { path: "/v1/responses", family: "OPENAI", format: "openai-responses", metered: true, maxTokensField: "max_output_tokens" },
+  {
+    path: "/v1/messages",
+    family: "ANTHROPIC",
+    format: "anthropic-messages",
+    metered: true,
+    maxTokensField: "max_tokens",
+  },
+  {
+    path: "/v1/messages/count_tokens",
+    family: "ANTHROPIC",
+    format: "anthropic-count-tokens",
+    metered: false,
+    maxTokensField: null,
+  },
+  {
+    path: "/v1/chat/completions",
+    family: "OPENAI",
+    format: "openai-chat",
+    metered: true,
+    maxTokensField: "max_completion_tokens",
+  },
+  {
+    path: "/v1/responses",
+    family: "OPENAI",
+    format: "openai-responses",
+    metered: true,
+    maxTokensField: "max_output_tokens",
+  },
 ];
 
 const byPath = new Map(routes.map((r) => [r.path, r]));

@@ -21,12 +21,20 @@ export interface Gateway {
 }
 
 const notFound = () =>
-  new AppError("NOT_FOUND", "The gateway forwards only POST /v1/messages, /v1/messages/count_tokens, /v1/chat/completions and /v1/responses.", {
-    reason: "PATH_NOT_ALLOWED",
-  });
+  new AppError(
+    "NOT_FOUND",
+    "The gateway forwards only POST /v1/messages, /v1/messages/count_tokens, /v1/chat/completions and /v1/responses.",
+    {
+      reason: "PATH_NOT_ALLOWED",
+    },
+  );
 
 export function createGatewayServer(options: GatewayOptions): Gateway {
-  const deps = { ...options, limits: resolveLimits(options.limits), sql: options.pool ? pgSql(options.pool) : prismaSql(options.db) };
+  const deps = {
+    ...options,
+    limits: resolveLimits(options.limits),
+    sql: options.pool ? pgSql(options.pool) : prismaSql(options.db),
+  };
   const pending = new Set<Promise<unknown>>();
   const tracker = {
     track(work: Promise<unknown>) {
@@ -78,7 +86,10 @@ export function createGatewayServer(options: GatewayOptions): Gateway {
       await Promise.race([Promise.all([closed, settled()]), timer]);
       server.closeAllConnections();
       // Requests cut at the deadline still settle (charging their reservation).
-      await Promise.race([settled(), new Promise<void>((resolve) => setTimeout(resolve, 5_000).unref())]);
+      await Promise.race([
+        settled(),
+        new Promise<void>((resolve) => setTimeout(resolve, 5_000).unref()),
+      ]);
     },
   };
 }

@@ -26,7 +26,8 @@ export function sseUsageTap(format: WireFormat): UsageTap {
     if (!mentionsUsage.test(payload)) return;
     try {
       const event = JSON.parse(payload) as unknown;
-      if (typeof event === "object" && event !== null) foldEvent(format, state, event as Record<string, unknown>);
+      if (typeof event === "object" && event !== null)
+        foldEvent(format, state, event as Record<string, unknown>);
     } catch {
       // Not JSON (e.g. "[DONE]"): nothing to account.
     }
@@ -40,7 +41,8 @@ export function sseUsageTap(format: WireFormat): UsageTap {
         start = nl + 1;
         if (line.endsWith("\r")) line = line.slice(0, -1);
         if (line === "") dispatch();
-        else if (line.startsWith("data:")) data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
+        else if (line.startsWith("data:"))
+          data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
       }
       pending = pending.slice(start);
     },
@@ -54,7 +56,8 @@ export function jsonUsageTap(format: WireFormat, maxBytes: number): UsageTap {
   return {
     write(chunk) {
       size += chunk.byteLength;
-      if (size <= maxBytes) chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if (size <= maxBytes)
+        chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     },
     result() {
       if (size > maxBytes) return null;

@@ -24,17 +24,29 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-const seed = (kind: "ANTHROPIC" | "OPENAI", budget = 100_000) => seedRun(tdb.db, gw.keyring, { kind, baseUrl: provider.url, providerKey: "sk-usage-key-0123456789", budget });
+const seed = (kind: "ANTHROPIC" | "OPENAI", budget = 100_000) =>
+  seedRun(tdb.db, gw.keyring, {
+    kind,
+    baseUrl: provider.url,
+    providerKey: "sk-usage-key-0123456789",
+    budget,
+  });
 const runRow = async (id: string) => {
   await gw.gateway.settled();
   return tdb.db.run.findUniqueOrThrow({ where: { id } });
 };
 const total = (u: Usage) => u.input + u.output + u.cacheRead + u.cacheWrite;
-const messages = [{ role: "user" as const, content: "Summarise the repository's open issues, please." }];
+const messages = [
+  { role: "user" as const, content: "Summarise the repository's open issues, please." },
+];
 
 async function expectExact(runId: string, u: Usage) {
   const row = await runRow(runId);
-  expect({ used: row.tokensUsed, reserved: row.tokensReserved, inFlight: row.gatewayInFlight }).toEqual({ used: total(u), reserved: 0, inFlight: 0 });
+  expect({
+    used: row.tokensUsed,
+    reserved: row.tokensReserved,
+    inFlight: row.gatewayInFlight,
+  }).toEqual({ used: total(u), reserved: 0, inFlight: 0 });
   expect(row.outputTokens).toBe(u.output);
   expect(row.cacheTokens).toBe(u.cacheRead + u.cacheWrite);
 }
@@ -75,7 +87,11 @@ describe("exact accounting", () => {
       const run = await seed("OPENAI");
       const client = new OpenAI({ apiKey: run.token, baseURL: `${gw.url}/v1`, maxRetries: 0 });
       if (stream) {
-        const s = await client.responses.create({ model: "cache", input: "Summarise the issues.", stream: true });
+        const s = await client.responses.create({
+          model: "cache",
+          input: "Summarise the issues.",
+          stream: true,
+        });
         for await (const _event of s) {
           // drain
         }
@@ -91,19 +107,36 @@ describe("exact accounting", () => {
     const run = await seed("ANTHROPIC");
     const client = new Anthropic({ apiKey: run.token, baseURL: gw.url, maxRetries: 0 });
     const start = provider.billed.length;
-    for (let i = 0; i < 5; i += 1) await client.messages.create({ model: "scripted", max_tokens: 100, messages, stream: i % 2 === 0 });
+    for (let i = 0; i < 5; i += 1)
+      await client.messages.create({
+        model: "scripted",
+        max_tokens: 100,
+        messages,
+        stream: i % 2 === 0,
+      });
     const billed = provider.billed.slice(start).reduce((s, u) => s + total(u), 0);
     expect((await runRow(run.runId)).tokensUsed).toBe(billed);
   });
 });
 
 describe("cut streams and disconnects", () => {
-  for (const [kind, path] of [["ANTHROPIC", "/v1/messages"], ["OPENAI", "/v1/chat/completions"], ["OPENAI", "/v1/responses"]] as const) {
+  for (const [kind, path] of [
+    ["ANTHROPIC", "/v1/messages"],
+    ["OPENAI", "/v1/chat/completions"],
+    ["OPENAI", "/v1/responses"],
+  ] as const) {
     for (const stream of [true, false]) {
       it(`[C17] a ${stream ? "stream" : "body"} cut mid-way on ${path} is charged its reservation`, async () => {
         const run = await seed(kind);
-        const body = path === "/v1/responses" ? { model: "cut", input: "hello", max_output_tokens: 300, stream } : { model: "cut", max_tokens: 300, messages, stream };
-        const res = await fetch(`${gw.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${run.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+        const body =
+          path === "/v1/responses"
+            ? { model: "cut", input: "hello", max_output_tokens: 300, stream }
+            : { model: "cut", max_tokens: 300, messages, stream };
+        const res = await fetch(`${gw.url}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${run.token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
         expect(res.status).toBe(200);
         await expect(res.text()).rejects.toThrow();
         const row = await runRow(run.runId);
@@ -119,7 +152,12 @@ describe("cut streams and disconnects", () => {
     const aborted = provider.abortedByClient;
     const controller = new AbortController();
     const body = { model: "hang", max_tokens: 500, messages, stream: true };
-    const res = await fetch(`${gw.url}/v1/messages`, { method: "POST", signal: controller.signal, headers: { "x-api-key": run.token, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${gw.url}/v1/messages`, {
+      method: "POST",
+      signal: controller.signal,
+      headers: { "x-api-key": run.token, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const reader = res.body!.getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value as Uint8Array)).toContain("message_start");

@@ -5,8 +5,10 @@ import type { Charge } from "./budget.ts";
 import type { WireFormat } from "./routes.ts";
 
 type Obj = Record<string, unknown>;
-const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
-const obj = (v: unknown): Obj | undefined => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
+const num = (v: unknown): number =>
+  typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
+const obj = (v: unknown): Obj | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
 
 export function anthropicCharge(usage: Obj): Charge {
   return {
@@ -18,12 +20,20 @@ export function anthropicCharge(usage: Obj): Charge {
 
 export function openaiChatCharge(usage: Obj): Charge {
   const cached = num(obj(usage.prompt_tokens_details)?.cached_tokens);
-  return { input: Math.max(num(usage.prompt_tokens) - cached, 0), output: num(usage.completion_tokens), cache: cached };
+  return {
+    input: Math.max(num(usage.prompt_tokens) - cached, 0),
+    output: num(usage.completion_tokens),
+    cache: cached,
+  };
 }
 
 export function openaiResponsesCharge(usage: Obj): Charge {
   const cached = num(obj(usage.input_tokens_details)?.cached_tokens);
-  return { input: Math.max(num(usage.input_tokens) - cached, 0), output: num(usage.output_tokens), cache: cached };
+  return {
+    input: Math.max(num(usage.input_tokens) - cached, 0),
+    output: num(usage.output_tokens),
+    cache: cached,
+  };
 }
 
 /** Usage from a complete (non-streamed) JSON response body; null when it has none. */
@@ -64,7 +74,8 @@ export function foldEvent(format: WireFormat, state: StreamUsage, event: Obj): v
     } else if (event.type === "message_delta") {
       const usage = obj(event.usage);
       if (usage) {
-        for (const [k, v] of Object.entries(usage)) if (v !== null && v !== undefined) state.anthropic[k] = v;
+        for (const [k, v] of Object.entries(usage))
+          if (v !== null && v !== undefined) state.anthropic[k] = v;
         state.final = anthropicCharge(state.anthropic);
       }
     }
@@ -73,7 +84,11 @@ export function foldEvent(format: WireFormat, state: StreamUsage, event: Obj): v
     if (usage) state.final = openaiChatCharge(usage);
   } else if (format === "openai-responses") {
     const type = event.type;
-    if (type === "response.completed" || type === "response.incomplete" || type === "response.failed") {
+    if (
+      type === "response.completed" ||
+      type === "response.incomplete" ||
+      type === "response.failed"
+    ) {
       const usage = obj(obj(event.response)?.usage);
       if (usage) state.final = openaiResponsesCharge(usage);
     }

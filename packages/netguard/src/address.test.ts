@@ -31,10 +31,16 @@ const specialV6: [string, string[]][] = [
   ["::ffff:0:0:0/96 IPv4-translated", ["::ffff:0:808:808"]],
   ["64:ff9b:1::/48 local-use NAT64", ["64:ff9b:1::808:808"]],
   ["100::/64 discard", ["100::1"]],
-  ["2001::/23 IETF special (Teredo, benchmark, ORCHID)", ["2001::1", "2001:2::1", "2001:10::1", "2001:1ff::1"]],
+  [
+    "2001::/23 IETF special (Teredo, benchmark, ORCHID)",
+    ["2001::1", "2001:2::1", "2001:10::1", "2001:1ff::1"],
+  ],
   ["2001:db8::/32 documentation", ["2001:db8::1", "2001:db8:ffff::1"]],
   ["3fff::/20 documentation", ["3fff::1"]],
-  ["fc00::/7 unique local (incl. AWS metadata fd00:ec2::254)", ["fc00::1", "fd00:ec2::254", "fdff::1"]],
+  [
+    "fc00::/7 unique local (incl. AWS metadata fd00:ec2::254)",
+    ["fc00::1", "fd00:ec2::254", "fdff::1"],
+  ],
   ["fe80::/10 link-local", ["fe80::1", "febf:ffff::1"]],
   ["fec0::/10 site-local", ["fec0::1", "feff::1"]],
   ["ff00::/8 multicast", ["ff02::1", "ff0e::1"]],
@@ -46,7 +52,13 @@ function embeddedForms(v4: string): string[] {
   const [a = 0, b = 0, c = 0, d = 0] = v4.split(".").map(Number);
   const hi = ((a << 8) | b).toString(16);
   const lo = ((c << 8) | d).toString(16);
-  return [`::ffff:${v4}`, `::ffff:${hi}:${lo}`, `64:ff9b::${v4}`, `64:ff9b::${hi}:${lo}`, `2002:${hi}:${lo}::1`];
+  return [
+    `::ffff:${v4}`,
+    `::ffff:${hi}:${lo}`,
+    `64:ff9b::${v4}`,
+    `64:ff9b::${hi}:${lo}`,
+    `2002:${hi}:${lo}::1`,
+  ];
 }
 
 describe("[C21] address classification", () => {
@@ -71,18 +83,45 @@ describe("[C21] address classification", () => {
   }
 
   it("[C21] accepts public addresses, including just outside the special ranges", () => {
-    const v4 = ["8.8.8.8", "1.1.1.1", "100.63.255.255", "100.128.0.0", "172.15.255.255", "172.32.0.0",
-      "192.167.255.255", "192.169.0.0", "198.17.255.255", "198.20.0.0", "223.255.255.255", "9.255.255.255", "11.0.0.0"];
+    const v4 = [
+      "8.8.8.8",
+      "1.1.1.1",
+      "100.63.255.255",
+      "100.128.0.0",
+      "172.15.255.255",
+      "172.32.0.0",
+      "192.167.255.255",
+      "192.169.0.0",
+      "198.17.255.255",
+      "198.20.0.0",
+      "223.255.255.255",
+      "9.255.255.255",
+      "11.0.0.0",
+    ];
     for (const ip of v4) {
       for (const form of [ip, ...embeddedForms(ip)]) expect(isPublicAddress(form), form).toBe(true);
     }
-    for (const ip of ["2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "2001:200::1", "2c0f:fb50::1"]) {
+    for (const ip of [
+      "2606:4700:4700::1111",
+      "2a00:1450:4001:80b::200e",
+      "2001:200::1",
+      "2c0f:fb50::1",
+    ]) {
       expect(isPublicAddress(ip), ip).toBe(true);
     }
   });
 
   it("[C21] treats non-canonical or non-IP strings as not public (URLs are normalised first)", () => {
-    for (const text of ["127.1", "0x7f000001", "2130706433", "017700000001", "localhost", "", "1.2.3.4.5", "[::1"]) {
+    for (const text of [
+      "127.1",
+      "0x7f000001",
+      "2130706433",
+      "017700000001",
+      "localhost",
+      "",
+      "1.2.3.4.5",
+      "[::1",
+    ]) {
       expect(isPublicAddress(text), text).toBe(false);
       expect(classifyAddress(text), text).toBeUndefined();
     }
@@ -90,7 +129,10 @@ describe("[C21] address classification", () => {
 
   it("reports the range and connects mapped addresses as IPv4", () => {
     expect(classifyAddress("::ffff:169.254.169.254")).toEqual({
-      address: "169.254.169.254", family: 4, range: "ipv4Mapped:linkLocal", public: false,
+      address: "169.254.169.254",
+      family: 4,
+      range: "ipv4Mapped:linkLocal",
+      public: false,
     });
     expect(classifyAddress("64:ff9b::a00:1")?.range).toBe("nat64:private");
     expect(classifyAddress("[::1]")?.range).toBe("loopback");
@@ -99,9 +141,15 @@ describe("[C21] address classification", () => {
 
 describe("[C21] operator allowances", () => {
   it("[C21] allows exactly the configured CIDR ranges", () => {
-    const policy = { allowedPrivateHosts: [], allowedPrivateCidrs: ["10.20.0.0/16", "fd12:3456::/48"] };
+    const policy = {
+      allowedPrivateHosts: [],
+      allowedPrivateCidrs: ["10.20.0.0/16", "fd12:3456::/48"],
+    };
     expect(checkAddress("10.20.1.1", policy)).toMatchObject({ allowed: true, via: "allowed-cidr" });
-    expect(checkAddress("::ffff:10.20.1.1", policy)).toMatchObject({ allowed: true, address: "10.20.1.1" });
+    expect(checkAddress("::ffff:10.20.1.1", policy)).toMatchObject({
+      allowed: true,
+      address: "10.20.1.1",
+    });
     expect(checkAddress("10.21.0.1", policy).allowed).toBe(false);
     expect(checkAddress("fd12:3456:0:1::5", policy).allowed).toBe(true);
     expect(checkAddress("fd12:3457::5", policy).allowed).toBe(false);
@@ -109,10 +157,20 @@ describe("[C21] operator allowances", () => {
 
   it("[C21] allows private addresses only for the named host, never metadata, multicast or unspecified", () => {
     const policy = { allowedPrivateHosts: ["Ollama.Internal."], allowedPrivateCidrs: [] };
-    expect(checkAddress("10.1.2.3", policy, "ollama.internal")).toMatchObject({ allowed: true, via: "allowed-host" });
+    expect(checkAddress("10.1.2.3", policy, "ollama.internal")).toMatchObject({
+      allowed: true,
+      via: "allowed-host",
+    });
     expect(checkAddress("10.1.2.3", policy, "other.internal").allowed).toBe(false);
     expect(checkAddress("10.1.2.3", policy).allowed).toBe(false);
-    for (const ip of ["169.254.169.254", "fe80::1", "0.0.0.0", "::", "224.0.0.1", "255.255.255.255"]) {
+    for (const ip of [
+      "169.254.169.254",
+      "fe80::1",
+      "0.0.0.0",
+      "::",
+      "224.0.0.1",
+      "255.255.255.255",
+    ]) {
       expect(checkAddress(ip, policy, "ollama.internal").allowed, ip).toBe(false);
     }
   });

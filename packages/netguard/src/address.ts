@@ -3,7 +3,12 @@
 // the embedded IPv4 of mapped / NAT64 / 6to4 forms, and the operator's allowances.
 import ipaddr from "ipaddr.js";
 import { isIP } from "node:net";
-import { normaliseHostname, type OutboundPolicy, type ResolvedPolicy, resolvePolicy } from "./policy.ts";
+import {
+  normaliseHostname,
+  type OutboundPolicy,
+  type ResolvedPolicy,
+  resolvePolicy,
+} from "./policy.ts";
 
 export interface AddressClass {
   /** The address as it will be connected to (an IPv4-mapped IPv6 address becomes IPv4). */
@@ -49,7 +54,12 @@ function classifyV6(v6: ipaddr.IPv6): AddressClass {
   // Everything else in ipaddr's special list is refused (64:ff9b:1::/48 local-use NAT64 too: its
   // embedding is operator-defined and IANA marks it not globally reachable). Outside 2000::/3
   // nothing is assigned for global unicast, so "unicast" there (e.g. ::a.b.c.d) is refused too.
-  return { address: text, family: 6, range, public: range === "unicast" && v6.match(GLOBAL_UNICAST_V6) };
+  return {
+    address: text,
+    family: 6,
+    range,
+    public: range === "unicast" && v6.match(GLOBAL_UNICAST_V6),
+  };
 }
 
 /** Classifies a canonical IPv4 or IPv6 literal; returns undefined for anything else. */
@@ -59,7 +69,9 @@ export function classifyAddress(ip: string): AddressClass | undefined {
   const bare = ip.startsWith("[") && ip.endsWith("]") ? ip.slice(1, -1) : ip;
   if (isIP(bare) === 0) return undefined;
   const parsed = ipaddr.parse(bare);
-  return parsed.kind() === "ipv4" ? classifyV4(parsed as ipaddr.IPv4) : classifyV6(parsed as ipaddr.IPv6);
+  return parsed.kind() === "ipv4"
+    ? classifyV4(parsed as ipaddr.IPv4)
+    : classifyV6(parsed as ipaddr.IPv6);
 }
 
 /** True only for globally routable unicast addresses. */
@@ -68,7 +80,13 @@ export function isPublicAddress(ip: string): boolean {
 }
 
 export type AddressDecision =
-  | { allowed: true; address: string; family: 4 | 6; range: string; via: "public" | "allowed-cidr" | "allowed-host" }
+  | {
+      allowed: true;
+      address: string;
+      family: 4 | 6;
+      range: string;
+      via: "public" | "allowed-cidr" | "allowed-host";
+    }
   | { allowed: false; address: string; range: string; reason: "ADDRESS_NOT_PUBLIC" };
 
 // An allowed host name may point at private services, but never at these: nothing legitimate
@@ -90,17 +108,27 @@ export type AddressAllowances = Pick<OutboundPolicy, "allowedPrivateHosts" | "al
  * Decides whether netguard may connect to `ip` for `hostname` (the URL's host, used only for
  * SECONDSHIFT_ALLOWED_PRIVATE_HOSTS). Unspecified addresses are refused whatever the policy says.
  */
-export function checkAddress(ip: string, policy: AddressAllowances, hostname?: string): AddressDecision {
+export function checkAddress(
+  ip: string,
+  policy: AddressAllowances,
+  hostname?: string,
+): AddressDecision {
   return decideAddress(ip, resolvePolicy({ production: true, ...policy }), hostname);
 }
 
-export function decideAddress(ip: string, policy: ResolvedPolicy, hostname?: string): AddressDecision {
+export function decideAddress(
+  ip: string,
+  policy: ResolvedPolicy,
+  hostname?: string,
+): AddressDecision {
   const cls = classifyAddress(ip);
-  if (cls === undefined) return { allowed: false, address: ip, range: "invalid", reason: "ADDRESS_NOT_PUBLIC" };
+  if (cls === undefined)
+    return { allowed: false, address: ip, range: "invalid", reason: "ADDRESS_NOT_PUBLIC" };
   const base = { address: cls.address, family: cls.family, range: cls.range };
   if (cls.public) return { allowed: true, ...base, via: "public" };
   const innerRange = cls.range.split(":").pop() ?? cls.range;
-  if (innerRange === "unspecified") return { allowed: false, ...base, reason: "ADDRESS_NOT_PUBLIC" };
+  if (innerRange === "unspecified")
+    return { allowed: false, ...base, reason: "ADDRESS_NOT_PUBLIC" };
   if (inAllowedCidr(cls, policy)) return { allowed: true, ...base, via: "allowed-cidr" };
   if (
     hostname !== undefined &&

@@ -9,7 +9,10 @@ import { resolvePolicy, type OutboundPolicy, type ResolvedPolicy } from "./polic
 import { isReplayableBody, nextHop, REDIRECT_STATUSES, type HopRequest } from "./redirect.ts";
 import { checkUrl, parseUrl, urlHostname } from "./target.ts";
 
-export interface GuardedRequestInit extends Omit<RequestInit, "redirect" | "dispatcher" | "duplex"> {
+export interface GuardedRequestInit extends Omit<
+  RequestInit,
+  "redirect" | "dispatcher" | "duplex"
+> {
   /** "follow" (default) re-checks every hop; "manual" returns the 3xx; "error" refuses it. */
   redirect?: "follow" | "manual" | "error";
   /** Extra headers to drop on a cross-origin redirect (Authorization and Cookie always are). */
@@ -42,7 +45,12 @@ function toNetguardError(error: unknown, host: string, deadline: Deadline): unkn
   return connectFailed(host, cause ?? error);
 }
 
-function wrapResponse(response: Response, url: URL, maxBytes: number, deadline: Deadline): Response {
+function wrapResponse(
+  response: Response,
+  url: URL,
+  maxBytes: number,
+  deadline: Deadline,
+): Response {
   const host = urlHostname(url);
   const declared = Number(response.headers.get("content-length") ?? "0");
   if (declared > maxBytes) {
@@ -64,7 +72,12 @@ function wrapResponse(response: Response, url: URL, maxBytes: number, deadline: 
   return wrapped;
 }
 
-async function send(hop: HopRequest, init: GuardedRequestInit, dispatcher: Agent, signal: AbortSignal) {
+async function send(
+  hop: HopRequest,
+  init: GuardedRequestInit,
+  dispatcher: Agent,
+  signal: AbortSignal,
+) {
   const streamed = !isReplayableBody(hop.body);
   // Our own options are not fetch options; the rest (cache, keepalive, ...) pass through.
   const { sensitiveHeaders: _s, timeoutMs: _t, maxResponseBytes: _m, ...fetchInit } = init;
@@ -88,7 +101,11 @@ export async function guardedRequest(
   init: GuardedRequestInit = {},
 ): Promise<Response> {
   const first = parseUrl(input);
-  const deadline = startDeadline(urlHostname(first), init.timeoutMs ?? policy.timeoutMs, init.signal);
+  const deadline = startDeadline(
+    urlHostname(first),
+    init.timeoutMs ?? policy.timeoutMs,
+    init.signal,
+  );
   const maxBytes = init.maxResponseBytes ?? policy.maxResponseBytes;
   let hop: HopRequest = {
     url: first,
@@ -108,7 +125,10 @@ export async function guardedRequest(
       await response.body?.cancel().catch(() => undefined);
       const host = urlHostname(hop.url);
       if (mode === "error") {
-        throw netguardError("REDIRECT_NOT_ALLOWED", `${host} answered with a redirect, which this call does not follow.`);
+        throw netguardError(
+          "REDIRECT_NOT_ALLOWED",
+          `${host} answered with a redirect, which this call does not follow.`,
+        );
       }
       if (redirects >= policy.maxRedirects) {
         throw netguardError(
@@ -116,7 +136,12 @@ export async function guardedRequest(
           `Outbound request stopped after ${policy.maxRedirects} redirects (last from ${host}); call the final URL directly.`,
         );
       }
-      hop = nextHop(hop, response.status, location, (init.sensitiveHeaders ?? []).map((h) => h.toLowerCase()));
+      hop = nextHop(
+        hop,
+        response.status,
+        location,
+        (init.sensitiveHeaders ?? []).map((h) => h.toLowerCase()),
+      );
     }
   } catch (error) {
     const mapped = toNetguardError(error, urlHostname(hop.url), deadline);
@@ -125,7 +150,10 @@ export async function guardedRequest(
   }
 }
 
-export function createOutboundClient(policy: OutboundPolicy, options: DispatcherOptions = {}): OutboundClient {
+export function createOutboundClient(
+  policy: OutboundPolicy,
+  options: DispatcherOptions = {},
+): OutboundClient {
   const resolved = resolvePolicy(policy);
   const dispatcher = createGuardedDispatcher(policy, options);
   return {

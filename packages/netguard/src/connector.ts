@@ -47,7 +47,10 @@ export function createGuardedConnect(policy: ResolvedPolicy, connector: Connecto
     void (async () => {
       // Repeated here (not only in fetch) so a caller using the bare dispatcher is guarded too.
       if (protocol === "http:" && !policy.allowHttp) {
-        throw netguardError("HTTPS_REQUIRED", `Outbound connection to ${hostname} refused: https is required.`);
+        throw netguardError(
+          "HTTPS_REQUIRED",
+          `Outbound connection to ${hostname} refused: https is required.`,
+        );
       }
       checkHostName(hostname, policy);
       const [first] = await resolveChecked(hostname, policy);
@@ -56,7 +59,8 @@ export function createGuardedConnect(policy: ResolvedPolicy, connector: Connecto
       return await new Promise<Socket>((resolve, reject) => {
         connector(
           { address: first.address, family: first.family, port, protocol, hostname, servername },
-          (error, socket) => (error || !socket ? reject(error ?? new Error("no socket")) : resolve(socket)),
+          (error, socket) =>
+            error || !socket ? reject(error ?? new Error("no socket")) : resolve(socket),
         );
       });
     })().then(

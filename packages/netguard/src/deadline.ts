@@ -11,7 +11,11 @@ export interface Deadline {
   clear(): void;
 }
 
-export function startDeadline(host: string, timeoutMs: number, callerSignal?: AbortSignal | null): Deadline {
+export function startDeadline(
+  host: string,
+  timeoutMs: number,
+  callerSignal?: AbortSignal | null,
+): Deadline {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(timeoutError(host, timeoutMs)), timeoutMs);
   // Never keep the process alive just for this timer.

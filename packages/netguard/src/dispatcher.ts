@@ -14,7 +14,10 @@ export interface DispatcherOptions {
  * An undici dispatcher that connects only to checked addresses. Use it directly only with
  * clients that do not follow redirects themselves; otherwise prefer createOutboundClient().fetch.
  */
-export function createGuardedDispatcher(policy: OutboundPolicy, options: DispatcherOptions = {}): Agent {
+export function createGuardedDispatcher(
+  policy: OutboundPolicy,
+  options: DispatcherOptions = {},
+): Agent {
   const resolved = resolvePolicy(policy);
   const connector = resolved.connector ?? createDefaultConnector(options.tls);
   return new Agent({

@@ -27,7 +27,11 @@ const ALLOW_HINT =
   "or its range with SECONDSHIFT_ALLOWED_PRIVATE_CIDRS";
 
 export function netguardError(reason: NetguardReason, message: string, cause?: unknown): AppError {
-  return new AppError(netguardReasons[reason], message, cause === undefined ? { reason } : { reason, cause });
+  return new AppError(
+    netguardReasons[reason],
+    message,
+    cause === undefined ? { reason } : { reason, cause },
+  );
 }
 
 export function isNetguardError(value: unknown, reason?: NetguardReason): value is AppError {
@@ -108,5 +112,9 @@ export function connectFailed(host: string, cause: unknown): AppError {
       cause,
     );
   }
-  return netguardError("CONNECT_FAILED", `Could not connect to ${host}; the service may be down.`, cause);
+  return netguardError(
+    "CONNECT_FAILED",
+    `Could not connect to ${host}; the service may be down.`,
+    cause,
+  );
 }

@@ -8,10 +8,12 @@ export { createGuardedDispatcher } from "./dispatcher.ts";
 export type { DispatcherOptions } from "./dispatcher.ts";
 export { isNetguardError, netguardReasons } from "./errors.ts";
 export type { NetguardReason } from "./errors.ts";
-export {
-  DEFAULT_MAX_REDIRECTS,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_TIMEOUT_MS,
+export { DEFAULT_MAX_REDIRECTS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from "./policy.ts";
+export type {
+  ConnectTarget,
+  Connector,
+  OutboundPolicy,
+  ResolvedAddress,
+  Resolver,
 } from "./policy.ts";
-export type { ConnectTarget, Connector, OutboundPolicy, ResolvedAddress, Resolver } from "./policy.ts";
 export { DEFAULT_SENSITIVE_HEADERS } from "./redirect.ts";

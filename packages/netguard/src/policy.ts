@@ -26,7 +26,10 @@ export interface ConnectTarget {
 }
 
 /** Opens a (TLS) socket to a checked address; the callback gets the connected socket. */
-export type Connector = (target: ConnectTarget, callback: (error: Error | null, socket: Socket | null) => void) => void;
+export type Connector = (
+  target: ConnectTarget,
+  callback: (error: Error | null, socket: Socket | null) => void,
+) => void;
 
 export interface OutboundPolicy {
   production: boolean;
@@ -68,10 +71,18 @@ export function normaliseHostname(hostname: string): string {
   return lower.endsWith(".") ? lower.slice(0, -1) : lower;
 }
 
-function positiveInteger(value: number | undefined, fallback: number, name: string, allowZero = false): number {
+function positiveInteger(
+  value: number | undefined,
+  fallback: number,
+  name: string,
+  allowZero = false,
+): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
-    throw netguardError("INVALID_POLICY", `netguard policy: ${name} must be a ${allowZero ? "non-negative" : "positive"} integer.`);
+    throw netguardError(
+      "INVALID_POLICY",
+      `netguard policy: ${name} must be a ${allowZero ? "non-negative" : "positive"} integer.`,
+    );
   }
   return value;
 }
@@ -98,10 +109,16 @@ export function resolvePolicy(policy: OutboundPolicy): ResolvedPolicy {
     production: policy.production,
     // Production always means https only, whatever allowHttp says.
     allowHttp: !policy.production && policy.allowHttp === true,
-    allowedPrivateHosts: new Set(policy.allowedPrivateHosts.map((h) => normaliseHostname(h.trim())).filter(Boolean)),
+    allowedPrivateHosts: new Set(
+      policy.allowedPrivateHosts.map((h) => normaliseHostname(h.trim())).filter(Boolean),
+    ),
     allowedPrivateCidrs: policy.allowedPrivateCidrs.filter((c) => c.trim() !== "").map(parseCidr),
     maxRedirects: positiveInteger(policy.maxRedirects, DEFAULT_MAX_REDIRECTS, "maxRedirects", true),
-    maxResponseBytes: positiveInteger(policy.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, "maxResponseBytes"),
+    maxResponseBytes: positiveInteger(
+      policy.maxResponseBytes,
+      DEFAULT_MAX_RESPONSE_BYTES,
+      "maxResponseBytes",
+    ),
     timeoutMs: positiveInteger(policy.timeoutMs, DEFAULT_TIMEOUT_MS, "timeoutMs"),
     resolver: policy.resolver,
     connector: policy.connector,

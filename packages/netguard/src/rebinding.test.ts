@@ -6,7 +6,13 @@ import { request } from "undici";
 import { createOutboundClient, type OutboundClient } from "./client.ts";
 import { createGuardedDispatcher } from "./dispatcher.ts";
 import {
-  FAKE_PUBLIC_V4, FAKE_PUBLIC_V4_B, FAKE_PUBLIC_V6, loopbackConnector, startServer, tableResolver, testPolicy,
+  FAKE_PUBLIC_V4,
+  FAKE_PUBLIC_V4_B,
+  FAKE_PUBLIC_V6,
+  loopbackConnector,
+  startServer,
+  tableResolver,
+  testPolicy,
   type TestServer,
 } from "./test-support.ts";
 
@@ -29,7 +35,12 @@ describe("[C21] DNS rebinding", () => {
     expect(await response.text()).toBe("ok");
     expect(resolver).toHaveBeenCalledTimes(1);
     expect(calls).toEqual([
-      expect.objectContaining({ address: FAKE_PUBLIC_V4, family: 4, hostname: "api.example.test", port: server.port }),
+      expect.objectContaining({
+        address: FAKE_PUBLIC_V4,
+        family: 4,
+        hostname: "api.example.test",
+        port: server.port,
+      }),
     ]);
     expect(server.requests[0]?.headers.host).toBe(`api.example.test:${server.port}`);
   });
@@ -56,7 +67,9 @@ describe("[C21] DNS rebinding", () => {
     const resolver = tableResolver({ "pool.example.test": [[FAKE_PUBLIC_V6], ["10.0.0.1"]] });
     client = createOutboundClient(testPolicy({ resolver, connector }));
     for (let i = 0; i < 3; i += 1) {
-      expect(await (await client.fetch(`http://pool.example.test:${server.port}/`)).text()).toBe("ok");
+      expect(await (await client.fetch(`http://pool.example.test:${server.port}/`)).text()).toBe(
+        "ok",
+      );
       // Let undici return the socket to the pool before the next request.
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -68,14 +81,21 @@ describe("[C21] DNS rebinding", () => {
   it("[C21] the bare dispatcher guards libraries that use undici directly", async () => {
     server = await startServer((_req, res) => res.end("direct"));
     const { connector, calls } = loopbackConnector();
-    const resolver = tableResolver({ "sdk.example.test": [FAKE_PUBLIC_V4], "evil.example.test": ["169.254.169.254"] });
+    const resolver = tableResolver({
+      "sdk.example.test": [FAKE_PUBLIC_V4],
+      "evil.example.test": ["169.254.169.254"],
+    });
     const dispatcher = createGuardedDispatcher(testPolicy({ resolver, connector }));
     try {
       const ok = await request(`http://sdk.example.test:${server.port}/`, { dispatcher });
       expect(await ok.body.text()).toBe("direct");
-      const refused = await request(`http://evil.example.test:${server.port}/`, { dispatcher }).catch((e: unknown) => e);
+      const refused = await request(`http://evil.example.test:${server.port}/`, {
+        dispatcher,
+      }).catch((e: unknown) => e);
       expect(isAppError(refused) && refused.reason).toBe("ADDRESS_NOT_PUBLIC");
-      const literal = await request(`http://127.0.0.1:${server.port}/`, { dispatcher }).catch((e: unknown) => e);
+      const literal = await request(`http://127.0.0.1:${server.port}/`, { dispatcher }).catch(
+        (e: unknown) => e,
+      );
       expect(isAppError(literal) && literal.reason).toBe("ADDRESS_NOT_PUBLIC");
       expect(calls.map((c) => c.address)).toEqual([FAKE_PUBLIC_V4]);
     } finally {
@@ -87,8 +107,12 @@ describe("[C21] DNS rebinding", () => {
     server = await startServer((_req, res) => res.end("internal"));
     const { connector, calls } = loopbackConnector();
     const resolver = tableResolver({ "ollama.internal": ["10.1.2.3"] });
-    client = createOutboundClient(testPolicy({ resolver, connector, allowedPrivateHosts: ["ollama.internal"] }));
-    expect(await (await client.fetch(`http://ollama.internal:${server.port}/`)).text()).toBe("internal");
+    client = createOutboundClient(
+      testPolicy({ resolver, connector, allowedPrivateHosts: ["ollama.internal"] }),
+    );
+    expect(await (await client.fetch(`http://ollama.internal:${server.port}/`)).text()).toBe(
+      "internal",
+    );
     expect(calls[0]?.address).toBe("10.1.2.3");
   });
 });

@@ -6,7 +6,13 @@ import { Readable } from "node:stream";
 import { createOutboundClient, type OutboundClient } from "./client.ts";
 import type { OutboundPolicy } from "./policy.ts";
 import {
-  FAKE_PUBLIC_V4, FAKE_PUBLIC_V4_B, loopbackConnector, startServer, tableResolver, testPolicy, type Handler,
+  FAKE_PUBLIC_V4,
+  FAKE_PUBLIC_V4_B,
+  loopbackConnector,
+  startServer,
+  tableResolver,
+  testPolicy,
+  type Handler,
   type TestServer,
 } from "./test-support.ts";
 
@@ -39,14 +45,21 @@ function setup(overrides: Partial<OutboundPolicy> = {}) {
 }
 
 async function reason(promise: Promise<unknown>): Promise<string | undefined> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   return isAppError(error) ? error.reason : String(error);
 }
 
 describe("[C21] redirects are re-checked hop by hop", () => {
   const targets = [
-    "http://127.0.0.1/admin", "http://169.254.169.254/latest/meta-data/", "http://[::1]/", "http://2130706433/",
-    "http://internal.example.test/", "http://metadata.google.internal/",
+    "http://127.0.0.1/admin",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[::1]/",
+    "http://2130706433/",
+    "http://internal.example.test/",
+    "http://metadata.google.internal/",
   ];
   for (const target of targets) {
     it(`[C21] refuses a redirect to ${target} before connecting to it`, async () => {
@@ -69,9 +82,13 @@ describe("[C21] redirects are re-checked hop by hop", () => {
   });
 
   it("[C21] stops after maxRedirects", async () => {
-    const a = await serve((req, res) => res.writeHead(302, { location: `/hop${req.url ?? ""}` }).end());
+    const a = await serve((req, res) =>
+      res.writeHead(302, { location: `/hop${req.url ?? ""}` }).end(),
+    );
     const { client } = setup({ maxRedirects: 3 });
-    expect(await reason(client.fetch(`http://a.example.test:${a.port}/`))).toBe("TOO_MANY_REDIRECTS");
+    expect(await reason(client.fetch(`http://a.example.test:${a.port}/`))).toBe(
+      "TOO_MANY_REDIRECTS",
+    );
     expect(a.requests).toHaveLength(4);
   });
 
@@ -87,7 +104,9 @@ describe("[C21] redirects are re-checked hop by hop", () => {
     expect(await response.text()).toBe("final");
     expect(response.url).toBe(`http://b.example.test:${b.port}/done`);
     // Each hop connects to its own checked address (a cancelled redirect body may cost a socket).
-    expect(new Set(calls.map((c) => c.address))).toEqual(new Set([FAKE_PUBLIC_V4, FAKE_PUBLIC_V4_B]));
+    expect(new Set(calls.map((c) => c.address))).toEqual(
+      new Set([FAKE_PUBLIC_V4, FAKE_PUBLIC_V4_B]),
+    );
   });
 
   it("returns the redirect itself with redirect: manual, refuses it with redirect: error", async () => {
@@ -96,7 +115,9 @@ describe("[C21] redirects are re-checked hop by hop", () => {
     const manual = await client.fetch(`http://a.example.test:${a.port}/`, { redirect: "manual" });
     expect(manual.status).toBe(307);
     expect(manual.headers.get("location")).toBe("/elsewhere");
-    expect(await reason(client.fetch(`http://a.example.test:${a.port}/`, { redirect: "error" }))).toBe("REDIRECT_NOT_ALLOWED");
+    expect(
+      await reason(client.fetch(`http://a.example.test:${a.port}/`, { redirect: "error" })),
+    ).toBe("REDIRECT_NOT_ALLOWED");
   });
 });
 
@@ -114,7 +135,9 @@ describe("[C21] credentials on redirects", () => {
     const a = await serve(redirectTo(`http://b.example.test:${b.port}/landing`, 302));
     const { client } = setup();
     const response = await client.fetch(`http://a.example.test:${a.port}/post`, {
-      method: "POST", headers: { ...secrets, "content-type": "application/json" }, body: '{"q":1}',
+      method: "POST",
+      headers: { ...secrets, "content-type": "application/json" },
+      body: '{"q":1}',
       sensitiveHeaders: ["X-Api-Key"],
     });
     expect(await response.text()).toBe("b");
@@ -135,7 +158,9 @@ describe("[C21] credentials on redirects", () => {
     const b = await serve(redirectTo(`http://a.example.test:${a.port}/back`, 307));
     const start = await serve(redirectTo(`http://a.example.test:${b.port}/other-port`, 307));
     const { client } = setup();
-    const response = await client.fetch(`http://a.example.test:${start.port}/`, { headers: secrets });
+    const response = await client.fetch(`http://a.example.test:${start.port}/`, {
+      headers: secrets,
+    });
     expect(await response.text()).toBe("none");
     expect(b.requests[0]?.headers).not.toHaveProperty("authorization");
   });
@@ -145,21 +170,33 @@ describe("[C21] credentials on redirects", () => {
       req.url === "/old" ? res.writeHead(308, { location: "/new" }).end() : res.end("moved"),
     );
     const { client } = setup();
-    await (await client.fetch(`http://a.example.test:${a.port}/old`, { method: "POST", headers: secrets, body: "payload" })).text();
+    await (
+      await client.fetch(`http://a.example.test:${a.port}/old`, {
+        method: "POST",
+        headers: secrets,
+        body: "payload",
+      })
+    ).text();
     expect(a.requests[1]).toMatchObject({ method: "POST", url: "/new", body: "payload" });
     expect(a.requests[1]?.headers.authorization).toBe(secrets.authorization);
   });
 
   it("303 turns PUT into GET; a streamed body cannot be replayed for 307", async () => {
     const a = await serve((req, res) =>
-      req.url === "/see" ? res.writeHead(303, { location: "/result" }).end()
-      : req.url === "/temp" ? res.writeHead(307, { location: "/result" }).end() : res.end("r"),
+      req.url === "/see"
+        ? res.writeHead(303, { location: "/result" }).end()
+        : req.url === "/temp"
+          ? res.writeHead(307, { location: "/result" }).end()
+          : res.end("r"),
     );
     const { client } = setup();
-    await (await client.fetch(`http://a.example.test:${a.port}/see`, { method: "PUT", body: "x" })).text();
+    await (
+      await client.fetch(`http://a.example.test:${a.port}/see`, { method: "PUT", body: "x" })
+    ).text();
     expect(a.requests[1]).toMatchObject({ method: "GET", url: "/result", body: "" });
     const streamed = client.fetch(`http://a.example.test:${a.port}/temp`, {
-      method: "POST", body: Readable.from([Buffer.from("chunk")]),
+      method: "POST",
+      body: Readable.from([Buffer.from("chunk")]),
     });
     expect(await reason(streamed)).toBe("REDIRECT_BODY_NOT_REPLAYABLE");
   });

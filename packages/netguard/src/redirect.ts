@@ -11,7 +11,13 @@ export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Always treated as credentials; callers add their own (x-api-key, x-goog-api-key, ...). */
 export const DEFAULT_SENSITIVE_HEADERS = ["authorization", "cookie", "proxy-authorization"];
 
-const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-language", "content-location"];
+const BODY_HEADERS = [
+  "content-type",
+  "content-length",
+  "content-encoding",
+  "content-language",
+  "content-location",
+];
 
 export interface HopRequest {
   url: URL;
@@ -47,7 +53,10 @@ export function nextHop(
   }
   const headers = new Headers(current.headers);
   let { method, body } = current;
-  if ((status === 303 && method !== "HEAD") || ((status === 301 || status === 302) && method === "POST")) {
+  if (
+    (status === 303 && method !== "HEAD") ||
+    ((status === 301 || status === 302) && method === "POST")
+  ) {
     method = "GET";
     body = undefined;
     for (const name of BODY_HEADERS) headers.delete(name);

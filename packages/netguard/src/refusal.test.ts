@@ -60,8 +60,13 @@ describe("[C21] URL literals are normalised, then checked, with no socket", () =
   });
 
   it("[C21] refuses metadata and localhost names without resolving them", async () => {
-    for (const url of ["http://metadata.google.internal/computeMetadata/v1/", "http://METADATA.google.internal./",
-      "http://metadata/", "http://localhost:8080/", "http://api.localhost/"]) {
+    for (const url of [
+      "http://metadata.google.internal/computeMetadata/v1/",
+      "http://METADATA.google.internal./",
+      "http://metadata/",
+      "http://localhost:8080/",
+      "http://api.localhost/",
+    ]) {
       const { error, resolver } = await refusal(url, {});
       expect(error.reason, url).toBe("HOST_NOT_ALLOWED");
       expect(resolver).not.toHaveBeenCalled();
@@ -70,7 +75,15 @@ describe("[C21] URL literals are normalised, then checked, with no socket", () =
 });
 
 describe("[C21] resolved addresses are checked before connecting", () => {
-  const privateAnswers = ["10.0.0.5", "127.0.0.1", "169.254.169.254", "::1", "fd00::1", "::ffff:10.0.0.1", "64:ff9b::a00:1"];
+  const privateAnswers = [
+    "10.0.0.5",
+    "127.0.0.1",
+    "169.254.169.254",
+    "::1",
+    "fd00::1",
+    "::ffff:10.0.0.1",
+    "64:ff9b::a00:1",
+  ];
   for (const answer of privateAnswers) {
     it(`[C21] refuses a name resolving to ${answer}`, async () => {
       const resolver = tableResolver({ "internal.example.test": [answer] });
@@ -97,7 +110,11 @@ describe("[C21] resolved addresses are checked before connecting", () => {
 describe("[C21] https is required in production", () => {
   it("[C21] refuses http in production, even with allowHttp", async () => {
     const resolver = tableResolver({ "api.example.test": [FAKE_PUBLIC_V4] });
-    const { error } = await refusal("http://api.example.test/", { production: true, allowHttp: true, resolver });
+    const { error } = await refusal("http://api.example.test/", {
+      production: true,
+      allowHttp: true,
+      resolver,
+    });
     expect(error.reason).toBe("HTTPS_REQUIRED");
     expect(error.message).toMatch(/production requires https/);
     expect(resolver).not.toHaveBeenCalled();
@@ -109,19 +126,33 @@ describe("[C21] https is required in production", () => {
   });
 
   it("[C21] refuses other schemes and credentials in the URL", async () => {
-    for (const url of ["ftp://api.example.test/", "file:///etc/passwd", "gopher://api.example.test/"]) {
+    for (const url of [
+      "ftp://api.example.test/",
+      "file:///etc/passwd",
+      "gopher://api.example.test/",
+    ]) {
       expect((await refusal(url, {})).error.reason, url).toBe("UNSUPPORTED_SCHEME");
     }
-    expect((await refusal("https://user:pw@api.example.test/", {})).error.reason).toBe("INVALID_URL");
+    expect((await refusal("https://user:pw@api.example.test/", {})).error.reason).toBe(
+      "INVALID_URL",
+    );
   });
 });
 
 describe("[C21] error messages never carry request secrets", () => {
   it("[C21] names only the host, not the path, query, headers or body", async () => {
     const resolver = tableResolver({ "hooks.example.test": ["10.9.9.9"] });
-    const { error } = await refusal("https://hooks.example.test/T000/planted-path-secret?token=planted-query-secret", {
-      resolver,
-    }, { method: "POST", headers: { authorization: "Bearer planted-header-secret" }, body: "planted-body-secret" });
+    const { error } = await refusal(
+      "https://hooks.example.test/T000/planted-path-secret?token=planted-query-secret",
+      {
+        resolver,
+      },
+      {
+        method: "POST",
+        headers: { authorization: "Bearer planted-header-secret" },
+        body: "planted-body-secret",
+      },
+    );
     const text = `${error.message} ${JSON.stringify(error)}`;
     expect(text).not.toMatch(/planted/);
     expect(text).toContain("hooks.example.test");

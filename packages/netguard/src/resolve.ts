@@ -16,7 +16,10 @@ export interface CheckedAddress {
 export const systemResolver: Resolver = async (hostname) =>
   lookup(hostname, { all: true, verbatim: true });
 
-export async function resolveChecked(hostname: string, policy: ResolvedPolicy): Promise<CheckedAddress[]> {
+export async function resolveChecked(
+  hostname: string,
+  policy: ResolvedPolicy,
+): Promise<CheckedAddress[]> {
   // An IP literal is its own answer: no lookup at all.
   const literal = decideAddress(hostname, policy, hostname);
   if (literal.range !== "invalid") {

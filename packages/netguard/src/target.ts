@@ -2,7 +2,13 @@
 // and IP literals. The WHATWG URL parser has already turned odd literals ("2130706433",
 // "0x7f.1", "127.1", "[::ffff:127.0.0.1]") into canonical addresses, so they are checked as such.
 import { decideAddress } from "./address.ts";
-import { addressNotPublic, hostNotAllowed, httpNotEnabled, httpsRequired, netguardError } from "./errors.ts";
+import {
+  addressNotPublic,
+  hostNotAllowed,
+  httpNotEnabled,
+  httpsRequired,
+  netguardError,
+} from "./errors.ts";
 import { normaliseHostname, type ResolvedPolicy } from "./policy.ts";
 
 // Cloud metadata services by name (their addresses are refused as link-local / ULA / CGNAT
@@ -29,7 +35,10 @@ export function parseUrl(input: string | URL): URL {
     return new URL(input);
   } catch {
     // Do not echo the input: it may be a webhook URL with a token in it.
-    throw netguardError("INVALID_URL", "Outbound request refused: the URL is not a valid absolute URL.");
+    throw netguardError(
+      "INVALID_URL",
+      "Outbound request refused: the URL is not a valid absolute URL.",
+    );
   }
 }
 
@@ -51,7 +60,10 @@ export function checkHostName(hostname: string, policy: ResolvedPolicy): void {
   if (METADATA_NAMES.has(hostname)) throw hostNotAllowed(hostname, "a cloud metadata service");
   if (hostname === "localhost" || hostname.endsWith(".localhost")) {
     if (!policy.allowedPrivateHosts.has(hostname)) {
-      throw hostNotAllowed(hostname, "a loopback name; an operator can allow it with SECONDSHIFT_ALLOWED_PRIVATE_HOSTS");
+      throw hostNotAllowed(
+        hostname,
+        "a loopback name; an operator can allow it with SECONDSHIFT_ALLOWED_PRIVATE_HOSTS",
+      );
     }
   }
   const decision = decideAddress(hostname, policy, hostname);

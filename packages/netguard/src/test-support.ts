@@ -4,7 +4,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { vi } from "vitest";
-import type { ConnectTarget, Connector, OutboundPolicy, ResolvedAddress, Resolver } from "./policy.ts";
+import type {
+  ConnectTarget,
+  Connector,
+  OutboundPolicy,
+  ResolvedAddress,
+  Resolver,
+} from "./policy.ts";
 
 /** Documentation-free, globally routable addresses used only as labels: never dialled. */
 export const FAKE_PUBLIC_V4 = "93.184.215.14";
@@ -34,14 +40,21 @@ export function tableResolver(table: Record<string, string[] | string[][]>) {
   const resolver = vi.fn<Resolver>((hostname) => {
     const entry = table[hostname];
     if (entry === undefined) {
-      return Promise.reject(Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }));
+      return Promise.reject(
+        Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }),
+      );
     }
     const n = counts.get(hostname) ?? 0;
     counts.set(hostname, n + 1);
     // A list of lists answers differently on each call (the last answer repeats): rebinding.
-    const answer = Array.isArray(entry[0]) ? ((entry as string[][])[Math.min(n, entry.length - 1)] ?? []) : (entry as string[]);
+    const answer = Array.isArray(entry[0])
+      ? ((entry as string[][])[Math.min(n, entry.length - 1)] ?? [])
+      : (entry as string[]);
     return Promise.resolve(
-      answer.map((address): ResolvedAddress => ({ address, family: address.includes(":") ? 6 : 4 })),
+      answer.map((address): ResolvedAddress => ({
+        address,
+        family: address.includes(":") ? 6 : 4,
+      })),
     );
   });
   return resolver;
@@ -49,7 +62,9 @@ export function tableResolver(table: Record<string, string[] | string[][]>) {
 
 /** A connector that must never be called (refusals happen before any socket exists). */
 export function forbiddenConnector() {
-  return vi.fn<Connector>((_target, callback) => callback(new Error("connector must not be called"), null));
+  return vi.fn<Connector>((_target, callback) =>
+    callback(new Error("connector must not be called"), null),
+  );
 }
 
 export function testPolicy(overrides: Partial<OutboundPolicy> = {}): OutboundPolicy {
@@ -80,7 +95,12 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks);
-      requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: body.toString() });
+      requests.push({
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: body.toString(),
+      });
       handler(req, res, body);
     });
   });

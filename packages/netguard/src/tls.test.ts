@@ -40,7 +40,10 @@ function productionPolicy() {
   return testPolicy({
     production: true,
     allowedPrivateCidrs: ["127.0.0.1/32"],
-    resolver: tableResolver({ "api.example.test": ["127.0.0.1"], "wrong.example.test": ["127.0.0.1"] }),
+    resolver: tableResolver({
+      "api.example.test": ["127.0.0.1"],
+      "wrong.example.test": ["127.0.0.1"],
+    }),
   });
 }
 
@@ -50,7 +53,10 @@ describe("[C21] TLS keeps the host name", () => {
     try {
       const response = await client.fetch(`https://api.example.test:${port}/v1/models`);
       expect(await response.text()).toBe("secure");
-      expect(seen.at(-1)).toEqual({ servername: "api.example.test", host: `api.example.test:${port}` });
+      expect(seen.at(-1)).toEqual({
+        servername: "api.example.test",
+        host: `api.example.test:${port}`,
+      });
     } finally {
       await client.close();
     }
@@ -59,7 +65,9 @@ describe("[C21] TLS keeps the host name", () => {
   it("[C21] rejects a certificate that does not match the URL's host, although the IP was allowed", async () => {
     const client = createOutboundClient(productionPolicy(), { tls: { ca } });
     try {
-      const error = await client.fetch(`https://wrong.example.test:${port}/`).catch((e: unknown) => e);
+      const error = await client
+        .fetch(`https://wrong.example.test:${port}/`)
+        .catch((e: unknown) => e);
       expect(isAppError(error) && error.reason).toBe("TLS_FAILED");
     } finally {
       await client.close();
@@ -69,7 +77,9 @@ describe("[C21] TLS keeps the host name", () => {
   it("[C21] rejects a certificate from an unknown CA", async () => {
     const client = createOutboundClient(productionPolicy());
     try {
-      const error = await client.fetch(`https://api.example.test:${port}/`).catch((e: unknown) => e);
+      const error = await client
+        .fetch(`https://api.example.test:${port}/`)
+        .catch((e: unknown) => e);
       expect(isAppError(error) && error.reason).toBe("TLS_FAILED");
     } finally {
       await client.close();

@@ -14,9 +14,20 @@ import { DEFAULT_GIT_PATH, runGit, streamGit } from "./git.ts";
 
 const COMMIT_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
-async function verifiedCommit(dir: string, commit: string, env: Record<string, string>): Promise<void> {
-  if (!COMMIT_SHA.test(commit)) throw new AppError("BAD_REQUEST", "A commit must be given as its full SHA.", { reason: "INVALID_COMMIT" });
-  await runGit(["rev-parse", "--verify", "--quiet", `${commit}^{commit}`], { cwd: dir, env, timeoutMs: 30_000 });
+async function verifiedCommit(
+  dir: string,
+  commit: string,
+  env: Record<string, string>,
+): Promise<void> {
+  if (!COMMIT_SHA.test(commit))
+    throw new AppError("BAD_REQUEST", "A commit must be given as its full SHA.", {
+      reason: "INVALID_COMMIT",
+    });
+  await runGit(["rev-parse", "--verify", "--quiet", `${commit}^{commit}`], {
+    cwd: dir,
+    env,
+    timeoutMs: 30_000,
+  });
 }
 
 /** A tar stream of the commit's tree (what dockerode's putArchive takes). */
@@ -29,13 +40,21 @@ export async function exportTree(dir: string, commit: string): Promise<Readable>
     await rm(home, { recursive: true, force: true });
     throw error;
   }
-  const stream = streamGit(["archive", "--format=tar", commit], { cwd: dir, env, timeoutMs: 300_000 });
+  const stream = streamGit(["archive", "--format=tar", commit], {
+    cwd: dir,
+    env,
+    timeoutMs: 300_000,
+  });
   stream.once("close", () => void rm(home, { recursive: true, force: true }));
   return stream;
 }
 
 /** Writes the commit's tree into `dest` (created if needed), without .git. */
-export async function exportTreeToDirectory(dir: string, commit: string, dest: string): Promise<void> {
+export async function exportTreeToDirectory(
+  dir: string,
+  commit: string,
+  dest: string,
+): Promise<void> {
   await mkdir(dest, { recursive: true });
   const tar = await exportTree(dir, commit);
   // --no-same-owner / -p off: files belong to whoever extracts, not to uids from the archive.
@@ -45,7 +64,11 @@ export async function exportTreeToDirectory(dir: string, commit: string, dest: s
   });
   const exited = new Promise<void>((resolve, reject) => {
     extract.on("error", reject);
-    extract.on("close", (code) => (code === 0 ? resolve() : reject(new AppError("INTERNAL", "Extracting the repository copy failed."))));
+    extract.on("close", (code) =>
+      code === 0
+        ? resolve()
+        : reject(new AppError("INTERNAL", "Extracting the repository copy failed.")),
+    );
   });
   await pipeline(tar, extract.stdin);
   await exited;

@@ -34,24 +34,36 @@ export interface FetchRepositoryResult {
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory()).catch(() => false);
+  return stat(path)
+    .then((s) => s.isDirectory())
+    .catch(() => false);
 }
 
 function refspec(ref: FetchRepositoryOptions["ref"]): string {
   if ("commit" in ref) {
     if (!COMMIT_SHA.test(ref.commit)) {
-      throw new AppError("BAD_REQUEST", "A commit must be given as its full hexadecimal SHA.", { reason: "INVALID_COMMIT" });
+      throw new AppError("BAD_REQUEST", "A commit must be given as its full hexadecimal SHA.", {
+        reason: "INVALID_COMMIT",
+      });
     }
     return `+${ref.commit}:${FETCHED_REF}`;
   }
   // Refuse what git would read as another refspec, a pattern or an option.
-  if (!/^[A-Za-z0-9._/-]{1,200}$/.test(ref.branch) || ref.branch.startsWith("-") || ref.branch.includes("..")) {
-    throw new AppError("BAD_REQUEST", `"${ref.branch}" is not a valid branch name.`, { reason: "INVALID_BRANCH" });
+  if (
+    !/^[A-Za-z0-9._/-]{1,200}$/.test(ref.branch) ||
+    ref.branch.startsWith("-") ||
+    ref.branch.includes("..")
+  ) {
+    throw new AppError("BAD_REQUEST", `"${ref.branch}" is not a valid branch name.`, {
+      reason: "INVALID_BRANCH",
+    });
   }
   return `+refs/heads/${ref.branch}:${FETCHED_REF}`;
 }
 
-export async function fetchRepository(options: FetchRepositoryOptions): Promise<FetchRepositoryResult> {
+export async function fetchRepository(
+  options: FetchRepositoryOptions,
+): Promise<FetchRepositoryResult> {
   const spec = refspec(options.ref);
   const remote = await checkRemote(options.cloneUrl, options.policy);
   if (options.credential !== undefined) {
@@ -62,7 +74,12 @@ export async function fetchRepository(options: FetchRepositoryOptions): Promise<
   const git = (args: string[], withRemote = false) =>
     runGit(args, {
       cwd: options.dir,
-      env: gitEnv({ home, ...(withRemote ? { remote, ...(options.credential ? { credential: options.credential } : {}) } : {}) }),
+      env: gitEnv({
+        home,
+        ...(withRemote
+          ? { remote, ...(options.credential ? { credential: options.credential } : {}) }
+          : {}),
+      }),
       timeoutMs: Math.max(1_000, deadline - Date.now()),
       ...(options.masker ? { masker: options.masker } : {}),
       ...(options.gitBinary ? { gitBinary: options.gitBinary } : {}),
@@ -72,15 +89,29 @@ export async function fetchRepository(options: FetchRepositoryOptions): Promise<
     if (!(await isDirectory(join(options.dir, ".git")))) await git(["init", "--quiet"]);
     // The credential is in the environment of this one command only.
     await git(
-      ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--depth=1", "--end-of-options", remote.url.href, spec],
+      [
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--no-recurse-submodules",
+        "--depth=1",
+        "--end-of-options",
+        remote.url.href,
+        spec,
+      ],
       true,
     );
     await git(["checkout", "--quiet", "--force", "--detach", FETCHED_REF]);
     // A reused directory may hold files of an earlier commit that this one does not have.
     await git(["clean", "-ffdxq"]);
-    const commit = (await git(["rev-parse", "--verify", `${FETCHED_REF}^{commit}`])).toString("utf8").trim();
+    const commit = (await git(["rev-parse", "--verify", `${FETCHED_REF}^{commit}`]))
+      .toString("utf8")
+      .trim();
     if ("commit" in options.ref && commit !== options.ref.commit) {
-      throw new AppError("BAD_GATEWAY", "The fetched commit is not the one requested.", { reason: "COMMIT_MISMATCH" });
+      throw new AppError("BAD_GATEWAY", "The fetched commit is not the one requested.", {
+        reason: "COMMIT_MISMATCH",
+      });
     }
     return { commit };
   } finally {

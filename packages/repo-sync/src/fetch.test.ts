@@ -8,7 +8,14 @@ import type { OutboundPolicy } from "@secondshift/netguard";
 import { exportTree, exportTreeToDirectory } from "./export-tree.ts";
 import { fetchRepository } from "./fetch-repository.ts";
 import type { GitRemotePolicy } from "./remote.ts";
-import { argvLoggingGit, createTestRepo, grepTree, startGitHttpServer, type GitHttpServer, type TestRepo } from "./testing/git-server.ts";
+import {
+  argvLoggingGit,
+  createTestRepo,
+  grepTree,
+  startGitHttpServer,
+  type GitHttpServer,
+  type TestRepo,
+} from "./testing/git-server.ts";
 
 const TOKEN = "ghs_plantedRepoToken_C12_9f8e7d6c5b4a";
 const BASIC = Buffer.from(`x-access-token:${TOKEN}`).toString("base64");
@@ -26,13 +33,20 @@ let repo: TestRepo;
 let server: GitHttpServer;
 let first: string;
 let head: string;
-const newDir = async () => join(await mkdtemp(join(tmpdir(), "secondshift-fetch-test-")), "checkout");
+const newDir = async () =>
+  join(await mkdtemp(join(tmpdir(), "secondshift-fetch-test-")), "checkout");
 
 beforeAll(async () => {
   repo = await createTestRepo();
   first = await repo.commit({ "README.md": "first\n", "src/a.txt": "a1\n" }, "first");
-  head = await repo.commit({ "README.md": "second\n", ".secondshift.yaml": "version: 1\njobs: {}\n" }, "second");
-  server = await startGitHttpServer(join(repo.root, "srv"), { username: "x-access-token", token: TOKEN });
+  head = await repo.commit(
+    { "README.md": "second\n", ".secondshift.yaml": "version: 1\njobs: {}\n" },
+    "second",
+  );
+  server = await startGitHttpServer(join(repo.root, "srv"), {
+    username: "x-access-token",
+    token: TOKEN,
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -90,7 +104,10 @@ describe("fetchRepository", () => {
     const chunks: Buffer[] = [];
     for await (const chunk of await exportTree(dir, commit)) chunks.push(chunk as Buffer);
     const tar = Buffer.concat(chunks);
-    const names = execFileSync("tar", ["-t"], { input: tar }).toString().split("\n").filter(Boolean);
+    const names = execFileSync("tar", ["-t"], { input: tar })
+      .toString()
+      .split("\n")
+      .filter(Boolean);
     expect(names).toContain("README.md");
     expect(names.some((n) => n.startsWith(".git/") || n === ".git")).toBe(false);
     expect(tar.includes(TOKEN)).toBe(false);
@@ -99,7 +116,12 @@ describe("fetchRepository", () => {
   it("[P03] without the credential the server refuses, and git fails at once instead of prompting", async () => {
     const started = Date.now();
     await expect(
-      fetchRepository({ cloneUrl: `http://127.0.0.1:${server.port}/acme/widgets.git`, ref: { branch: "main" }, dir: await newDir(), policy: httpPolicy }),
+      fetchRepository({
+        cloneUrl: `http://127.0.0.1:${server.port}/acme/widgets.git`,
+        ref: { branch: "main" },
+        dir: await newDir(),
+        policy: httpPolicy,
+      }),
     ).rejects.toMatchObject({ reason: "GIT_FAILED" });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
@@ -129,33 +151,88 @@ describe("fetchRepository", () => {
   it("[C21] refuses before git runs: private addresses, http in production, file:// unless allowed, credentials in the URL", async () => {
     const before = server.authorizations.length;
     const privateHost: GitRemotePolicy = {
-      outbound: outbound({ allowedPrivateCidrs: [], resolver: () => Promise.resolve([{ address: "10.0.0.7", family: 4 }]) }),
+      outbound: outbound({
+        allowedPrivateCidrs: [],
+        resolver: () => Promise.resolve([{ address: "10.0.0.7", family: 4 }]),
+      }),
     };
     const attempt = (cloneUrl: string, policy: GitRemotePolicy) =>
       newDir().then((dir) => fetchRepository({ cloneUrl, ref: { branch: "main" }, dir, policy }));
-    await expect(attempt(`http://git.internal.test:${server.port}/acme/widgets.git`, privateHost)).rejects.toMatchObject({ reason: "ADDRESS_NOT_PUBLIC" });
-    await expect(attempt(`http://127.0.0.1:${server.port}/acme/widgets.git`, { outbound: outbound({ allowedPrivateCidrs: [] }) })).rejects.toMatchObject({ reason: "ADDRESS_NOT_PUBLIC" });
-    await expect(attempt(`http://127.0.0.1:${server.port}/acme/widgets.git`, { outbound: outbound({ production: true }) })).rejects.toMatchObject({ reason: "HTTPS_REQUIRED" });
-    await expect(attempt(repo.fileUrl, httpPolicy)).rejects.toMatchObject({ reason: "UNSUPPORTED_SCHEME" });
-    await expect(attempt(repo.fileUrl, { outbound: outbound({ production: true }), allowFileRemotes: true })).rejects.toMatchObject({ reason: "UNSUPPORTED_SCHEME" });
-    await expect(attempt("ssh://127.0.0.1/acme/widgets.git", httpPolicy)).rejects.toMatchObject({ reason: "UNSUPPORTED_SCHEME" });
-    await expect(attempt("git://127.0.0.1/acme/widgets.git", httpPolicy)).rejects.toMatchObject({ reason: "UNSUPPORTED_SCHEME" });
-    await expect(attempt(`http://x-access-token:${TOKEN}@127.0.0.1:${server.port}/acme/widgets.git`, httpPolicy)).rejects.toMatchObject({ reason: "CREDENTIALS_IN_URL" });
     await expect(
-      newDir().then((dir) => fetchRepository({ cloneUrl: repo.fileUrl, ref: { branch: "--upload-pack=touch /tmp/x" }, dir, policy: filePolicy })),
+      attempt(`http://git.internal.test:${server.port}/acme/widgets.git`, privateHost),
+    ).rejects.toMatchObject({ reason: "ADDRESS_NOT_PUBLIC" });
+    await expect(
+      attempt(`http://127.0.0.1:${server.port}/acme/widgets.git`, {
+        outbound: outbound({ allowedPrivateCidrs: [] }),
+      }),
+    ).rejects.toMatchObject({ reason: "ADDRESS_NOT_PUBLIC" });
+    await expect(
+      attempt(`http://127.0.0.1:${server.port}/acme/widgets.git`, {
+        outbound: outbound({ production: true }),
+      }),
+    ).rejects.toMatchObject({ reason: "HTTPS_REQUIRED" });
+    await expect(attempt(repo.fileUrl, httpPolicy)).rejects.toMatchObject({
+      reason: "UNSUPPORTED_SCHEME",
+    });
+    await expect(
+      attempt(repo.fileUrl, { outbound: outbound({ production: true }), allowFileRemotes: true }),
+    ).rejects.toMatchObject({ reason: "UNSUPPORTED_SCHEME" });
+    await expect(attempt("ssh://127.0.0.1/acme/widgets.git", httpPolicy)).rejects.toMatchObject({
+      reason: "UNSUPPORTED_SCHEME",
+    });
+    await expect(attempt("git://127.0.0.1/acme/widgets.git", httpPolicy)).rejects.toMatchObject({
+      reason: "UNSUPPORTED_SCHEME",
+    });
+    await expect(
+      attempt(
+        `http://x-access-token:${TOKEN}@127.0.0.1:${server.port}/acme/widgets.git`,
+        httpPolicy,
+      ),
+    ).rejects.toMatchObject({ reason: "CREDENTIALS_IN_URL" });
+    await expect(
+      newDir().then((dir) =>
+        fetchRepository({
+          cloneUrl: repo.fileUrl,
+          ref: { branch: "--upload-pack=touch /tmp/x" },
+          dir,
+          policy: filePolicy,
+        }),
+      ),
     ).rejects.toMatchObject({ reason: "INVALID_BRANCH" });
     expect(server.authorizations.length).toBe(before);
   });
 
   it("fetches a specific older commit (shallow), and updates a reused checkout cleanly", async () => {
     const dir = await newDir();
-    expect((await fetchRepository({ cloneUrl: repo.fileUrl, ref: { commit: first }, dir, policy: filePolicy })).commit).toBe(first);
+    expect(
+      (
+        await fetchRepository({
+          cloneUrl: repo.fileUrl,
+          ref: { commit: first },
+          dir,
+          policy: filePolicy,
+        })
+      ).commit,
+    ).toBe(first);
     expect(await readFile(join(dir, "README.md"), "utf8")).toBe("first\n");
     expect((await readdir(dir)).sort()).toEqual([".git", "README.md", "src"]);
-    expect(execFileSync("git", ["rev-list", "--count", "HEAD"], { cwd: dir }).toString().trim()).toBe("1");
+    expect(
+      execFileSync("git", ["rev-list", "--count", "HEAD"], { cwd: dir }).toString().trim(),
+    ).toBe("1");
     // Same directory, now the branch head: the old checkout is replaced.
-    expect((await fetchRepository({ cloneUrl: repo.fileUrl, ref: { branch: "main" }, dir, policy: filePolicy })).commit).toBe(head);
+    expect(
+      (
+        await fetchRepository({
+          cloneUrl: repo.fileUrl,
+          ref: { branch: "main" },
+          dir,
+          policy: filePolicy,
+        })
+      ).commit,
+    ).toBe(head);
     expect(await readFile(join(dir, "README.md"), "utf8")).toBe("second\n");
-    await expect(fetchRepository({ cloneUrl: repo.fileUrl, ref: { commit: "abc" }, dir, policy: filePolicy })).rejects.toMatchObject({ reason: "INVALID_COMMIT" });
+    await expect(
+      fetchRepository({ cloneUrl: repo.fileUrl, ref: { commit: "abc" }, dir, policy: filePolicy }),
+    ).rejects.toMatchObject({ reason: "INVALID_COMMIT" });
   });
 });

@@ -46,7 +46,10 @@ export function gitEnv(input: GitEnvInput): Record<string, string> {
   if (remote?.pin !== undefined) config.push(["http.curloptResolve", remote.pin]);
   if (remote !== undefined && input.credential !== undefined && remote.protocol !== "file") {
     // Scoped to the remote's URL: git sends it to this URL prefix and nowhere else.
-    config.push([`http.${remote.url.href}.extraHeader`, `Authorization: ${basicAuthorization(input.credential)}`]);
+    config.push([
+      `http.${remote.url.href}.extraHeader`,
+      `Authorization: ${basicAuthorization(input.credential)}`,
+    ]);
   }
   const env: Record<string, string> = {
     PATH: input.path ?? DEFAULT_GIT_PATH,

@@ -20,7 +20,12 @@ export interface GitRunOptions {
 export const DEFAULT_GIT_PATH = "/usr/local/bin:/usr/bin:/bin";
 const MAX_STDERR = 8 * 1024;
 
-export function gitFailure(message: string, reason: string, stderr = "", masker?: SecretMasker): AppError {
+export function gitFailure(
+  message: string,
+  reason: string,
+  stderr = "",
+  masker?: SecretMasker,
+): AppError {
   const detail = stderr.trim().split("\n").slice(-3).join(" ").slice(0, 500);
   const text = detail === "" ? message : `${message} git said: ${detail}`;
   return new AppError("BAD_GATEWAY", masker ? masker.mask(text) : text, { reason });
@@ -47,11 +52,17 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
     child.stderr.on("data", (chunk: Buffer) => {
       if (err.length < MAX_STDERR) err += chunk.toString("utf8");
     });
-    child.on("error", (error) => reject(gitFailure(`Could not start git (${error.message}).`, "GIT_UNAVAILABLE")));
+    child.on("error", (error) =>
+      reject(gitFailure(`Could not start git (${error.message}).`, "GIT_UNAVAILABLE")),
+    );
     child.on("close", (code, signal) => {
       if (code === 0) return resolve(Buffer.concat(out));
-      if (outBytes > maxOutput) return reject(gitFailure("git produced more output than allowed.", "GIT_OUTPUT_TOO_LARGE"));
-      if (signal !== null) return reject(gitFailure("git took too long and was stopped.", "GIT_TIMEOUT", err, options.masker));
+      if (outBytes > maxOutput)
+        return reject(gitFailure("git produced more output than allowed.", "GIT_OUTPUT_TOO_LARGE"));
+      if (signal !== null)
+        return reject(
+          gitFailure("git took too long and was stopped.", "GIT_TIMEOUT", err, options.masker),
+        );
       reject(gitFailure(`git ${args[0] ?? ""} failed.`, "GIT_FAILED", err, options.masker));
     });
   });
@@ -71,7 +82,10 @@ export function streamGit(args: readonly string[], options: GitRunOptions): Read
     if (err.length < MAX_STDERR) err += chunk.toString("utf8");
   });
   child.on("close", (code) => {
-    if (code !== 0) child.stdout.destroy(gitFailure(`git ${args[0] ?? ""} failed.`, "GIT_FAILED", err, options.masker));
+    if (code !== 0)
+      child.stdout.destroy(
+        gitFailure(`git ${args[0] ?? ""} failed.`, "GIT_FAILED", err, options.masker),
+      );
   });
   return child.stdout;
 }

@@ -17,7 +17,9 @@ let workspaceId: string;
 beforeAll(async () => {
   database = await createTestDatabase();
   db = database.db;
-  const ws = await db.workspace.create({ data: { slug: `ws-${randomBytes(4).toString("hex")}`, name: "w" } });
+  const ws = await db.workspace.create({
+    data: { slug: `ws-${randomBytes(4).toString("hex")}`, name: "w" },
+  });
   workspaceId = ws.id;
   repositoryId = randomUUID();
   await db.repository.create({
@@ -26,7 +28,12 @@ beforeAll(async () => {
       workspaceId,
       fullName: "acme/widgets",
       cloneUrl: "https://git.example.test/acme/widgets.git",
-      webhookSecretCiphertext: await encryptField(keyring, SECRET, { workspaceId, table: "Repository", rowId: repositoryId, field: "webhookSecretCiphertext" }),
+      webhookSecretCiphertext: await encryptField(keyring, SECRET, {
+        workspaceId,
+        table: "Repository",
+        rowId: repositoryId,
+        field: "webhookSecretCiphertext",
+      }),
     },
   });
 });
@@ -53,7 +60,9 @@ describe("handlePushWebhook", () => {
   it("[P08] a valid timestamped signature triggers a sync of that repository", async () => {
     const { deps, synced } = setup();
     const headers = { "secondshift-signature": signatureHeader(SECRET, body, now) };
-    expect(await handlePushWebhook(db, deps, { repositoryId, headers, rawBody: body, now })).toEqual({ status: 202, message: "Sync started." });
+    expect(
+      await handlePushWebhook(db, deps, { repositoryId, headers, rawBody: body, now }),
+    ).toEqual({ status: 202, message: "Sync started." });
     expect(synced).toEqual([{ workspaceId, repositoryId }]);
   });
 
@@ -61,31 +70,63 @@ describe("handlePushWebhook", () => {
     const { deps, synced } = setup();
     const headers = { "SecondShift-Signature": signatureHeader(SECRET, body, now) };
     const tampered = Buffer.from(body.toString().replace("main", "evil"));
-    expect((await handlePushWebhook(db, deps, { repositoryId, headers, rawBody: tampered, now })).status).toBe(401);
-    const wrong = { "SecondShift-Signature": signatureHeader("whsec_attacker_guess_000000", body, now) };
-    expect((await handlePushWebhook(db, deps, { repositoryId, headers: wrong, rawBody: body, now })).status).toBe(401);
-    expect((await handlePushWebhook(db, deps, { repositoryId, headers: {}, rawBody: body, now })).status).toBe(401);
+    expect(
+      (await handlePushWebhook(db, deps, { repositoryId, headers, rawBody: tampered, now })).status,
+    ).toBe(401);
+    const wrong = {
+      "SecondShift-Signature": signatureHeader("whsec_attacker_guess_000000", body, now),
+    };
+    expect(
+      (await handlePushWebhook(db, deps, { repositoryId, headers: wrong, rawBody: body, now }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await handlePushWebhook(db, deps, { repositoryId, headers: {}, rawBody: body, now })).status,
+    ).toBe(401);
     expect(synced).toEqual([]);
   });
 
   it("[P08] a replayed delivery is rejected: old timestamp, and the same signature twice within the window", async () => {
     const { deps, synced } = setup();
-    const old = { "secondshift-signature": signatureHeader(SECRET, body, new Date(now.getTime() - 10 * 60_000)) };
-    expect((await handlePushWebhook(db, deps, { repositoryId, headers: old, rawBody: body, now })).status).toBe(401);
+    const old = {
+      "secondshift-signature": signatureHeader(SECRET, body, new Date(now.getTime() - 10 * 60_000)),
+    };
+    expect(
+      (await handlePushWebhook(db, deps, { repositoryId, headers: old, rawBody: body, now }))
+        .status,
+    ).toBe(401);
     const fresh = { "secondshift-signature": signatureHeader(SECRET, body, now) };
-    expect((await handlePushWebhook(db, deps, { repositoryId, headers: fresh, rawBody: body, now })).status).toBe(202);
-    const again = await handlePushWebhook(db, deps, { repositoryId, headers: fresh, rawBody: body, now: new Date(now.getTime() + 60_000) });
+    expect(
+      (await handlePushWebhook(db, deps, { repositoryId, headers: fresh, rawBody: body, now }))
+        .status,
+    ).toBe(202);
+    const again = await handlePushWebhook(db, deps, {
+      repositoryId,
+      headers: fresh,
+      rawBody: body,
+      now: new Date(now.getTime() + 60_000),
+    });
     expect(again.status).toBe(409);
     expect(synced).toHaveLength(1);
   });
 
   it("[P08] GitHub's X-Hub-Signature-256 is verified (constant time) and replays of it are refused", async () => {
     const { deps, synced } = setup();
-    const headers = { "X-Hub-Signature-256": gitHubSignatureHeader(SECRET, body), "X-GitHub-Event": "push" };
-    expect((await handlePushWebhook(db, deps, { repositoryId, headers, rawBody: body, now })).status).toBe(202);
-    expect((await handlePushWebhook(db, deps, { repositoryId, headers, rawBody: body, now })).status).toBe(409);
+    const headers = {
+      "X-Hub-Signature-256": gitHubSignatureHeader(SECRET, body),
+      "X-GitHub-Event": "push",
+    };
+    expect(
+      (await handlePushWebhook(db, deps, { repositoryId, headers, rawBody: body, now })).status,
+    ).toBe(202);
+    expect(
+      (await handlePushWebhook(db, deps, { repositoryId, headers, rawBody: body, now })).status,
+    ).toBe(409);
     const forged = { "X-Hub-Signature-256": gitHubSignatureHeader("not-the-secret-123", body) };
-    expect((await handlePushWebhook(db, deps, { repositoryId, headers: forged, rawBody: body, now })).status).toBe(401);
+    expect(
+      (await handlePushWebhook(db, deps, { repositoryId, headers: forged, rawBody: body, now }))
+        .status,
+    ).toBe(401);
     expect(synced).toHaveLength(1);
   });
 
@@ -93,10 +134,24 @@ describe("handlePushWebhook", () => {
     const { deps, synced } = setup();
     const other = Buffer.from(JSON.stringify({ ref: "refs/heads/feature" }));
     const headers = { "secondshift-signature": signatureHeader(SECRET, other, now) };
-    const ignored = await handlePushWebhook(db, deps, { repositoryId, headers, rawBody: other, now });
+    const ignored = await handlePushWebhook(db, deps, {
+      repositoryId,
+      headers,
+      rawBody: other,
+      now,
+    });
     expect(ignored.status).toBe(202);
     expect(ignored.message).toContain("ignored");
     expect(synced).toEqual([]);
-    expect((await handlePushWebhook(db, deps, { repositoryId: randomUUID(), headers, rawBody: other, now })).status).toBe(404);
+    expect(
+      (
+        await handlePushWebhook(db, deps, {
+          repositoryId: randomUUID(),
+          headers,
+          rawBody: other,
+          now,
+        })
+      ).status,
+    ).toBe(404);
   });
 });

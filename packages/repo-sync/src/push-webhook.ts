@@ -37,13 +37,18 @@ function header(headers: Headers, name: string): string | undefined {
 function pushedBranch(rawBody: Buffer): string | undefined {
   try {
     const ref = (JSON.parse(rawBody.toString("utf8")) as { ref?: unknown }).ref;
-    return typeof ref === "string" && ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : undefined;
+    return typeof ref === "string" && ref.startsWith("refs/heads/")
+      ? ref.slice("refs/heads/".length)
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
-const UNAUTHORIZED: PushWebhookResponse = { status: 401, message: "Signature missing, invalid or expired." };
+const UNAUTHORIZED: PushWebhookResponse = {
+  status: 401,
+  message: "Signature missing, invalid or expired.",
+};
 const NOT_FOUND: PushWebhookResponse = { status: 404, message: "No such repository webhook." };
 
 export async function handlePushWebhook(
@@ -68,13 +73,20 @@ export async function handlePushWebhook(
       field: "webhookSecretCiphertext",
     });
   } catch {
-    return { status: 500, message: "The webhook secret could not be read; the operator must check the encryption key." };
+    return {
+      status: 500,
+      message: "The webhook secret could not be read; the operator must check the encryption key.",
+    };
   }
   const now = input.now ?? new Date();
   const ours = header(input.headers, "SecondShift-Signature");
-  const verified = ours !== undefined
-    ? verifySignature(ours, input.rawBody, secret, { now, toleranceSeconds: deps.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS })
-    : verifyGitHubSignature(header(input.headers, "X-Hub-Signature-256"), input.rawBody, secret);
+  const verified =
+    ours !== undefined
+      ? verifySignature(ours, input.rawBody, secret, {
+          now,
+          toleranceSeconds: deps.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
+        })
+      : verifyGitHubSignature(header(input.headers, "X-Hub-Signature-256"), input.rawBody, secret);
   if (!verified.ok) return UNAUTHORIZED;
   // Key on the repository too: the same body signed for two repositories is two deliveries.
   if (!deps.replayGuard.firstUse(`${repository.id}:${verified.signature}`, now)) {
@@ -83,7 +95,10 @@ export async function handlePushWebhook(
   if (header(input.headers, "X-GitHub-Event") === "ping") return { status: 200, message: "pong" };
   const branch = pushedBranch(input.rawBody);
   if (branch !== undefined && branch !== repository.defaultBranch) {
-    return { status: 202, message: `Push to ${branch} ignored; only ${repository.defaultBranch} is synced.` };
+    return {
+      status: 202,
+      message: `Push to ${branch} ignored; only ${repository.defaultBranch} is synced.`,
+    };
   }
   await deps.triggerSync({ workspaceId: repository.workspaceId, repositoryId: repository.id });
   return { status: 202, message: "Sync started." };

@@ -23,7 +23,8 @@ export interface CheckedRemote {
   pin: string | undefined;
 }
 
-const refuse = (message: string, reason: string) => new AppError("BAD_REQUEST", message, { reason });
+const refuse = (message: string, reason: string) =>
+  new AppError("BAD_REQUEST", message, { reason });
 
 function parse(cloneUrl: string): URL {
   try {
@@ -33,7 +34,10 @@ function parse(cloneUrl: string): URL {
   }
 }
 
-export async function checkRemote(cloneUrl: string, policy: GitRemotePolicy): Promise<CheckedRemote> {
+export async function checkRemote(
+  cloneUrl: string,
+  policy: GitRemotePolicy,
+): Promise<CheckedRemote> {
   const url = parse(cloneUrl);
   if (url.username !== "" || url.password !== "") {
     throw refuse(
@@ -43,13 +47,19 @@ export async function checkRemote(cloneUrl: string, policy: GitRemotePolicy): Pr
   }
   if (url.protocol === "file:") {
     if (policy.allowFileRemotes !== true || policy.outbound.production) {
-      throw refuse("file:// repositories are not allowed on this server; use an https clone URL.", "UNSUPPORTED_SCHEME");
+      throw refuse(
+        "file:// repositories are not allowed on this server; use an https clone URL.",
+        "UNSUPPORTED_SCHEME",
+      );
     }
     return { url, protocol: "file", pin: undefined };
   }
   const httpAllowed = !policy.outbound.production && policy.outbound.allowHttp === true;
   if (url.protocol !== "https:" && !(url.protocol === "http:" && httpAllowed)) {
-    throw refuse("The clone URL must use https.", url.protocol === "http:" ? "HTTPS_REQUIRED" : "UNSUPPORTED_SCHEME");
+    throw refuse(
+      "The clone URL must use https.",
+      url.protocol === "http:" ? "HTTPS_REQUIRED" : "UNSUPPORTED_SCHEME",
+    );
   }
   if (url.search !== "" || url.hash !== "") {
     throw refuse("The clone URL must not have a query or fragment.", "INVALID_CLONE_URL");
@@ -59,20 +69,37 @@ export async function checkRemote(cloneUrl: string, policy: GitRemotePolicy): Pr
   const answers =
     isIP(host) !== 0
       ? [host]
-      : (await (policy.outbound.resolver ?? ((h: string) => lookup(h, { all: true, verbatim: true })))(host).catch(() => {
-          throw new AppError("BAD_GATEWAY", `The repository host ${host} did not resolve.`, { reason: "DNS_FAILED" });
-        })).map((a) => a.address);
-  if (answers.length === 0) throw new AppError("BAD_GATEWAY", `The repository host ${host} did not resolve.`, { reason: "DNS_FAILED" });
+      : (
+          await (
+            policy.outbound.resolver ?? ((h: string) => lookup(h, { all: true, verbatim: true }))
+          )(host).catch(() => {
+            throw new AppError("BAD_GATEWAY", `The repository host ${host} did not resolve.`, {
+              reason: "DNS_FAILED",
+            });
+          })
+        ).map((a) => a.address);
+  if (answers.length === 0)
+    throw new AppError("BAD_GATEWAY", `The repository host ${host} did not resolve.`, {
+      reason: "DNS_FAILED",
+    });
   // Any non-allowed answer refuses the whole host, as netguard does for HTTP requests.
   let pinned: string | undefined;
   for (const address of answers) {
     const decision = checkAddress(address, policy.outbound, host);
     if (!decision.allowed) {
-      throw new AppError("FORBIDDEN", `The repository host ${host} resolves to an address outbound requests may not reach.`, {
-        reason: "ADDRESS_NOT_PUBLIC",
-      });
+      throw new AppError(
+        "FORBIDDEN",
+        `The repository host ${host} resolves to an address outbound requests may not reach.`,
+        {
+          reason: "ADDRESS_NOT_PUBLIC",
+        },
+      );
     }
     pinned ??= decision.family === 6 ? `[${decision.address}]` : decision.address;
   }
-  return { url, protocol: url.protocol === "https:" ? "https" : "http", pin: `${host}:${port}:${pinned ?? ""}` };
+  return {
+    url,
+    protocol: url.protocol === "https:" ? "https" : "http",
+    pin: `${host}:${port}:${pinned ?? ""}`,
+  };
 }

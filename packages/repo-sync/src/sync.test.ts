@@ -6,11 +6,21 @@ import type { Db } from "@secondshift/db";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import { syncRepository, type SyncDeps } from "./sync.ts";
-import { createTestRepo, startGitHttpServer, type GitHttpServer, type TestRepo } from "./testing/git-server.ts";
+import {
+  createTestRepo,
+  startGitHttpServer,
+  type GitHttpServer,
+  type TestRepo,
+} from "./testing/git-server.ts";
 
 const TOKEN = "ghs_plantedSyncToken_P03_1a2b3c4d5e6f";
 const keyring = createKeyring(new Uint8Array(randomBytes(32)));
-const limits = { maxTimeoutMinutes: 120, maxTokenBudget: 1_000_000, defaultTimeoutMinutes: 30, defaultTokenBudget: 200_000 };
+const limits = {
+  maxTimeoutMinutes: 120,
+  maxTokenBudget: 1_000_000,
+  defaultTimeoutMinutes: 30,
+  defaultTokenBudget: 200_000,
+};
 const validConfig = [
   "version: 1",
   "jobs:",
@@ -34,7 +44,15 @@ function deps(overrides: Partial<SyncDeps> = {}): SyncDeps {
   const masker = new SecretMasker();
   return {
     keyring,
-    policy: { outbound: { production: false, allowHttp: true, allowedPrivateHosts: [], allowedPrivateCidrs: ["127.0.0.1/32"] }, allowFileRemotes: true },
+    policy: {
+      outbound: {
+        production: false,
+        allowHttp: true,
+        allowedPrivateHosts: [],
+        allowedPrivateCidrs: ["127.0.0.1/32"],
+      },
+      allowFileRemotes: true,
+    },
     limits,
     masker,
     logger: createLogger({ name: "sync-test", destination: sink.stream, masker }),
@@ -48,7 +66,14 @@ async function workspace() {
 }
 
 async function repository(workspaceId: string, cloneUrl: string, connectionId?: string) {
-  return db.repository.create({ data: { workspaceId, fullName: "acme/widgets", cloneUrl, ...(connectionId ? { connectionId } : {}) } });
+  return db.repository.create({
+    data: {
+      workspaceId,
+      fullName: "acme/widgets",
+      cloneUrl,
+      ...(connectionId ? { connectionId } : {}),
+    },
+  });
 }
 
 async function bearerConnection(workspaceId: string, token: string) {
@@ -61,7 +86,12 @@ async function bearerConnection(workspaceId: string, token: string) {
       label: `git-${id.slice(0, 8)}`,
       endpoint: "https://api.github.test",
       authType: "BEARER",
-      credentialCiphertext: await encryptField(keyring, token, { workspaceId, table: "Connection", rowId: id, field: "credentialCiphertext" }),
+      credentialCiphertext: await encryptField(keyring, token, {
+        workspaceId,
+        table: "Connection",
+        rowId: id,
+        field: "credentialCiphertext",
+      }),
     },
   });
 }
@@ -70,7 +100,10 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = database.db;
   repo = await createTestRepo();
-  server = await startGitHttpServer(join(repo.root, "srv"), { username: "x-access-token", token: TOKEN });
+  server = await startGitHttpServer(join(repo.root, "srv"), {
+    username: "x-access-token",
+    token: TOKEN,
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -79,7 +112,10 @@ afterAll(async () => {
 
 describe("syncRepository", () => {
   it("a valid config upserts its jobs (prompt files read from the commit) and records the commit", async () => {
-    const commit = await repo.commit({ ".secondshift.yaml": validConfig, "prompts/nightly.md": "Triage new issues.\n" });
+    const commit = await repo.commit({
+      ".secondshift.yaml": validConfig,
+      "prompts/nightly.md": "Triage new issues.\n",
+    });
     const ws = await workspace();
     const r = await repository(ws.id, repo.fileUrl);
     const result = await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: r.id });
@@ -97,45 +133,80 @@ describe("syncRepository", () => {
   });
 
   it("config errors are stored with file and line, and the jobs keep their last valid state", async () => {
-    const good = await repo.commit({ ".secondshift.yaml": validConfig, "prompts/nightly.md": "Triage new issues.\n" });
+    const good = await repo.commit({
+      ".secondshift.yaml": validConfig,
+      "prompts/nightly.md": "Triage new issues.\n",
+    });
     const ws = await workspace();
     const r = await repository(ws.id, repo.fileUrl);
     await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: r.id });
-    const before = await db.job.findMany({ where: { repositoryId: r.id }, orderBy: { key: "asc" } });
+    const before = await db.job.findMany({
+      where: { repositoryId: r.id },
+      orderBy: { key: "asc" },
+    });
 
     const bad = await repo.commit({
-      ".secondshift.yaml": validConfig.replace("    name: Weekly report\n", "    name: Weekly report\n    retries: 3\n"),
+      ".secondshift.yaml": validConfig.replace(
+        "    name: Weekly report\n",
+        "    name: Weekly report\n    retries: 3\n",
+      ),
       "prompts/nightly.md": "Changed prompt that must not be applied.\n",
     });
     const result = await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: r.id });
     expect(result.status).toBe("config_errors");
     const stored = await db.repository.findUniqueOrThrow({ where: { id: r.id } });
     expect(stored.lastSyncedCommit).toBe(bad);
-    const errors = stored.configErrors as Array<{ file: string; line: number; path: string; message: string }>;
+    const errors = stored.configErrors as Array<{
+      file: string;
+      line: number;
+      path: string;
+      message: string;
+    }>;
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ file: ".secondshift.yaml", line: 9, path: "jobs.weekly.retries" });
+    expect(errors[0]).toMatchObject({
+      file: ".secondshift.yaml",
+      line: 9,
+      path: "jobs.weekly.retries",
+    });
     expect(errors[0]?.message).toContain('unknown key "retries"');
     const after = await db.job.findMany({ where: { repositoryId: r.id }, orderBy: { key: "asc" } });
-    expect(after.map((j) => [j.key, j.prompt, j.configCommit, j.status])).toEqual(before.map((j) => [j.key, j.prompt, good, j.status]));
+    expect(after.map((j) => [j.key, j.prompt, j.configCommit, j.status])).toEqual(
+      before.map((j) => [j.key, j.prompt, good, j.status]),
+    );
 
     // Fixed again: errors cleared.
     await repo.commit({ ".secondshift.yaml": validConfig });
-    expect((await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: r.id })).status).toBe("synced");
-    expect((await db.repository.findUniqueOrThrow({ where: { id: r.id } })).configErrors).toBeNull();
+    expect(
+      (await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: r.id })).status,
+    ).toBe("synced");
+    expect(
+      (await db.repository.findUniqueOrThrow({ where: { id: r.id } })).configErrors,
+    ).toBeNull();
   });
 
   it("a missing prompt file or a symlinked config is an error on the repository, not a read of the worker's disk", async () => {
     const ws = await workspace();
     const r = await repository(ws.id, repo.fileUrl);
-    await repo.commit({ ".secondshift.yaml": validConfig.replace("prompts/nightly.md", "prompts/missing.md") });
-    expect(await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: r.id })).toMatchObject({
-      status: "config_errors",
-      errors: [expect.objectContaining({ file: "prompts/missing.md", path: "jobs.nightly.promptFile" })],
+    await repo.commit({
+      ".secondshift.yaml": validConfig.replace("prompts/nightly.md", "prompts/missing.md"),
     });
-    await repo.commit({ "prompts/link.md": { symlink: "/etc/passwd" }, ".secondshift.yaml": validConfig.replace("prompts/nightly.md", "prompts/link.md") });
+    expect(
+      await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: r.id }),
+    ).toMatchObject({
+      status: "config_errors",
+      errors: [
+        expect.objectContaining({ file: "prompts/missing.md", path: "jobs.nightly.promptFile" }),
+      ],
+    });
+    await repo.commit({
+      "prompts/link.md": { symlink: "/etc/passwd" },
+      ".secondshift.yaml": validConfig.replace("prompts/nightly.md", "prompts/link.md"),
+    });
     const linked = await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: r.id });
     expect(linked.status).toBe("config_errors");
-    expect(linked.status === "config_errors" ? linked.errors[0]?.message : "").toContain("regular file");
+    expect(linked.status === "config_errors" ? linked.errors[0]?.message : "").toContain(
+      "regular file",
+    );
     expect(JSON.stringify(linked)).not.toContain("root:");
     expect(await db.job.count({ where: { repositoryId: r.id } })).toBe(0);
   });
@@ -145,7 +216,9 @@ describe("syncRepository", () => {
     const url = `http://127.0.0.1:${server.port}/acme/widgets.git`;
     const ok = await repository(ws.id, url, (await bearerConnection(ws.id, TOKEN)).id);
     await repo.commit({ ".secondshift.yaml": validConfig, "prompts/nightly.md": "x\n" });
-    expect((await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: ok.id })).status).toBe("synced");
+    expect(
+      (await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: ok.id })).status,
+    ).toBe("synced");
 
     const ws2 = await workspace();
     const wrong = "ghs_wrongPlantedToken_0000000000000";
@@ -165,6 +238,8 @@ describe("syncRepository", () => {
     const ws = await workspace();
     const other = await workspace();
     const r = await repository(ws.id, repo.fileUrl);
-    await expect(syncRepository(db, deps(), { workspaceId: other.id, repositoryId: r.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      syncRepository(db, deps(), { workspaceId: other.id, repositoryId: r.id }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

@@ -7,7 +7,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { upsertJobsFromConfig, type SyncedJob, type UpsertJobsResult } from "@secondshift/access";
-import { parseRepoConfig, REPO_CONFIG_FILE, repoConfigCaps, type RepoConfigError, type RepoConfigLimits } from "@secondshift/config";
+import {
+  parseRepoConfig,
+  REPO_CONFIG_FILE,
+  repoConfigCaps,
+  type RepoConfigError,
+  type RepoConfigLimits,
+} from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
 import { Prisma, type Db } from "@secondshift/db";
 import { AppError, isAppError } from "@secondshift/errors";
@@ -42,7 +48,18 @@ const MAX_PROMPT_FILE_BYTES = repoConfigCaps.maxPromptLength * 4;
 async function readConfig(dir: string, home: string, commit: string, limits: RepoConfigLimits) {
   const file = await readBlob(dir, home, commit, REPO_CONFIG_FILE, repoConfigCaps.maxFileBytes);
   if (!file.found) {
-    return { ok: false as const, errors: [{ file: REPO_CONFIG_FILE, line: 1, column: 1, path: "", message: `${REPO_CONFIG_FILE}: ${file.problem}` }] };
+    return {
+      ok: false as const,
+      errors: [
+        {
+          file: REPO_CONFIG_FILE,
+          line: 1,
+          column: 1,
+          path: "",
+          message: `${REPO_CONFIG_FILE}: ${file.problem}`,
+        },
+      ],
+    };
   }
   const parsed = parseRepoConfig(file.text, { file: REPO_CONFIG_FILE, limits });
   if (!parsed.ok) return parsed;
@@ -55,9 +72,21 @@ async function readConfig(dir: string, home: string, commit: string, limits: Rep
     }
     const blob = await readBlob(dir, home, commit, promptFile, MAX_PROMPT_FILE_BYTES);
     if (!blob.found) {
-      errors.push({ file: promptFile, line: 1, column: 1, path: `jobs.${job.key}.promptFile`, message: `${promptFile}: ${blob.problem}` });
+      errors.push({
+        file: promptFile,
+        line: 1,
+        column: 1,
+        path: `jobs.${job.key}.promptFile`,
+        message: `${promptFile}: ${blob.problem}`,
+      });
     } else if (blob.text.length > repoConfigCaps.maxPromptLength) {
-      errors.push({ file: promptFile, line: 1, column: 1, path: `jobs.${job.key}.promptFile`, message: `${promptFile}: longer than ${repoConfigCaps.maxPromptLength} characters` });
+      errors.push({
+        file: promptFile,
+        line: 1,
+        column: 1,
+        path: `jobs.${job.key}.promptFile`,
+        message: `${promptFile}: longer than ${repoConfigCaps.maxPromptLength} characters`,
+      });
     } else {
       jobs.push({ ...job, prompt: blob.text });
     }
@@ -67,20 +96,38 @@ async function readConfig(dir: string, home: string, commit: string, limits: Rep
 
 /** The stored form of errors for the UI: plain JSON objects. */
 function storedErrors(errors: readonly RepoConfigError[]): Prisma.InputJsonArray {
-  return errors.map(({ file, line, column, path, message }) => ({ file, line, column, path, message }));
+  return errors.map(({ file, line, column, path, message }) => ({
+    file,
+    line,
+    column,
+    path,
+    message,
+  }));
 }
 
-export async function syncRepository(db: Db, deps: SyncDeps, input: { workspaceId: string; repositoryId: string }): Promise<SyncResult> {
+export async function syncRepository(
+  db: Db,
+  deps: SyncDeps,
+  input: { workspaceId: string; repositoryId: string },
+): Promise<SyncResult> {
   const repository = await db.repository.findFirst({
     where: { id: input.repositoryId, workspaceId: input.workspaceId },
     include: { connection: true },
   });
-  if (repository === null) throw new AppError("NOT_FOUND", "That repository does not exist.", { reason: "REPOSITORY_NOT_FOUND" });
+  if (repository === null)
+    throw new AppError("NOT_FOUND", "That repository does not exist.", {
+      reason: "REPOSITORY_NOT_FOUND",
+    });
   const masker = deps.masker ?? new SecretMasker();
   const log = deps.logger.child({ workspaceId: input.workspaceId, repositoryId: repository.id });
   const scratch = await mkdtemp(join(deps.workDir ?? tmpdir(), "secondshift-sync-"));
   try {
-    const credential = await repositoryCredential(deps.keyring, repository.connection, repository.fullName, deps.mintInstallationToken);
+    const credential = await repositoryCredential(
+      deps.keyring,
+      repository.connection,
+      repository.fullName,
+      deps.mintInstallationToken,
+    );
     if (credential) masker.add(credential.password);
     const dir = join(scratch, "repo");
     const { commit } = await fetchRepository({
@@ -98,23 +145,46 @@ export async function syncRepository(db: Db, deps: SyncDeps, input: { workspaceI
     if (!config.ok) {
       await db.repository.updateMany({
         where: { id: repository.id, workspaceId: input.workspaceId },
-        data: { configErrors: storedErrors(config.errors), lastSyncedAt: now, lastSyncedCommit: commit, syncError: null },
+        data: {
+          configErrors: storedErrors(config.errors),
+          lastSyncedAt: now,
+          lastSyncedCommit: commit,
+          syncError: null,
+        },
       });
-      log.info({ commit, errors: config.errors.length }, "repository config has errors; jobs unchanged");
+      log.info(
+        { commit, errors: config.errors.length },
+        "repository config has errors; jobs unchanged",
+      );
       return { status: "config_errors", commit, errors: config.errors };
     }
-    const result = await upsertJobsFromConfig(db, { workspaceId: input.workspaceId, repositoryId: repository.id, commit, jobs: config.jobs });
+    const result = await upsertJobsFromConfig(db, {
+      workspaceId: input.workspaceId,
+      repositoryId: repository.id,
+      commit,
+      jobs: config.jobs,
+    });
     await db.repository.updateMany({
       where: { id: repository.id, workspaceId: input.workspaceId },
-      data: { configErrors: Prisma.DbNull, lastSyncedAt: now, lastSyncedCommit: commit, syncError: null },
+      data: {
+        configErrors: Prisma.DbNull,
+        lastSyncedAt: now,
+        lastSyncedCommit: commit,
+        syncError: null,
+      },
     });
     log.info({ commit, jobs: result.jobs.length }, "repository synced");
     return { status: "synced", commit, jobs: result.jobs };
   } catch (error) {
     // Fetch and credential problems are shown on the repository; jobs stay as they were.
-    const message = masker.mask(isAppError(error) ? error.message : "The repository could not be synced.");
+    const message = masker.mask(
+      isAppError(error) ? error.message : "The repository could not be synced.",
+    );
     const reason = isAppError(error) ? error.reason : undefined;
-    await db.repository.updateMany({ where: { id: repository.id, workspaceId: input.workspaceId }, data: { syncError: message } });
+    await db.repository.updateMany({
+      where: { id: repository.id, workspaceId: input.workspaceId },
+      data: { syncError: message },
+    });
     log.warn({ reason, error: message }, "repository sync failed");
     return { status: "failed", error: message, reason };
   } finally {

@@ -20,7 +20,13 @@ function fakeSandbox() {
   const sandbox: RunSandbox = {
     exec: (command) => {
       calls.push(command);
-      return Promise.resolve({ exitCode: 0, stdout: command.includes("diff") ? "diff --git a/x b/x\n+change\n" : "", stderr: "", truncated: false, timedOut: false });
+      return Promise.resolve({
+        exitCode: 0,
+        stdout: command.includes("diff") ? "diff --git a/x b/x\n+change\n" : "",
+        stderr: "",
+        truncated: false,
+        timedOut: false,
+      });
     },
     readFile: () => Promise.resolve(Buffer.from("content")),
     writeFile: () => Promise.resolve(),
@@ -36,7 +42,9 @@ function fakeSandbox() {
   return { sandbox, calls, destroyed: () => destroyed };
 }
 
-function deps(overrides: Partial<RunExecutorDeps> & { agent: (o: RunAgentOptions) => Promise<unknown> }) {
+function deps(
+  overrides: Partial<RunExecutorDeps> & { agent: (o: RunAgentOptions) => Promise<unknown> },
+) {
   const box = fakeSandbox();
   const reports: string[] = [];
   let cleaned = 0;
@@ -85,7 +93,10 @@ describe("run executor", () => {
         const row = await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } });
         expect(row.revokedAt).toBeNull();
         expect(Buffer.from(row.tokenHash).toString("utf8")).not.toContain(seenToken);
-        await o.events.append({ type: "final_answer", payload: { text: `done ${o.model.runToken}` } });
+        await o.events.append({
+          type: "final_answer",
+          payload: { text: `done ${o.model.runToken}` },
+        });
         return { outcome: "succeeded", summary: "All good.", usage };
       },
     });
@@ -96,11 +107,16 @@ describe("run executor", () => {
     expect(row).toMatchObject({ status: "SUCCEEDED", summary: "All good.", commitSha: "abc123" });
     expect(row.diff).toContain("+change");
     expect(row.finishedAt).not.toBeNull();
-    expect((await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt).not.toBeNull();
+    expect(
+      (await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt,
+    ).not.toBeNull();
     expect(box.destroyed()).toBe(1);
     expect(cleaned()).toBe(1);
     expect(reports).toEqual([run.id]);
-    const events = await t.db.runEvent.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } });
+    const events = await t.db.runEvent.findMany({
+      where: { runId: run.id },
+      orderBy: { seq: "asc" },
+    });
     expect(events.map((e) => e.type)).toEqual(["run_started", "final_answer", "run_finished"]);
     // [C28] the token never reaches the sandbox, and is masked in the transcript.
     expect(box.calls.join("\n")).not.toContain(seenToken);
@@ -121,9 +137,14 @@ describe("run executor", () => {
       },
     });
     const result = await executeRun(d, run.id);
-    expect(result).toMatchObject({ status: "FAILED", error: expect.stringContaining("get_issue") as string });
+    expect(result).toMatchObject({
+      status: "FAILED",
+      error: expect.stringContaining("get_issue") as string,
+    });
     expect(created).toBe(0);
-    expect((await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt).not.toBeNull();
+    expect(
+      (await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt,
+    ).not.toBeNull();
     expect(reports).toEqual([run.id]);
   });
 
@@ -134,7 +155,10 @@ describe("run executor", () => {
       source: { checkout: () => Promise.reject(new Error("The repository could not be fetched.")) },
     });
     const result = await executeRun(d, run.id);
-    expect(result).toMatchObject({ status: "FAILED", error: "The repository could not be fetched." });
+    expect(result).toMatchObject({
+      status: "FAILED",
+      error: "The repository could not be fetched.",
+    });
     expect(box.destroyed()).toBe(1);
     expect(box.calls).toEqual([]);
     expect(reports).toEqual([run.id]);
@@ -150,8 +174,12 @@ describe("run executor", () => {
 
   it("a cancel by API stops a running run within 2 seconds", async () => {
     const { run, workspace } = await seedRunningRun(t.db);
-    const user = await t.db.user.create({ data: { email: `${run.id}@x.test`, name: "A", passwordHash: "x" } });
-    await t.db.membership.create({ data: { workspaceId: workspace.id, userId: user.id, role: "ADMIN" } });
+    const user = await t.db.user.create({
+      data: { email: `${run.id}@x.test`, name: "A", passwordHash: "x" },
+    });
+    await t.db.membership.create({
+      data: { workspaceId: workspace.id, userId: user.id, role: "ADMIN" },
+    });
     const { d, box } = deps({
       agent: (o) =>
         new Promise((done) => {
@@ -185,21 +213,41 @@ describe("run executor", () => {
     const { d } = deps({
       agent: (o) =>
         new Promise((done) => {
-          o.limits.signal.addEventListener("abort", () => done({ outcome: "cancelled", error: "The run was cancelled.", usage }));
-          void t.db.run.update({ where: { id: run.id }, data: { status: "BUDGET_EXHAUSTED" } }).then(() => undefined);
+          o.limits.signal.addEventListener("abort", () =>
+            done({ outcome: "cancelled", error: "The run was cancelled.", usage }),
+          );
+          void t.db.run
+            .update({ where: { id: run.id }, data: { status: "BUDGET_EXHAUSTED" } })
+            .then(() => undefined);
         }),
     });
-    expect(await executeRun(d, run.id)).toEqual({ status: "BUDGET_EXHAUSTED", error: BUDGET_EXHAUSTED_ERROR });
-    expect(await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "BUDGET_EXHAUSTED", error: BUDGET_EXHAUSTED_ERROR });
+    expect(await executeRun(d, run.id)).toEqual({
+      status: "BUDGET_EXHAUSTED",
+      error: BUDGET_EXHAUSTED_ERROR,
+    });
+    expect(await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+      status: "BUDGET_EXHAUSTED",
+      error: BUDGET_EXHAUSTED_ERROR,
+    });
   });
 
   it("[P05] a viewer cannot cancel, and another workspace's run is not found", async () => {
     const a = await seedRunningRun(t.db);
     const b = await seedRunningRun(t.db);
-    const viewer = await t.db.user.create({ data: { email: `${a.run.id}-v@x.test`, name: "V", passwordHash: "x" } });
-    await t.db.membership.create({ data: { workspaceId: a.workspace.id, userId: viewer.id, role: "VIEWER" } });
-    await expect(cancelRun(t.db, { actorUserId: viewer.id, workspaceId: a.workspace.id, runId: a.run.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(cancelRun(t.db, { actorUserId: viewer.id, workspaceId: a.workspace.id, runId: b.run.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: a.run.id } })).cancelRequestedAt).toBeNull();
+    const viewer = await t.db.user.create({
+      data: { email: `${a.run.id}-v@x.test`, name: "V", passwordHash: "x" },
+    });
+    await t.db.membership.create({
+      data: { workspaceId: a.workspace.id, userId: viewer.id, role: "VIEWER" },
+    });
+    await expect(
+      cancelRun(t.db, { actorUserId: viewer.id, workspaceId: a.workspace.id, runId: a.run.id }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      cancelRun(t.db, { actorUserId: viewer.id, workspaceId: a.workspace.id, runId: b.run.id }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(
+      (await t.db.run.findUniqueOrThrow({ where: { id: a.run.id } })).cancelRequestedAt,
+    ).toBeNull();
   });
 });

@@ -7,7 +7,12 @@ import type { SecretMasker } from "@secondshift/logging";
 import { RunEventStore } from "./event-store.ts";
 import { finishRun } from "./finish.ts";
 import { statusFor } from "./outcome.ts";
-import { defaultLimits, type RunExecutorDeps, type RunSandbox, type SourceCheckout } from "./ports.ts";
+import {
+  defaultLimits,
+  type RunExecutorDeps,
+  type RunSandbox,
+  type SourceCheckout,
+} from "./ports.ts";
 import { issueRunToken, revokeRunTokens } from "./run-token.ts";
 import { sandboxPort } from "./sandbox-port.ts";
 import { watchRun } from "./stop-watch.ts";
@@ -26,19 +31,31 @@ async function loadRun(db: Db, runId: string) {
 }
 
 async function pickProvider(db: Db, run: { workspaceId: string; modelProviderId: string | null }) {
-  if (run.modelProviderId) return db.modelProvider.findFirst({ where: { id: run.modelProviderId, workspaceId: run.workspaceId } });
-  return db.modelProvider.findFirst({ where: { workspaceId: run.workspaceId }, orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }] });
+  if (run.modelProviderId)
+    return db.modelProvider.findFirst({
+      where: { id: run.modelProviderId, workspaceId: run.workspaceId },
+    });
+  return db.modelProvider.findFirst({
+    where: { workspaceId: run.workspaceId },
+    orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }],
+  });
 }
 
-export async function executeRun(deps: RunExecutorDeps & { masker: SecretMasker }, runId: string): Promise<ExecuteRunResult> {
+export async function executeRun(
+  deps: RunExecutorDeps & { masker: SecretMasker },
+  runId: string,
+): Promise<ExecuteRunResult> {
   const { db, logger, masker } = deps;
   const limits = { ...defaultLimits, ...deps.limits };
   const run = await loadRun(db, runId);
-  if (!run || run.status !== "RUNNING") return { status: run?.status ?? "FAILED", error: "not a running run" };
+  if (!run || run.status !== "RUNNING")
+    return { status: run?.status ?? "FAILED", error: "not a running run" };
   const scope = { id: run.id, workspaceId: run.workspaceId };
   const log = logger.child({ runId: run.id, workspaceId: run.workspaceId });
   const events = new RunEventStore(db, scope, masker);
-  const deadline = new Date((run.startedAt ?? new Date()).getTime() + run.job.timeoutSeconds * 1000);
+  const deadline = new Date(
+    (run.startedAt ?? new Date()).getTime() + run.job.timeoutSeconds * 1000,
+  );
   const watch = watchRun(db, scope, deps.workerId, limits);
   let sandbox: RunSandbox | undefined;
   let checkout: SourceCheckout | undefined;
@@ -47,11 +64,20 @@ export async function executeRun(deps: RunExecutorDeps & { masker: SecretMasker 
   let diff: string | null = null;
 
   try {
-    await db.run.updateMany({ where: { ...scope, status: "RUNNING" }, data: { deadlineAt: deadline } });
+    await db.run.updateMany({
+      where: { ...scope, status: "RUNNING" },
+      data: { deadlineAt: deadline },
+    });
     const provider = await pickProvider(db, run);
-    if (!provider) throw new Error("The workspace has no model provider. An owner must add one before jobs can run.");
+    if (!provider)
+      throw new Error(
+        "The workspace has no model provider. An owner must add one before jobs can run.",
+      );
     const model = run.job.model ?? provider.defaultModel;
-    if (!model) throw new Error(`The job names no model and the model provider "${provider.name}" has no default model.`);
+    if (!model)
+      throw new Error(
+        `The job names no model and the model provider "${provider.name}" has no default model.`,
+      );
     await db.run.updateMany({ where: scope, data: { modelProviderId: provider.id } });
 
     const token = await issueRunToken(db, scope, deadline);
@@ -60,7 +86,11 @@ export async function executeRun(deps: RunExecutorDeps & { masker: SecretMasker 
     // The checkout and the sandbox start side by side (neither needs the other); whichever
     // succeeded is cleaned up in `finally` if the other failed.
     const [checkedOut, created] = await Promise.allSettled([
-      deps.source.checkout({ workspaceId: run.workspaceId, repositoryId: run.job.repositoryId, commit: run.commitSha }),
+      deps.source.checkout({
+        workspaceId: run.workspaceId,
+        repositoryId: run.job.repositoryId,
+        commit: run.commitSha,
+      }),
       deps.sandboxes.create({ runId: run.id, workspaceId: run.workspaceId, deadline }),
     ]);
     if (checkedOut.status === "fulfilled") checkout = checkedOut.value;
@@ -71,26 +101,46 @@ export async function executeRun(deps: RunExecutorDeps & { masker: SecretMasker 
     await db.run.updateMany({ where: scope, data: { commitSha: checkout.commit } });
     await sandbox.copyInDirectory(checkout.dir);
     const canDiff = await snapshotWorkspace(sandbox);
-    await events.append({ type: "run_started", payload: { commit: checkout.commit, tools: plan.tools.map((t) => t.name), model } });
+    await events.append({
+      type: "run_started",
+      payload: { commit: checkout.commit, tools: plan.tools.map((t) => t.name), model },
+    });
     log.info({ event: "run.started", commit: checkout.commit }, "run started");
 
     const repositoryFullName = run.job.repository.fullName;
-    const brokerRun = { id: run.id, workspaceId: run.workspaceId, jobId: run.jobId, repositoryFullName };
+    const brokerRun = {
+      id: run.id,
+      workspaceId: run.workspaceId,
+      jobId: run.jobId,
+      repositoryFullName,
+    };
     result = await (deps.runAgent ?? defaultRunAgent)({
-      model: { provider: provider.kind === "ANTHROPIC" ? "anthropic" : "openai", baseUrl: deps.gatewayUrl, runToken: token, model },
+      model: {
+        provider: provider.kind === "ANTHROPIC" ? "anthropic" : "openai",
+        baseUrl: deps.gatewayUrl,
+        runToken: token,
+        model,
+      },
       prompt: run.job.prompt,
       sandbox: sandboxPort(sandbox),
       // The loop names a tool by its connection's name and connection id; the broker by its
       // plan name (which differs when two connections offer the same tool).
       broker: {
         call: (toolName, args, context) => {
-          const entry = plan.tools.find((t) => t.tool === toolName && (!context || t.connectionId === context.connectionId));
+          const entry = plan.tools.find(
+            (t) => t.tool === toolName && (!context || t.connectionId === context.connectionId),
+          );
           return deps.broker.call(brokerRun, entry?.name ?? toolName, args);
         },
       },
       plan: plan.tools.map((t) => ({ ...t })),
       events,
-      limits: { maxTurns: run.job.maxTurns, deadline, signal: watch.signal, maxToolResultChars: limits.maxToolResultChars },
+      limits: {
+        maxTurns: run.job.maxTurns,
+        deadline,
+        signal: watch.signal,
+        maxToolResultChars: limits.maxToolResultChars,
+      },
       masker,
     });
     if (canDiff) diff = await captureDiff(sandbox, limits.maxDiffBytes).catch(() => null);
@@ -100,10 +150,17 @@ export async function executeRun(deps: RunExecutorDeps & { masker: SecretMasker 
     await events.append({ type: "error", payload: { message: failure } }).catch(() => undefined);
   } finally {
     watch.close();
-    await revokeRunTokens(db, scope).catch((e: unknown) => log.error({ err: e }, "token revocation failed"));
-    if (sandbox) await sandbox.destroy().catch((e: unknown) => log.error({ err: e }, "sandbox destroy failed"));
+    await revokeRunTokens(db, scope).catch((e: unknown) =>
+      log.error({ err: e }, "token revocation failed"),
+    );
+    if (sandbox)
+      await sandbox
+        .destroy()
+        .catch((e: unknown) => log.error({ err: e }, "sandbox destroy failed"));
     if (checkout) await checkout.cleanup().catch(() => undefined);
-    await Promise.resolve(deps.releaseRun?.(run.id)).catch((e: unknown) => log.error({ err: e }, "releasing run resources failed"));
+    await Promise.resolve(deps.releaseRun?.(run.id)).catch((e: unknown) =>
+      log.error({ err: e }, "releasing run resources failed"),
+    );
   }
 
   const stopReason = watch.reason();
@@ -111,7 +168,8 @@ export async function executeRun(deps: RunExecutorDeps & { masker: SecretMasker 
   if (stopReason === "cancelled") status = "CANCELLED";
   // Ended elsewhere (gateway budget, broker revocation): the loop only saw its signal abort, so
   // its message ("cancelled") is not the reason; the status and finishRun say why.
-  const agentError = result?.outcome === "succeeded" || stopReason === "ended_elsewhere" ? undefined : result?.error;
+  const agentError =
+    result?.outcome === "succeeded" || stopReason === "ended_elsewhere" ? undefined : result?.error;
   const error = failure ?? (agentError ? masker.mask(agentError) : undefined);
   const recorded = await finishRun(db, scope, {
     status,
@@ -119,8 +177,15 @@ export async function executeRun(deps: RunExecutorDeps & { masker: SecretMasker 
     summary: result?.summary ? masker.mask(result.summary) : undefined,
     diff: diff ? masker.mask(diff) : null,
   });
-  await events.append({ type: "run_finished", payload: { status: recorded.status, ...(recorded.error ? { error: recorded.error } : {}) } }).catch(() => undefined);
-  await deps.enqueueReports({ workspaceId: run.workspaceId, runId: run.id }).catch((e: unknown) => log.error({ err: e }, "enqueueing webhook reports failed"));
+  await events
+    .append({
+      type: "run_finished",
+      payload: { status: recorded.status, ...(recorded.error ? { error: recorded.error } : {}) },
+    })
+    .catch(() => undefined);
+  await deps
+    .enqueueReports({ workspaceId: run.workspaceId, runId: run.id })
+    .catch((e: unknown) => log.error({ err: e }, "enqueueing webhook reports failed"));
   log.info({ event: "run.finished", status: recorded.status }, "run finished");
   return { status: recorded.status, ...(recorded.error ? { error: recorded.error } : {}) };
 }

@@ -2,7 +2,8 @@
 // final status; that status wins, and the rest of the record (times, summary, diff) is filled in.
 import type { Db, RunStatus } from "@secondshift/db";
 
-export const BUDGET_EXHAUSTED_ERROR = "The run used its whole model token budget. Raise the job's tokenBudget if it needs more.";
+export const BUDGET_EXHAUSTED_ERROR =
+  "The run used its whole model token budget. Raise the job's tokenBudget if it needs more.";
 
 export interface FinishInput {
   status: RunStatus;
@@ -11,15 +12,23 @@ export interface FinishInput {
   diff?: string | null;
 }
 
-export async function finishRun(db: Db, run: { id: string; workspaceId: string }, input: FinishInput): Promise<{ status: RunStatus; error: string | null }> {
+export async function finishRun(
+  db: Db,
+  run: { id: string; workspaceId: string },
+  input: FinishInput,
+): Promise<{ status: RunStatus; error: string | null }> {
   const now = new Date();
   await db.run.updateMany({
     where: { ...run, status: { in: ["RUNNING", "QUEUED"] } },
     data: { status: input.status, error: input.error ?? null },
   });
-  const current = await db.run.findFirstOrThrow({ where: run, select: { status: true, error: true, finishedAt: true } });
+  const current = await db.run.findFirstOrThrow({
+    where: run,
+    select: { status: true, error: true, finishedAt: true },
+  });
   // The gateway marks a run budget-exhausted without a message.
-  const error = input.error ?? (current.status === "BUDGET_EXHAUSTED" ? BUDGET_EXHAUSTED_ERROR : undefined);
+  const error =
+    input.error ?? (current.status === "BUDGET_EXHAUSTED" ? BUDGET_EXHAUSTED_ERROR : undefined);
   await db.run.updateMany({
     where: run,
     data: {

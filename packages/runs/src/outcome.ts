@@ -2,7 +2,14 @@
 import type { AgentOutcome } from "@secondshift/agent";
 import type { RunStatus } from "@secondshift/db";
 
-export const finalStatuses: readonly RunStatus[] = ["SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELLED", "BUDGET_EXHAUSTED", "REVOKED"];
+export const finalStatuses: readonly RunStatus[] = [
+  "SUCCEEDED",
+  "FAILED",
+  "TIMED_OUT",
+  "CANCELLED",
+  "BUDGET_EXHAUSTED",
+  "REVOKED",
+];
 
 export function isFinal(status: RunStatus): boolean {
   return finalStatuses.includes(status);

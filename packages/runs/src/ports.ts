@@ -15,7 +15,10 @@ export interface SandboxExecResult {
 
 /** The part of a sandbox the executor uses (packages/sandbox's Sandbox satisfies it). */
 export interface RunSandbox {
-  exec(command: string, options?: { cwd?: string; timeoutMs?: number; maxOutputBytes?: number }): Promise<SandboxExecResult>;
+  exec(
+    command: string,
+    options?: { cwd?: string; timeoutMs?: number; maxOutputBytes?: number },
+  ): Promise<SandboxExecResult>;
   readFile(path: string, maxBytes?: number): Promise<Buffer>;
   writeFile(path: string, content: string | Buffer): Promise<void>;
   copyInDirectory(dir: string): Promise<void>;
@@ -34,7 +37,11 @@ export interface SourceCheckout {
 }
 
 export interface SourceProvider {
-  checkout(input: { workspaceId: string; repositoryId: string; commit: string | null }): Promise<SourceCheckout>;
+  checkout(input: {
+    workspaceId: string;
+    repositoryId: string;
+    commit: string | null;
+  }): Promise<SourceCheckout>;
 }
 
 export interface BrokerRunContext {
@@ -45,12 +52,26 @@ export interface BrokerRunContext {
 }
 
 export interface RunBroker {
-  call(run: BrokerRunContext, toolName: string, args: Record<string, unknown>): Promise<BrokerResult>;
+  call(
+    run: BrokerRunContext,
+    toolName: string,
+    args: Record<string, unknown>,
+  ): Promise<BrokerResult>;
 }
 
 export interface PlanFreezer {
-  (db: Db, input: { workspaceId: string; runId: string }): Promise<{
-    tools: Array<{ name: string; connectionId: string; connectionKind: string; tool: string; inputSchema: Record<string, unknown>; mayChangeData: boolean }>;
+  (
+    db: Db,
+    input: { workspaceId: string; runId: string },
+  ): Promise<{
+    tools: Array<{
+      name: string;
+      connectionId: string;
+      connectionKind: string;
+      tool: string;
+      inputSchema: Record<string, unknown>;
+      mayChangeData: boolean;
+    }>;
   }>;
 }
 

@@ -3,12 +3,24 @@
 import { mintToken } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 
-export async function issueRunToken(db: Db, run: { id: string; workspaceId: string }, deadline: Date): Promise<string> {
+export async function issueRunToken(
+  db: Db,
+  run: { id: string; workspaceId: string },
+  deadline: Date,
+): Promise<string> {
   const { token, hash } = mintToken("run");
-  await db.runToken.create({ data: { workspaceId: run.workspaceId, runId: run.id, tokenHash: hash, expiresAt: deadline } });
+  await db.runToken.create({
+    data: { workspaceId: run.workspaceId, runId: run.id, tokenHash: hash, expiresAt: deadline },
+  });
   return token;
 }
 
-export async function revokeRunTokens(db: Db, run: { id: string; workspaceId: string }): Promise<void> {
-  await db.runToken.updateMany({ where: { runId: run.id, workspaceId: run.workspaceId, revokedAt: null }, data: { revokedAt: new Date() } });
+export async function revokeRunTokens(
+  db: Db,
+  run: { id: string; workspaceId: string },
+): Promise<void> {
+  await db.runToken.updateMany({
+    where: { runId: run.id, workspaceId: run.workspaceId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
 }

@@ -20,7 +20,9 @@ export function sandboxPort(sandbox: RunSandbox): SandboxPort {
       return {
         exitCode: result.exitCode ?? -1,
         stdout: result.stdout,
-        stderr: result.oomKilled ? `${result.stderr}\n[the sandbox ran out of memory]` : result.stderr,
+        stderr: result.oomKilled
+          ? `${result.stderr}\n[the sandbox ran out of memory]`
+          : result.stderr,
         truncated: result.truncated,
         timedOut: result.timedOut,
       };
@@ -42,10 +44,16 @@ export function sandboxPort(sandbox: RunSandbox): SandboxPort {
       return result.stdout.split("\n").filter(Boolean);
     },
     async search(pattern, path) {
-      const result = await sandbox.exec(`rg --line-number --max-count 50 --max-columns 300 -e ${quote(pattern)} ${quote(path || ".")} | head -n 500`, {
-        timeoutMs: 30_000,
-      });
-      return result.stdout || (result.stderr.trim() ? `search failed: ${result.stderr.trim()}` : "no matches");
+      const result = await sandbox.exec(
+        `rg --line-number --max-count 50 --max-columns 300 -e ${quote(pattern)} ${quote(path || ".")} | head -n 500`,
+        {
+          timeoutMs: 30_000,
+        },
+      );
+      return (
+        result.stdout ||
+        (result.stderr.trim() ? `search failed: ${result.stderr.trim()}` : "no matches")
+      );
     },
   };
 }

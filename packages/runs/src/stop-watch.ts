@@ -10,7 +10,12 @@ export interface StopWatch {
   close(): void;
 }
 
-export function watchRun(db: Db, run: { id: string; workspaceId: string }, workerId: string, options: { heartbeatMs: number; stopPollMs: number }): StopWatch {
+export function watchRun(
+  db: Db,
+  run: { id: string; workspaceId: string },
+  workerId: string,
+  options: { heartbeatMs: number; stopPollMs: number },
+): StopWatch {
   const controller = new AbortController();
   let reason: "cancelled" | "ended_elsewhere" | null = null;
   let polling = false;
@@ -18,7 +23,10 @@ export function watchRun(db: Db, run: { id: string; workspaceId: string }, worke
     if (polling || controller.signal.aborted) return;
     polling = true;
     db.run
-      .findFirst({ where: { id: run.id, workspaceId: run.workspaceId }, select: { status: true, cancelRequestedAt: true } })
+      .findFirst({
+        where: { id: run.id, workspaceId: run.workspaceId },
+        select: { status: true, cancelRequestedAt: true },
+      })
       .then((row) => {
         if (!row) return;
         if (row.cancelRequestedAt) reason = "cancelled";
@@ -31,7 +39,12 @@ export function watchRun(db: Db, run: { id: string; workspaceId: string }, worke
       });
   }, options.stopPollMs);
   const beat = () =>
-    db.run.updateMany({ where: { id: run.id, workspaceId: run.workspaceId, status: "RUNNING" }, data: { heartbeatAt: new Date(), workerId } }).catch(() => undefined);
+    db.run
+      .updateMany({
+        where: { id: run.id, workspaceId: run.workspaceId, status: "RUNNING" },
+        data: { heartbeatAt: new Date(), workerId },
+      })
+      .catch(() => undefined);
   void beat();
   const heartbeat = setInterval(() => void beat(), options.heartbeatMs);
   return {

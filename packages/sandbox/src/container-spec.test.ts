@@ -5,7 +5,15 @@ import { toWorkspacePath } from "./paths.ts";
 import { limits } from "./test/harness.ts";
 
 describe("container spec", () => {
-  const spec = buildContainerSpec({ runId: "r", workspaceId: "w", deadline: new Date(0), image: "img", runtime: "runsc", limits, name: "n" });
+  const spec = buildContainerSpec({
+    runId: "r",
+    workspaceId: "w",
+    deadline: new Date(0),
+    image: "img",
+    runtime: "runsc",
+    limits,
+    name: "n",
+  });
 
   it("[C12] the environment is only the fixed allowlist", () => {
     expect(spec.Env?.map((e) => e.split("=")[0])).toEqual(["PATH", "HOME", "LANG", "TERM"]);
@@ -21,7 +29,11 @@ describe("container spec", () => {
   });
 
   it("[C11] the process limit is enforced inside gVisor with headroom on the host", () => {
-    expect(spec.HostConfig?.Ulimits).toContainEqual({ Name: "nproc", Soft: limits.pidsLimit + 32, Hard: limits.pidsLimit + 32 });
+    expect(spec.HostConfig?.Ulimits).toContainEqual({
+      Name: "nproc",
+      Soft: limits.pidsLimit + 32,
+      Hard: limits.pidsLimit + 32,
+    });
     expect(hostPidsLimit("runsc", limits)).toBeGreaterThanOrEqual(4096);
     expect(hostPidsLimit("runc", limits)).toBe(limits.pidsLimit + 32);
   });
@@ -31,7 +43,8 @@ describe("paths and git scrubbing", () => {
   it("normalises workspace paths and refuses the rest", () => {
     expect(toWorkspacePath("a/./b/../c")).toBe("/workspace/a/c");
     expect(toWorkspacePath("/workspace/x/")).toBe("/workspace/x");
-    for (const p of ["..", "../x", "/etc", "/workspace2/x", "/workspace/../x", "a\0b"]) expect(() => toWorkspacePath(p)).toThrow(/outside the workspace/);
+    for (const p of ["..", "../x", "/etc", "/workspace2/x", "/workspace/../x", "a\0b"])
+      expect(() => toWorkspacePath(p)).toThrow(/outside the workspace/);
   });
 
   it("[C12] removes credential sections, auth headers and URL tokens from git config", () => {

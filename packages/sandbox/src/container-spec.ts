@@ -1,7 +1,14 @@
 // The one place the container's locks are written down (ARCHITECTURE "What a run can reach",
 // item 1). Everything here is fixed by the platform: nothing comes from the repository or the run.
 import type { ContainerCreateOptions } from "dockerode";
-import { LABELS, SANDBOX_USER, WORKSPACE_DIR, type CreateSandboxOptions, type SandboxLimits, type SandboxRuntime } from "./types.ts";
+import {
+  LABELS,
+  SANDBOX_USER,
+  WORKSPACE_DIR,
+  type CreateSandboxOptions,
+  type SandboxLimits,
+  type SandboxRuntime,
+} from "./types.ts";
 
 /** The whole environment of the container: a fixed harmless allowlist, nothing from the worker. */
 export const SANDBOX_ENV = [
@@ -24,7 +31,9 @@ export const HELPER_PROCESS_HEADROOM = 32;
  * processes of the same host uid together, so it is not used there).
  */
 export function hostPidsLimit(runtime: SandboxRuntime, limits: SandboxLimits): number {
-  return runtime === "runsc" ? Math.max(4096, limits.pidsLimit * 16) : limits.pidsLimit + HELPER_PROCESS_HEADROOM;
+  return runtime === "runsc"
+    ? Math.max(4096, limits.pidsLimit * 16)
+    : limits.pidsLimit + HELPER_PROCESS_HEADROOM;
 }
 
 function tmpfsOptions(bytes: number, exec: boolean, owner?: string): string {
@@ -32,8 +41,12 @@ function tmpfsOptions(bytes: number, exec: boolean, owner?: string): string {
   // contents also count against the sandbox memory limit. nosuid/nodev: nothing planted there
   // can raise privileges or expose a device.
   // The workspace belongs to the sandbox user (git refuses repositories owned by someone else).
-  const ownership = owner ? ["mode=0755", `uid=${owner.split(":")[0]}`, `gid=${owner.split(":")[1]}`] : ["mode=1777"];
-  return ["rw", exec ? "exec" : "noexec", "nosuid", "nodev", `size=${bytes}`, ...ownership].join(",");
+  const ownership = owner
+    ? ["mode=0755", `uid=${owner.split(":")[0]}`, `gid=${owner.split(":")[1]}`]
+    : ["mode=1777"];
+  return ["rw", exec ? "exec" : "noexec", "nosuid", "nodev", `size=${bytes}`, ...ownership].join(
+    ",",
+  );
 }
 
 export interface SpecInput extends CreateSandboxOptions {

@@ -32,7 +32,12 @@ export function scrubGitConfig(text: string): string {
     const section = /^\s*\[([^\]]+)\]/.exec(line);
     if (section) inCredential = /^credential\b/i.test(section[1]?.trim() ?? "");
     if (inCredential) continue;
-    if (/^\s*(extraheader|helper|askpass|sslkey|sslcert|cookiefile|proxyauthmethod|proxy)\s*=/i.test(line)) continue;
+    if (
+      /^\s*(extraheader|helper|askpass|sslkey|sslcert|cookiefile|proxyauthmethod|proxy)\s*=/i.test(
+        line,
+      )
+    )
+      continue;
     out.push(line.replace(URL_USERINFO, "$1"));
   }
   return out.join("\n");
@@ -47,7 +52,11 @@ function needsScrub(name: string): "config" | "urls" | null {
 
 function isDropped(name: string): boolean {
   // Credentials git may keep beside the repository; never part of a commit's tree.
-  return name === ".git/credentials" || name === ".git-credentials" || name.startsWith(".git/credentials/");
+  return (
+    name === ".git/credentials" ||
+    name === ".git-credentials" ||
+    name.startsWith(".git/credentials/")
+  );
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -80,24 +89,37 @@ export function sanitizeArchive(input: Readable): SanitizedArchive {
   extract.on("entry", (header, body, next) => {
     void (async () => {
       const name = safeRelative(header.name);
-      if (name === null) return reject(archiveEscape(header.name, "has an absolute path or climbs out with .."));
+      if (name === null)
+        return reject(archiveEscape(header.name, "has an absolute path or climbs out with .."));
       const parts = name.split("/");
       for (let i = 1; i < parts.length; i++) {
-        if (symlinks.has(parts.slice(0, i).join("/"))) return reject(archiveEscape(header.name, "goes through a symlink"));
+        if (symlinks.has(parts.slice(0, i).join("/")))
+          return reject(archiveEscape(header.name, "goes through a symlink"));
       }
       if (header.type === "symlink") {
         const target = header.linkname ?? "";
         const resolved = safeRelative(posix.join(posix.dirname(name), target));
-        if (posix.isAbsolute(target) || resolved === null) return reject(archiveEscape(header.name, `is a symlink to "${target}", outside the workspace`));
+        if (posix.isAbsolute(target) || resolved === null)
+          return reject(
+            archiveEscape(header.name, `is a symlink to "${target}", outside the workspace`),
+          );
         symlinks.add(name);
       } else if (header.type !== "file" && header.type !== "directory") {
-        return reject(archiveEscape(header.name, `has type ${header.type ?? "unknown"}, which is not allowed`));
+        return reject(
+          archiveEscape(header.name, `has type ${header.type ?? "unknown"}, which is not allowed`),
+        );
       }
       if (isDropped(name)) {
         body.resume();
         return next();
       }
-      const base = { name, mode: (header.mode ?? 0o644) & 0o777, mtime: header.mtime ?? new Date(), uid: 10001, gid: 10001 };
+      const base = {
+        name,
+        mode: (header.mode ?? 0o644) & 0o777,
+        mtime: header.mtime ?? new Date(),
+        uid: 10001,
+        gid: 10001,
+      };
       if (header.type === "directory") {
         body.resume();
         pack.entry({ ...base, type: "directory" });
@@ -109,21 +131,43 @@ export function sanitizeArchive(input: Readable): SanitizedArchive {
         if (scrub === null) {
           // Ordinary files stream straight through: a large repository is never held in memory.
           await new Promise<void>((resolve, fail) => {
-            body.pipe(pack.entry({ ...base, type: "file", size: header.size ?? 0 }, (e) => (e ? fail(e) : resolve())));
+            body.pipe(
+              pack.entry({ ...base, type: "file", size: header.size ?? 0 }, (e) =>
+                e ? fail(e) : resolve(),
+              ),
+            );
           });
           return next();
         }
         let content = await readAll(body as unknown as Readable);
         if (scrub === "config") content = Buffer.from(scrubGitConfig(content.toString("utf8")));
-        if (scrub === "urls") content = Buffer.from(content.toString("utf8").replace(URL_USERINFO, "$1"));
-        await new Promise<void>((resolve, fail) => pack.entry({ ...base, type: "file", size: content.length }, content, (e) => (e ? fail(e) : resolve())));
+        if (scrub === "urls")
+          content = Buffer.from(content.toString("utf8").replace(URL_USERINFO, "$1"));
+        await new Promise<void>((resolve, fail) =>
+          pack.entry({ ...base, type: "file", size: content.length }, content, (e) =>
+            e ? fail(e) : resolve(),
+          ),
+        );
       }
       next();
-    })().catch((cause: unknown) => reject(new AppError("BAD_REQUEST", "The repository archive could not be read.", { reason: "SANDBOX_ARCHIVE_INVALID", cause })));
+    })().catch((cause: unknown) =>
+      reject(
+        new AppError("BAD_REQUEST", "The repository archive could not be read.", {
+          reason: "SANDBOX_ARCHIVE_INVALID",
+          cause,
+        }),
+      ),
+    );
   });
   extract.on("finish", () => pack.finalize());
   extract.on("error", (cause) => {
-    if (!rejected) reject(new AppError("BAD_REQUEST", "The repository archive could not be read.", { reason: "SANDBOX_ARCHIVE_INVALID", cause }));
+    if (!rejected)
+      reject(
+        new AppError("BAD_REQUEST", "The repository archive could not be read.", {
+          reason: "SANDBOX_ARCHIVE_INVALID",
+          cause,
+        }),
+      );
   });
   input.on("error", (cause) => extract.destroy(cause));
   input.pipe(extract);

@@ -86,7 +86,12 @@ class CappedSink extends Writable {
   }
 }
 
-async function runToEnd(docker: Docker, containerId: string, cmd: string[], stdin?: string | Buffer | Readable): Promise<{
+async function runToEnd(
+  docker: Docker,
+  containerId: string,
+  cmd: string[],
+  stdin?: string | Buffer | Readable,
+): Promise<{
   stream: NodeJS.ReadWriteStream;
   exec: Docker.Exec;
 }> {
@@ -100,7 +105,10 @@ async function runToEnd(docker: Docker, containerId: string, cmd: string[], stdi
     AttachStderr: true,
     Tty: false,
   });
-  const stream = (await exec.start({ hijack: true, stdin: stdin !== undefined })) as NodeJS.ReadWriteStream;
+  const stream = (await exec.start({
+    hijack: true,
+    stdin: stdin !== undefined,
+  })) as NodeJS.ReadWriteStream;
   if (stdin !== undefined) {
     if (typeof stdin === "string" || Buffer.isBuffer(stdin)) stream.end(stdin);
     else stdin.pipe(stream);
@@ -109,8 +117,18 @@ async function runToEnd(docker: Docker, containerId: string, cmd: string[], stdi
 }
 
 /** Kills the marked command's process tree; true when ps inside shows it gone. */
-export async function killTree(docker: Docker, containerId: string, marker: string): Promise<boolean> {
-  const { stream, exec } = await runToEnd(docker, containerId, ["bash", "-c", KILLER, "ss-kill", marker]);
+export async function killTree(
+  docker: Docker,
+  containerId: string,
+  marker: string,
+): Promise<boolean> {
+  const { stream, exec } = await runToEnd(docker, containerId, [
+    "bash",
+    "-c",
+    KILLER,
+    "ss-kill",
+    marker,
+  ]);
   stream.resume();
   await new Promise<void>((resolve) => {
     stream.on("end", resolve);
@@ -121,12 +139,27 @@ export async function killTree(docker: Docker, containerId: string, marker: stri
   return info.ExitCode === 0;
 }
 
-export async function rawExec(docker: Docker, containerId: string, command: string, options: RawExecOptions): Promise<RawExecResult> {
+export async function rawExec(
+  docker: Docker,
+  containerId: string,
+  command: string,
+  options: RawExecOptions,
+): Promise<RawExecResult> {
   const marker = randomBytes(12).toString("hex");
   const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   const out = new CappedSink(cap, options.onOutput && ((c) => options.onOutput?.("stdout", c)));
   const err = new CappedSink(cap, options.onOutput && ((c) => options.onOutput?.("stderr", c)));
-  const cmd = ["setsid", "-w", "bash", "-c", WRAPPER, `ss-exec-${marker}`, options.cwd, String(options.nproc), command];
+  const cmd = [
+    "setsid",
+    "-w",
+    "bash",
+    "-c",
+    WRAPPER,
+    `ss-exec-${marker}`,
+    options.cwd,
+    String(options.nproc),
+    command,
+  ];
   const { stream, exec } = await runToEnd(docker, containerId, cmd, options.stdin);
   docker.modem.demuxStream(stream, out, err);
 
@@ -147,7 +180,11 @@ export async function rawExec(docker: Docker, containerId: string, command: stri
   if (outcome === "timeout") {
     timedOut = true;
     await killTree(docker, containerId, marker).catch(() => false);
-    outcome = await Promise.race([ended, gone, sleep(KILL_GRACE_MS).then(() => "timeout" as const)]);
+    outcome = await Promise.race([
+      ended,
+      gone,
+      sleep(KILL_GRACE_MS).then(() => "timeout" as const),
+    ]);
   }
   if (outcome !== "ended") (stream as unknown as Readable).destroy();
 

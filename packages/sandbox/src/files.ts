@@ -9,7 +9,11 @@ import { outsideWorkspace, RESOLVE_SH, toWorkspacePath } from "./paths.ts";
 import type { DirEntry } from "./types.ts";
 import type { RawExecResult } from "./exec.ts";
 
-export type HelperRunner = (script: string, args: string[], stdin?: Buffer) => Promise<RawExecResult>;
+export type HelperRunner = (
+  script: string,
+  args: string[],
+  stdin?: Buffer,
+) => Promise<RawExecResult>;
 
 const READ_SH = `${RESOLVE_SH}
 p=$(resolve "$1") || exit 3
@@ -34,9 +38,13 @@ find "$p/" -mindepth 1 -maxdepth 1 -printf '%y\\t%s\\t%f\\0'`;
 
 function check(result: RawExecResult, path: string, what: string): void {
   if (result.containerGone) {
-    throw new AppError("SERVICE_UNAVAILABLE", "The sandbox is gone (it may have run out of memory); start a new run.", {
-      reason: "SANDBOX_GONE",
-    });
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      "The sandbox is gone (it may have run out of memory); start a new run.",
+      {
+        reason: "SANDBOX_GONE",
+      },
+    );
   }
   switch (result.exitCode) {
     case 0:
@@ -44,26 +52,46 @@ function check(result: RawExecResult, path: string, what: string): void {
     case 3:
       throw outsideWorkspace(path);
     case 4:
-      throw new AppError("NOT_FOUND", `"${path}" does not exist in the workspace.`, { reason: "SANDBOX_PATH_NOT_FOUND" });
-    case 5:
-      throw new AppError("BAD_REQUEST", `"${path}" is not a ${what}.`, { reason: "SANDBOX_PATH_WRONG_TYPE" });
-    default:
-      throw new AppError("INTERNAL", `Could not access "${path}" in the sandbox: ${result.stderr.toString().trim().slice(0, 500)}`, {
-        reason: "SANDBOX_FILE_OPERATION_FAILED",
+      throw new AppError("NOT_FOUND", `"${path}" does not exist in the workspace.`, {
+        reason: "SANDBOX_PATH_NOT_FOUND",
       });
+    case 5:
+      throw new AppError("BAD_REQUEST", `"${path}" is not a ${what}.`, {
+        reason: "SANDBOX_PATH_WRONG_TYPE",
+      });
+    default:
+      throw new AppError(
+        "INTERNAL",
+        `Could not access "${path}" in the sandbox: ${result.stderr.toString().trim().slice(0, 500)}`,
+        {
+          reason: "SANDBOX_FILE_OPERATION_FAILED",
+        },
+      );
   }
 }
 
-export async function readFile(run: HelperRunner, path: string, maxBytes = 10 * 1024 * 1024): Promise<Buffer> {
+export async function readFile(
+  run: HelperRunner,
+  path: string,
+  maxBytes = 10 * 1024 * 1024,
+): Promise<Buffer> {
   const abs = toWorkspacePath(path);
   const result = await run(READ_SH, [abs, String(maxBytes)]);
   check(result, path, "file");
   return result.stdout;
 }
 
-export async function writeFile(run: HelperRunner, path: string, content: string | Buffer): Promise<void> {
+export async function writeFile(
+  run: HelperRunner,
+  path: string,
+  content: string | Buffer,
+): Promise<void> {
   const abs = toWorkspacePath(path);
-  const result = await run(WRITE_SH, [abs], Buffer.isBuffer(content) ? content : Buffer.from(content));
+  const result = await run(
+    WRITE_SH,
+    [abs],
+    Buffer.isBuffer(content) ? content : Buffer.from(content),
+  );
   check(result, path, "file");
 }
 

@@ -44,11 +44,22 @@ describe("sandbox isolation", () => {
     expect(r.stdout).not.toContain("FOUND");
     expect(r.stdout).not.toMatch(/docker\.sock|containerd\.sock/);
     // The only mounts are the image's root and the fixed kernel/tmpfs ones: no host bind mounts.
-    const targets = r.stdout.trim().split("\n").map((l) => l.split(" ")[1]);
-    expect(targets.filter((t) => !/^\/(proc|sys|dev)(\/|$)/.test(t ?? ""))).toEqual(expect.arrayContaining(["/", "/workspace", "/tmp"]));
+    const targets = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" ")[1]);
+    expect(targets.filter((t) => !/^\/(proc|sys|dev)(\/|$)/.test(t ?? ""))).toEqual(
+      expect.arrayContaining(["/", "/workspace", "/tmp"]),
+    );
     // Besides those, only the engine's own read-only files: the hostname and the init binary.
-    const others = targets.filter((t) => !/^\/(proc|sys|dev|workspace|tmp)?(\/|$)/.test(t ?? "") && t !== "/");
-    expect(others.filter((t) => t !== "/etc/hostname" && t !== "/usr/sbin/docker-init" && t !== "/sbin/docker-init")).toEqual([]);
+    const others = targets.filter(
+      (t) => !/^\/(proc|sys|dev|workspace|tmp)?(\/|$)/.test(t ?? "") && t !== "/",
+    );
+    expect(
+      others.filter(
+        (t) => t !== "/etc/hostname" && t !== "/usr/sbin/docker-init" && t !== "/sbin/docker-init",
+      ),
+    ).toEqual([]);
   });
 
   it("[C08] writes outside /workspace and /tmp fail; inside they work", async () => {
@@ -64,9 +75,12 @@ describe("sandbox isolation", () => {
     const r = await sb.exec(
       "grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb)' /proc/self/status; python3 -c 'import ctypes; print(\"nnp\", ctypes.CDLL(None).prctl(39,0,0,0,0))'",
     );
-    for (const cap of ["CapPrm", "CapEff", "CapBnd"]) expect(r.stdout).toMatch(new RegExp(`${cap}:\\s+0{16}`));
+    for (const cap of ["CapPrm", "CapEff", "CapBnd"])
+      expect(r.stdout).toMatch(new RegExp(`${cap}:\\s+0{16}`));
     expect(r.stdout).toContain("nnp 1");
-    expect(await sb.exec("find / -xdev -perm /6000 -type f 2>/dev/null").then((x) => x.stdout)).toBe("");
+    expect(
+      await sb.exec("find / -xdev -perm /6000 -type f 2>/dev/null").then((x) => x.stdout),
+    ).toBe("");
   });
 
   it("[C10] commands run as an unprivileged user", async () => {
@@ -87,11 +101,26 @@ describe("sandbox isolation", () => {
     );
     for (const v of values) expect(r.stdout).not.toContain(v);
     expect(r.stdout).not.toContain("SECONDSHIFT_ENCRYPTION_KEY");
-    const envNames = r.stdout.split("---")[0]!.trim().split("\n").map((l) => l.split("=")[0]);
-    expect(new Set(envNames)).toEqual(new Set(["PATH", "HOME", "LANG", "TERM", "HOSTNAME", "PWD", "SHLVL", "_", "OLDPWD"].filter((n) => envNames.includes(n))));
+    const envNames = r.stdout
+      .split("---")[0]!
+      .trim()
+      .split("\n")
+      .map((l) => l.split("=")[0]);
+    expect(new Set(envNames)).toEqual(
+      new Set(
+        ["PATH", "HOME", "LANG", "TERM", "HOSTNAME", "PWD", "SHLVL", "_", "OLDPWD"].filter((n) =>
+          envNames.includes(n),
+        ),
+      ),
+    );
     expect(envNames).not.toContain("SECONDSHIFT_ENCRYPTION_KEY");
     const inspect = await docker.getContainer(sb.id).inspect();
-    expect(inspect.Config.Env.map((e) => e.split("=")[0]).sort()).toEqual(["HOME", "LANG", "PATH", "TERM"]);
+    expect(inspect.Config.Env.map((e) => e.split("=")[0]).sort()).toEqual([
+      "HOME",
+      "LANG",
+      "PATH",
+      "TERM",
+    ]);
     // The engine adds HOSTNAME itself; the spec pins it to a fixed harmless value.
     expect(r.stdout).toContain("HOSTNAME=sandbox");
   });
@@ -108,15 +137,37 @@ describe("[C09] setuid cannot raise privileges", () => {
   // an attacker could hope for) into a suid-capable tmpfs: the control container without
   // no-new-privileges shows that the plant works, the locked one shows that it does not.
   async function plantAndRun(secure: boolean): Promise<string> {
-    const spec = buildContainerSpec({ ...runOptions(), image, runtime: "runsc", limits, name: `ss-setuid-${secure}-${Date.now()}` });
-    spec.HostConfig!.Tmpfs = { "/workspace": "rw,exec,size=16m,mode=1777", "/tmp": "rw,exec,size=16m,mode=1777" };
+    const spec = buildContainerSpec({
+      ...runOptions(),
+      image,
+      runtime: "runsc",
+      limits,
+      name: `ss-setuid-${secure}-${Date.now()}`,
+    });
+    spec.HostConfig!.Tmpfs = {
+      "/workspace": "rw,exec,size=16m,mode=1777",
+      "/tmp": "rw,exec,size=16m,mode=1777",
+    };
     if (!secure) spec.HostConfig!.SecurityOpt = [];
     const c = await docker.createContainer(spec);
     try {
       await c.start();
-      const root = await c.exec({ Cmd: ["sh", "-c", "cp /usr/bin/id /workspace/rootid && chmod 4755 /workspace/rootid && ls -ln /workspace/rootid"], User: "0:0", AttachStdout: true, AttachStderr: true });
+      const root = await c.exec({
+        Cmd: [
+          "sh",
+          "-c",
+          "cp /usr/bin/id /workspace/rootid && chmod 4755 /workspace/rootid && ls -ln /workspace/rootid",
+        ],
+        User: "0:0",
+        AttachStdout: true,
+        AttachStderr: true,
+      });
       await collect(await root.start({}));
-      const e = await c.exec({ Cmd: ["/workspace/rootid", "-u"], AttachStdout: true, AttachStderr: true });
+      const e = await c.exec({
+        Cmd: ["/workspace/rootid", "-u"],
+        AttachStdout: true,
+        AttachStderr: true,
+      });
       return (await collect(await e.start({}))).trim();
     } finally {
       await c.remove({ force: true });
@@ -139,7 +190,7 @@ async function collect(stream: NodeJS.ReadableStream): Promise<string> {
   // Strip the 8-byte multiplexing headers.
   const buf = Buffer.concat(parts);
   const out: Buffer[] = [];
-  for (let i = 0; i + 8 <= buf.length; ) {
+  for (let i = 0; i + 8 <= buf.length;) {
     const len = buf.readUInt32BE(i + 4);
     out.push(buf.subarray(i + 8, i + 8 + len));
     i += 8 + len;

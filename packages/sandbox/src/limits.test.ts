@@ -15,7 +15,10 @@ describe("sandbox limits", () => {
   });
 
   it("a command past its timeout is killed with its whole process tree (checked with ps)", async () => {
-    const r = await sb.exec("(sleep 300 & (sleep 301 &) ; setsid sleep 302 & wait) & echo started; sleep 303", { timeoutMs: 1_500 });
+    const r = await sb.exec(
+      "(sleep 300 & (sleep 301 &) ; setsid sleep 302 & wait) & echo started; sleep 303",
+      { timeoutMs: 1_500 },
+    );
     expect(r.timedOut).toBe(true);
     expect(r.stdout).toBe("started\n");
     const ps = await sb.exec("ps -eo stat=,args= | grep -v '^Z'");
@@ -36,7 +39,9 @@ describe("sandbox limits", () => {
   });
 
   it("[C11] filling the workspace hits its size limit", async () => {
-    const r = await sb.exec("dd if=/dev/zero of=/workspace/fill bs=1M count=100 2>&1; df -k /workspace | tail -1; rm -f /workspace/fill");
+    const r = await sb.exec(
+      "dd if=/dev/zero of=/workspace/fill bs=1M count=100 2>&1; df -k /workspace | tail -1; rm -f /workspace/fill",
+    );
     expect(r.stdout).toContain("No space left on device");
     expect(r.stdout).toMatch(/ 32768 /);
   });
@@ -55,7 +60,10 @@ describe("sandbox limits", () => {
       expect(r.stderr).toMatch(/fork: (retry: )?Resource temporarily unavailable/);
       // The timeout kill walks the tree until ps shows none left; on a loaded machine that can
       // take a few passes, during which a new command may itself fail to fork. Give it time.
-      const check = () => bombed.exec("ps -eo stat=,args= | grep -v '^Z' | grep -c 'f(){ [f] | f' || true; echo alive").catch((e: unknown) => e as Error);
+      const check = () =>
+        bombed
+          .exec("ps -eo stat=,args= | grep -v '^Z' | grep -c 'f(){ [f] | f' || true; echo alive")
+          .catch((e: unknown) => e as Error);
       let after = await check();
       for (let i = 0; i < 15 && !(after instanceof Error) && after.stdout !== "0\nalive\n"; i++) {
         await new Promise((r) => setTimeout(r, 1_000));
@@ -71,7 +79,9 @@ describe("sandbox limits", () => {
   });
 
   it("[C11] a memory hog is killed and reported as out-of-memory; the other sandbox keeps working", async () => {
-    const r = await sb.exec("python3 -c 'a=[]\nwhile True: a.append(bytearray(16 << 20))'", { timeoutMs: 40_000 });
+    const r = await sb.exec("python3 -c 'a=[]\nwhile True: a.append(bytearray(16 << 20))'", {
+      timeoutMs: 40_000,
+    });
     expect(r.oomKilled).toBe(true);
     expect(r.timedOut).toBe(false);
     expect((await other.exec("echo ok")).stdout).toBe("ok\n");

@@ -16,9 +16,13 @@ export interface SandboxManager {
 function validateLimits(config: SandboxManagerConfig): void {
   for (const [key, value] of Object.entries(config.limits)) {
     if (!Number.isSafeInteger(value) || value <= 0) {
-      throw new AppError("BAD_REQUEST", `Sandbox limit ${key} must be a positive integer (got ${String(value)}).`, {
-        reason: "SANDBOX_CONFIG_INVALID",
-      });
+      throw new AppError(
+        "BAD_REQUEST",
+        `Sandbox limit ${key} must be a positive integer (got ${String(value)}).`,
+        {
+          reason: "SANDBOX_CONFIG_INVALID",
+        },
+      );
     }
   }
 }
@@ -30,7 +34,13 @@ export function createSandboxManager(config: SandboxManagerConfig): SandboxManag
     async create(options) {
       await assertRuntimeUsable(docker, config, logger);
       const name = `secondshift-${options.runId.replace(/[^a-zA-Z0-9_.-]/g, "-").slice(0, 40)}-${randomBytes(4).toString("hex")}`;
-      const spec = buildContainerSpec({ ...options, image: config.image, runtime: config.runtime, limits: config.limits, name });
+      const spec = buildContainerSpec({
+        ...options,
+        image: config.image,
+        runtime: config.runtime,
+        limits: config.limits,
+        name,
+      });
       let id: string;
       try {
         id = (await docker.createContainer(spec)).id;
@@ -47,13 +57,28 @@ export function createSandboxManager(config: SandboxManagerConfig): SandboxManag
       try {
         await docker.getContainer(id).start();
       } catch (cause) {
-        await docker.getContainer(id).remove({ force: true }).catch(() => undefined);
-        throw new AppError("SERVICE_UNAVAILABLE", `The sandbox container did not start under ${config.runtime}; see the worker and dockerd logs.`, {
-          reason: "SANDBOX_START_FAILED",
-          cause,
-        });
+        await docker
+          .getContainer(id)
+          .remove({ force: true })
+          .catch(() => undefined);
+        throw new AppError(
+          "SERVICE_UNAVAILABLE",
+          `The sandbox container did not start under ${config.runtime}; see the worker and dockerd logs.`,
+          {
+            reason: "SANDBOX_START_FAILED",
+            cause,
+          },
+        );
       }
-      logger.info({ event: "sandbox.created", runId: options.runId, containerId: id.slice(0, 12), runtime: config.runtime }, "sandbox created");
+      logger.info(
+        {
+          event: "sandbox.created",
+          runId: options.runId,
+          containerId: id.slice(0, 12),
+          runtime: config.runtime,
+        },
+        "sandbox created",
+      );
       return new Sandbox({
         docker,
         id,

@@ -24,13 +24,17 @@ export function packDirectory(root: string): Readable {
         pack.entry({ ...base, type: "symlink", linkname: await readlink(abs) });
       } else if (st.isFile()) {
         await new Promise<void>((resolve, fail) => {
-          createReadStream(abs).pipe(pack.entry({ ...base, type: "file", size: st.size }, (e) => (e ? fail(e) : resolve())));
+          createReadStream(abs).pipe(
+            pack.entry({ ...base, type: "file", size: st.size }, (e) => (e ? fail(e) : resolve())),
+          );
         });
       }
     }
   };
   walk("")
     .then(() => pack.finalize())
-    .catch((error: unknown) => pack.destroy(error instanceof Error ? error : new Error(String(error))));
+    .catch((error: unknown) =>
+      pack.destroy(error instanceof Error ? error : new Error(String(error))),
+    );
   return Readable.from(pack);
 }

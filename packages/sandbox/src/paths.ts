@@ -15,9 +15,12 @@ export function outsideWorkspace(path: string): AppError {
 /** Absolute, normalised path inside /workspace, or an AppError for anything that leaves it. */
 export function toWorkspacePath(path: string): string {
   if (path.includes("\0")) throw outsideWorkspace(path.replaceAll("\0", "\\0"));
-  const joined = posix.isAbsolute(path) ? posix.normalize(path) : posix.normalize(posix.join(WORKSPACE_DIR, path));
+  const joined = posix.isAbsolute(path)
+    ? posix.normalize(path)
+    : posix.normalize(posix.join(WORKSPACE_DIR, path));
   const trimmed = joined.length > 1 ? joined.replace(/\/+$/, "") : joined;
-  if (trimmed !== WORKSPACE_DIR && !trimmed.startsWith(`${WORKSPACE_DIR}/`)) throw outsideWorkspace(path);
+  if (trimmed !== WORKSPACE_DIR && !trimmed.startsWith(`${WORKSPACE_DIR}/`))
+    throw outsideWorkspace(path);
   return trimmed;
 }
 

@@ -24,7 +24,10 @@ export function createReaper(options: ReaperOptions): Reaper {
   let timer: NodeJS.Timeout | undefined;
 
   async function reapOnce(): Promise<string[]> {
-    const containers = await options.docker.listContainers({ all: true, filters: { label: [`${LABELS.managed}=true`] } });
+    const containers = await options.docker.listContainers({
+      all: true,
+      filters: { label: [`${LABELS.managed}=true`] },
+    });
     const removed: string[] = [];
     for (const c of containers) {
       const runId = c.Labels[LABELS.runId] ?? "";
@@ -36,10 +39,16 @@ export function createReaper(options: ReaperOptions): Reaper {
       try {
         await options.docker.getContainer(c.Id).remove({ force: true });
         removed.push(c.Id);
-        options.logger.info({ event: "sandbox.reaped", containerId: c.Id.slice(0, 12), runId, why }, "removed an orphaned sandbox");
+        options.logger.info(
+          { event: "sandbox.reaped", containerId: c.Id.slice(0, 12), runId, why },
+          "removed an orphaned sandbox",
+        );
       } catch (error) {
         if ((error as { statusCode?: number }).statusCode !== 404) {
-          options.logger.warn({ event: "sandbox.reap_failed", containerId: c.Id.slice(0, 12), err: error }, "could not remove a sandbox");
+          options.logger.warn(
+            { event: "sandbox.reap_failed", containerId: c.Id.slice(0, 12), err: error },
+            "could not remove a sandbox",
+          );
         }
       }
     }
@@ -51,7 +60,9 @@ export function createReaper(options: ReaperOptions): Reaper {
     start(intervalMs) {
       this.stop();
       timer = setInterval(() => {
-        reapOnce().catch((err: unknown) => options.logger.warn({ event: "sandbox.reaper_failed", err }, "reaper pass failed"));
+        reapOnce().catch((err: unknown) =>
+          options.logger.warn({ event: "sandbox.reaper_failed", err }, "reaper pass failed"),
+        );
       }, intervalMs);
       timer.unref();
     },

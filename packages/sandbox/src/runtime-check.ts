@@ -71,7 +71,10 @@ export async function assertRuntimeUsable(
   input: Omit<RuntimeCheckInput, "registeredRuntimes">,
   logger: Logger,
 ): Promise<void> {
-  checkRuntime({ ...input, registeredRuntimes: input.runtime === "runsc" ? await registeredRuntimes(docker) : [] });
+  checkRuntime({
+    ...input,
+    registeredRuntimes: input.runtime === "runsc" ? await registeredRuntimes(docker) : [],
+  });
   if (input.runtime === "runc") {
     logger.warn(
       { event: "sandbox.runc_in_use" },

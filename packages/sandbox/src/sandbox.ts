@@ -62,9 +62,16 @@ export class Sandbox {
     if (raw.containerGone) {
       const state = await this.state();
       oomKilled = state?.OOMKilled ?? false;
-      this.logger.warn({ event: "sandbox.died", runId: this.runId, oomKilled, exitCode: state?.ExitCode }, "the sandbox stopped during a command");
+      this.logger.warn(
+        { event: "sandbox.died", runId: this.runId, oomKilled, exitCode: state?.ExitCode },
+        "the sandbox stopped during a command",
+      );
     }
-    if (raw.timedOut) this.logger.info({ event: "sandbox.exec_timeout", runId: this.runId }, "command timed out; process tree killed");
+    if (raw.timedOut)
+      this.logger.info(
+        { event: "sandbox.exec_timeout", runId: this.runId },
+        "command timed out; process tree killed",
+      );
     return {
       exitCode: raw.exitCode,
       stdout: raw.stdout.toString("utf8"),
@@ -96,7 +103,11 @@ export class Sandbox {
   async copyInArchive(archive: Readable): Promise<void> {
     this.assertAlive();
     const safe = sanitizeArchive(archive);
-    const result = await this.runHelper(`tar -x -f - -C ${WORKSPACE_DIR} --no-same-owner --no-same-permissions`, [], safe.stream);
+    const result = await this.runHelper(
+      `tar -x -f - -C ${WORKSPACE_DIR} --no-same-owner --no-same-permissions`,
+      [],
+      safe.stream,
+    );
     const rejected = safe.error();
     if (rejected) {
       // Part of the archive may have been extracted before the bad entry: leave nothing behind.
@@ -104,9 +115,13 @@ export class Sandbox {
       throw rejected;
     }
     if (result.exitCode !== 0) {
-      throw new AppError("INTERNAL", `Copying the repository into the sandbox failed: ${result.stderr.toString().trim().slice(0, 500)}`, {
-        reason: "SANDBOX_COPY_IN_FAILED",
-      });
+      throw new AppError(
+        "INTERNAL",
+        `Copying the repository into the sandbox failed: ${result.stderr.toString().trim().slice(0, 500)}`,
+        {
+          reason: "SANDBOX_COPY_IN_FAILED",
+        },
+      );
     }
   }
 
@@ -124,7 +139,9 @@ export class Sandbox {
 
   private assertAlive(): void {
     if (this.destroyed) {
-      throw new AppError("CONFLICT", "This sandbox was destroyed; create a new one.", { reason: "SANDBOX_DESTROYED" });
+      throw new AppError("CONFLICT", "This sandbox was destroyed; create a new one.", {
+        reason: "SANDBOX_DESTROYED",
+      });
     }
   }
 
@@ -136,19 +153,32 @@ export class Sandbox {
     }
   }
 
-  private runHelper(script: string, args: string[], stdin?: Buffer | Readable): Promise<RawExecResult> {
+  private runHelper(
+    script: string,
+    args: string[],
+    stdin?: Buffer | Readable,
+  ): Promise<RawExecResult> {
     return this.rawHelper(script, args, stdin).catch(translateDockerError);
   }
 
-  private rawHelper(script: string, args: string[], stdin?: Buffer | Readable): Promise<RawExecResult> {
-    return rawExec(this.docker, this.id, `bash -c '${script.replaceAll("'", `'\\''`)}' helper ${args.map(quote).join(" ")}`, {
-      cwd: WORKSPACE_DIR,
-      nproc: 0,
-      timeoutMs: HELPER_TIMEOUT_MS,
-      maxOutputBytes: HELPER_MAX_OUTPUT,
-      containerGone: this.gone,
-      ...(stdin === undefined ? {} : { stdin }),
-    });
+  private rawHelper(
+    script: string,
+    args: string[],
+    stdin?: Buffer | Readable,
+  ): Promise<RawExecResult> {
+    return rawExec(
+      this.docker,
+      this.id,
+      `bash -c '${script.replaceAll("'", `'\\''`)}' helper ${args.map(quote).join(" ")}`,
+      {
+        cwd: WORKSPACE_DIR,
+        nproc: 0,
+        timeoutMs: HELPER_TIMEOUT_MS,
+        maxOutputBytes: HELPER_MAX_OUTPUT,
+        containerGone: this.gone,
+        ...(stdin === undefined ? {} : { stdin }),
+      },
+    );
   }
 
   private readonly helper: HelperRunner = (script, args, stdin) => {
@@ -161,10 +191,14 @@ export class Sandbox {
 function translateDockerError(error: unknown): never {
   const status = (error as { statusCode?: number }).statusCode;
   if (status === 404 || status === 409) {
-    throw new AppError("SERVICE_UNAVAILABLE", "The sandbox is gone (it ran out of memory, passed its deadline or was destroyed); start a new run.", {
-      reason: "SANDBOX_GONE",
-      cause: error,
-    });
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      "The sandbox is gone (it ran out of memory, passed its deadline or was destroyed); start a new run.",
+      {
+        reason: "SANDBOX_GONE",
+        cause: error,
+      },
+    );
   }
   throw error;
 }

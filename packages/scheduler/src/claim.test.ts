@@ -23,7 +23,10 @@ async function queuedRuns(limit: number, count: number) {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const jobId = await createJob(db, { workspaceId, repositoryId });
-    ids.push((await db.run.create({ data: { workspaceId, jobId, trigger: "MANUAL", budgetTokens: 1 } })).id);
+    ids.push(
+      (await db.run.create({ data: { workspaceId, jobId, trigger: "MANUAL", budgetTokens: 1 } }))
+        .id,
+    );
   }
   return { workspaceId, ids };
 }
@@ -31,7 +34,9 @@ async function queuedRuns(limit: number, count: number) {
 describe("claimRun", () => {
   it("starts at most maxConcurrentRuns runs of a workspace even when every claim races", async () => {
     const { workspaceId, ids } = await queuedRuns(2, 8);
-    const results = await Promise.all(ids.map((runId, i) => claimRun(db, { runId, workspaceId, workerId: `w${i % 3}` })));
+    const results = await Promise.all(
+      ids.map((runId, i) => claimRun(db, { runId, workspaceId, workerId: `w${i % 3}` })),
+    );
     expect(results.filter((r) => r === "claimed")).toHaveLength(2);
     expect(results.filter((r) => r === "at_limit")).toHaveLength(6);
     expect(await db.run.count({ where: { workspaceId, status: "RUNNING" } })).toBe(2);
@@ -41,16 +46,22 @@ describe("claimRun", () => {
     // A finished run frees a slot; an already claimed run is never claimed again.
     const running = await db.run.findMany({ where: { workspaceId, status: "RUNNING" } });
     await db.run.update({ where: { id: running[0]!.id }, data: { status: "SUCCEEDED" } });
-    expect(await claimRun(db, { runId: running[1]!.id, workspaceId, workerId: "w9" })).toBe("not_queued");
+    expect(await claimRun(db, { runId: running[1]!.id, workspaceId, workerId: "w9" })).toBe(
+      "not_queued",
+    );
     const waiting = ids.filter((id) => !running.some((r) => r.id === id));
     expect(await claimRun(db, { runId: waiting[0]!, workspaceId, workerId: "w9" })).toBe("claimed");
-    expect(await claimRun(db, { runId: waiting[1]!, workspaceId, workerId: "w9" })).toBe("at_limit");
+    expect(await claimRun(db, { runId: waiting[1]!, workspaceId, workerId: "w9" })).toBe(
+      "at_limit",
+    );
   });
 
   it("does not claim a run through another workspace's id", async () => {
     const { ids } = await queuedRuns(5, 1);
     const other = await createWorkspace(db, 5);
-    expect(await claimRun(db, { runId: ids[0]!, workspaceId: other, workerId: "w" })).toBe("not_queued");
+    expect(await claimRun(db, { runId: ids[0]!, workspaceId: other, workerId: "w" })).toBe(
+      "not_queued",
+    );
   });
 });
 
@@ -78,11 +89,20 @@ describe("heartbeat and recoverLostRuns", () => {
     ]);
     const lost = [...a, ...b].filter((r) => r.workspaceId === workspaceId);
     expect(lost.map((r) => r.id).sort()).toEqual([lostId, nullHeartbeatId].sort());
-    expect(onLost.mock.calls.map(([run]) => (run as { id: string }).id).sort()).toEqual([lostId, nullHeartbeatId].sort());
-    expect(lost[0]).toMatchObject({ workerId: "dead-worker", jobId: expect.any(String) as unknown });
+    expect(onLost.mock.calls.map(([run]) => (run as { id: string }).id).sort()).toEqual(
+      [lostId, nullHeartbeatId].sort(),
+    );
+    expect(lost[0]).toMatchObject({
+      workerId: "dead-worker",
+      jobId: expect.any(String) as unknown,
+    });
 
     const runs = new Map((await db.run.findMany({ where: { workspaceId } })).map((r) => [r.id, r]));
-    expect(runs.get(lostId)).toMatchObject({ status: "FAILED", error: WORKER_LOST_ERROR, finishedAt: expect.any(Date) as unknown });
+    expect(runs.get(lostId)).toMatchObject({
+      status: "FAILED",
+      error: WORKER_LOST_ERROR,
+      finishedAt: expect.any(Date) as unknown,
+    });
     expect(runs.get(freshId)?.status).toBe("RUNNING");
     // A late heartbeat from the lost worker cannot revive the run.
     expect(await heartbeat(db, lostId, "dead-worker")).toBe(false);
@@ -105,6 +125,8 @@ describe("heartbeat and recoverLostRuns", () => {
     });
     expect(lost.filter((r) => r.workspaceId === workspaceId)).toHaveLength(2);
     expect(seen).toHaveLength(2);
-    expect(await db.run.count({ where: { workspaceId, status: "FAILED", error: WORKER_LOST_ERROR } })).toBe(2);
+    expect(
+      await db.run.count({ where: { workspaceId, status: "FAILED", error: WORKER_LOST_ERROR } }),
+    ).toBe(2);
   });
 });

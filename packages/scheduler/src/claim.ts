@@ -27,7 +27,10 @@ export async function claimRun(db: Db, input: ClaimInput): Promise<ClaimResult> 
         AND (SELECT count(*) FROM "Run" WHERE "workspaceId" = ${workspaceId} AND status = 'RUNNING')
           < (SELECT "maxConcurrentRuns" FROM "Workspace" WHERE id = ${workspaceId})`;
     if (updated === 1) return "claimed";
-    const run = await tx.run.findFirst({ where: { id: runId, workspaceId }, select: { status: true } });
+    const run = await tx.run.findFirst({
+      where: { id: runId, workspaceId },
+      select: { status: true },
+    });
     return run?.status === "QUEUED" ? "at_limit" : "not_queued";
   });
 }
@@ -44,7 +47,12 @@ export async function heartbeat(db: Db, runId: string, workerId: string): Promis
 }
 
 /** Fails the run if this worker's executor left it RUNNING; true when it did. */
-export async function failIfStillRunning(db: Db, runId: string, workerId: string, error: string): Promise<boolean> {
+export async function failIfStillRunning(
+  db: Db,
+  runId: string,
+  workerId: string,
+  error: string,
+): Promise<boolean> {
   const updated = await db.$executeRaw`
     UPDATE "Run" SET status = 'FAILED', error = ${error}, "finishedAt" = now()
     WHERE id = ${runId} AND "workerId" = ${workerId} AND status = 'RUNNING'`;

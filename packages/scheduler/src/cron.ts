@@ -19,16 +19,23 @@ export function isValidTimeZone(tz: string): boolean {
  */
 export function validateSchedule(pattern: string, tz: string): void {
   if (!isValidTimeZone(tz)) {
-    throw new AppError("BAD_REQUEST", `Unknown time zone "${tz}": use an IANA name such as Europe/Berlin.`, {
-      reason: "INVALID_TIMEZONE",
-    });
+    throw new AppError(
+      "BAD_REQUEST",
+      `Unknown time zone "${tz}": use an IANA name such as Europe/Berlin.`,
+      {
+        reason: "INVALID_TIMEZONE",
+      },
+    );
   }
   try {
     const next = getNextMillis(Date.now(), { pattern, tz });
     if (next === undefined) throw new Error("the pattern never fires");
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new AppError("BAD_REQUEST", `Invalid cron schedule "${pattern}": ${detail}.`, { reason: "INVALID_CRON", cause: error });
+    throw new AppError("BAD_REQUEST", `Invalid cron schedule "${pattern}": ${detail}.`, {
+      reason: "INVALID_CRON",
+      cause: error,
+    });
   }
 }
 

@@ -32,7 +32,10 @@ async function setup() {
 }
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -43,7 +46,9 @@ describe("enqueueRun (run now)", () => {
     const viewer = await createMember(db, workspaceId, "VIEWER");
     const outsider = await createMember(db, await createWorkspace(db), "OWNER");
     for (const userId of [viewer, outsider]) {
-      const error = await rejection(enqueueRun(db, runQueue, { workspaceId, jobId, actor: { userId } }));
+      const error = await rejection(
+        enqueueRun(db, runQueue, { workspaceId, jobId, actor: { userId } }),
+      );
       expect(error).toMatchObject({ code: "FORBIDDEN", reason: "ROLE_CANNOT_RUN" });
     }
     expect(await db.run.count({ where: { jobId } })).toBe(0);
@@ -54,17 +59,29 @@ describe("enqueueRun (run now)", () => {
     const { workspaceId, jobId } = await setup();
     const admin = await createMember(db, workspaceId, "ADMIN");
     const owner = await createMember(db, workspaceId, "OWNER");
-    const { runId } = await enqueueRun(db, runQueue, { workspaceId, jobId, actor: { userId: admin } });
-    expect(await db.run.findUnique({ where: { id: runId } })).toMatchObject({ trigger: "MANUAL", status: "QUEUED", scheduledFor: null });
+    const { runId } = await enqueueRun(db, runQueue, {
+      workspaceId,
+      jobId,
+      actor: { userId: admin },
+    });
+    expect(await db.run.findUnique({ where: { id: runId } })).toMatchObject({
+      trigger: "MANUAL",
+      status: "QUEUED",
+      scheduledFor: null,
+    });
     expect((await runQueue.getJob(runId))?.data).toEqual({ runId, workspaceId });
-    expect(await db.auditEvent.findFirst({ where: { workspaceId, action: "run.requested" } })).toMatchObject({
+    expect(
+      await db.auditEvent.findFirst({ where: { workspaceId, action: "run.requested" } }),
+    ).toMatchObject({
       actorType: "USER",
       actorId: admin,
       targetType: "run",
       targetId: runId,
     });
 
-    const busy = await rejection(enqueueRun(db, runQueue, { workspaceId, jobId, actor: { userId: owner } }));
+    const busy = await rejection(
+      enqueueRun(db, runQueue, { workspaceId, jobId, actor: { userId: owner } }),
+    );
     expect(busy).toMatchObject({ code: "CONFLICT", reason: "RUN_ALREADY_ACTIVE" });
     await db.run.update({ where: { id: runId }, data: { status: "SUCCEEDED" } });
     const second = await enqueueRun(db, runQueue, { workspaceId, jobId, actor: { userId: owner } });
@@ -75,20 +92,37 @@ describe("enqueueRun (run now)", () => {
     const { workspaceId, repositoryId } = await setup();
     const owner = await createMember(db, workspaceId, "OWNER");
     const pending = await createJob(db, { workspaceId, repositoryId, status: "NEEDS_APPROVAL" });
-    expect(await rejection(enqueueRun(db, runQueue, { workspaceId, jobId: pending, actor: { userId: owner } }))).toMatchObject({
+    expect(
+      await rejection(
+        enqueueRun(db, runQueue, { workspaceId, jobId: pending, actor: { userId: owner } }),
+      ),
+    ).toMatchObject({
       code: "PRECONDITION_FAILED",
       reason: "JOB_NOT_APPROVED",
     });
     const removed = await createJob(db, { workspaceId, repositoryId });
-    await db.job.update({ where: { id: removed }, data: { status: "REMOVED", removedAt: new Date() } });
-    expect(await rejection(enqueueRun(db, runQueue, { workspaceId, jobId: removed, actor: { userId: owner } }))).toMatchObject({
+    await db.job.update({
+      where: { id: removed },
+      data: { status: "REMOVED", removedAt: new Date() },
+    });
+    expect(
+      await rejection(
+        enqueueRun(db, runQueue, { workspaceId, jobId: removed, actor: { userId: owner } }),
+      ),
+    ).toMatchObject({
       code: "NOT_FOUND",
     });
     const foreign = await setup();
-    expect(await rejection(enqueueRun(db, runQueue, { workspaceId, jobId: foreign.jobId, actor: { userId: owner } }))).toMatchObject({
+    expect(
+      await rejection(
+        enqueueRun(db, runQueue, { workspaceId, jobId: foreign.jobId, actor: { userId: owner } }),
+      ),
+    ).toMatchObject({
       code: "NOT_FOUND",
       reason: "JOB_NOT_FOUND",
     });
-    expect(await db.run.count({ where: { jobId: { in: [pending, removed, foreign.jobId] } } })).toBe(0);
+    expect(
+      await db.run.count({ where: { jobId: { in: [pending, removed, foreign.jobId] } } }),
+    ).toBe(0);
   });
 });

@@ -12,7 +12,11 @@ export interface EnqueueRunInput {
   actor: { userId: string };
 }
 
-export async function enqueueRun(db: Db, runQueue: RunQueue, input: EnqueueRunInput): Promise<{ runId: string }> {
+export async function enqueueRun(
+  db: Db,
+  runQueue: RunQueue,
+  input: EnqueueRunInput,
+): Promise<{ runId: string }> {
   const { workspaceId, jobId, actor } = input;
   // Checked here, not only in the API layer, so no caller can skip it.
   const membership = await db.membership.findUnique({
@@ -20,7 +24,9 @@ export async function enqueueRun(db: Db, runQueue: RunQueue, input: EnqueueRunIn
     select: { role: true },
   });
   if (!membership || (membership.role !== "OWNER" && membership.role !== "ADMIN")) {
-    throw new AppError("FORBIDDEN", "Only workspace owners and admins can start a run.", { reason: "ROLE_CANNOT_RUN" });
+    throw new AppError("FORBIDDEN", "Only workspace owners and admins can start a run.", {
+      reason: "ROLE_CANNOT_RUN",
+    });
   }
 
   const runId = await db.$transaction(async (tx) => {
@@ -30,19 +36,43 @@ export async function enqueueRun(db: Db, runQueue: RunQueue, input: EnqueueRunIn
       select: { status: true, tokenBudget: true },
     });
     if (!job || job.status === "REMOVED") {
-      throw new AppError("NOT_FOUND", "This job does not exist in the workspace.", { reason: "JOB_NOT_FOUND" });
-    }
-    if (job.status !== "APPROVED") {
-      throw new AppError("PRECONDITION_FAILED", "This job needs the owner's approval before it can run.", { reason: "JOB_NOT_APPROVED" });
-    }
-    if (await findActiveRun(tx, workspaceId, jobId)) {
-      throw new AppError("CONFLICT", "A run of this job is already queued or running; wait for it to finish.", {
-        reason: "RUN_ALREADY_ACTIVE",
+      throw new AppError("NOT_FOUND", "This job does not exist in the workspace.", {
+        reason: "JOB_NOT_FOUND",
       });
     }
-    const run = await insertQueuedRun(tx, { workspaceId, jobId, trigger: "MANUAL", scheduledFor: null, budgetTokens: job.tokenBudget });
+    if (job.status !== "APPROVED") {
+      throw new AppError(
+        "PRECONDITION_FAILED",
+        "This job needs the owner's approval before it can run.",
+        { reason: "JOB_NOT_APPROVED" },
+      );
+    }
+    if (await findActiveRun(tx, workspaceId, jobId)) {
+      throw new AppError(
+        "CONFLICT",
+        "A run of this job is already queued or running; wait for it to finish.",
+        {
+          reason: "RUN_ALREADY_ACTIVE",
+        },
+      );
+    }
+    const run = await insertQueuedRun(tx, {
+      workspaceId,
+      jobId,
+      trigger: "MANUAL",
+      scheduledFor: null,
+      budgetTokens: job.tokenBudget,
+    });
     await tx.auditEvent.create({
-      data: { workspaceId, actorType: "USER", actorId: actor.userId, action: "run.requested", targetType: "run", targetId: run.id, outcome: "queued" },
+      data: {
+        workspaceId,
+        actorType: "USER",
+        actorId: actor.userId,
+        action: "run.requested",
+        targetType: "run",
+        targetId: run.id,
+        outcome: "queued",
+      },
     });
     return run.id;
   });

@@ -6,7 +6,12 @@ import type { Worker } from "bullmq";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import type { Db, RunModel } from "@secondshift/db";
 import { createLogger } from "@secondshift/logging";
-import { createRunQueue, createScheduleQueue, type RunQueue, type ScheduleQueue } from "./queues.ts";
+import {
+  createRunQueue,
+  createScheduleQueue,
+  type RunQueue,
+  type ScheduleQueue,
+} from "./queues.ts";
 import { createRunQueueWorker } from "./run-worker.ts";
 import { createScheduleWorker } from "./schedule-worker.ts";
 import { syncSchedules } from "./sync-schedules.ts";
@@ -46,13 +51,20 @@ describe("fifty jobs due at once", () => {
     const limits = { a: 2, b: 3 };
     const ws = { a: await createWorkspace(db, limits.a), b: await createWorkspace(db, limits.b) };
     const jobIds: string[] = [];
-    for (const [key, count] of [["a", 30], ["b", 20]] as const) {
+    for (const [key, count] of [
+      ["a", 30],
+      ["b", 20],
+    ] as const) {
       const repositoryId = await createRepository(db, ws[key]);
-      for (let i = 0; i < count; i++) jobIds.push(await createJob(db, { workspaceId: ws[key], repositoryId, schedule: null }));
+      for (let i = 0; i < count; i++)
+        jobIds.push(await createJob(db, { workspaceId: ws[key], repositoryId, schedule: null }));
     }
     // All fifty get the same one-off fire time, a few seconds after the schedulers exist.
     const at = new Date(Math.ceil((Date.now() + 3_000) / 1_000) * 1_000);
-    await db.job.updateMany({ where: { id: { in: jobIds } }, data: { schedule: onceAt(at), timezone: "UTC" } });
+    await db.job.updateMany({
+      where: { id: { in: jobIds } },
+      data: { schedule: onceAt(at), timezone: "UTC" },
+    });
     expect((await syncSchedules(db, scheduleQueue)).created).toHaveLength(50);
     expect(Date.now()).toBeLessThan(at.getTime()); // the setup must not eat the fire time
 
@@ -70,20 +82,36 @@ describe("fifty jobs due at once", () => {
       w.now++;
       w.max = Math.max(w.max, w.now);
       perWorker.set(workerId, w);
-      const inDb = await db.run.count({ where: { workspaceId: run.workspaceId, status: "RUNNING" } });
+      const inDb = await db.run.count({
+        where: { workspaceId: run.workspaceId, status: "RUNNING" },
+      });
       maxDbRunning.set(run.workspaceId, Math.max(maxDbRunning.get(run.workspaceId) ?? 0, inDb));
       await sleep(40);
       running.set(run.workspaceId, (running.get(run.workspaceId) ?? 0) - 1);
       w.now--;
-      await db.run.update({ where: { id: run.id }, data: { status: "SUCCEEDED", finishedAt: new Date() } });
+      await db.run.update({
+        where: { id: run.id },
+        data: { status: "SUCCEEDED", finishedAt: new Date() },
+      });
     };
     workers.push(createScheduleWorker({ ...conn, db, runQueue, logger, concurrency: 5 }));
     for (const workerId of ["worker-1", "worker-2"]) {
-      workers.push(createRunQueueWorker({ ...conn, db, concurrency: 3, execute, logger, workerId, limitRetryDelayMs: 60 }));
+      workers.push(
+        createRunQueueWorker({
+          ...conn,
+          db,
+          concurrency: 3,
+          execute,
+          logger,
+          workerId,
+          limitRetryDelayMs: 60,
+        }),
+      );
     }
 
     const deadline = Date.now() + 40_000;
-    while ((await db.run.count({ where: { status: "SUCCEEDED" } })) < 50 && Date.now() < deadline) await sleep(100);
+    while ((await db.run.count({ where: { status: "SUCCEEDED" } })) < 50 && Date.now() < deadline)
+      await sleep(100);
 
     const runs = await db.run.findMany();
     expect(runs).toHaveLength(50);

@@ -5,7 +5,12 @@ import { handleFire, SCHEDULE_SKIPPED_ACTION } from "./fire.ts";
 import { createRunQueue, type RunQueue } from "./queues.ts";
 import { requeueQueuedRuns } from "./recover.ts";
 import { fireTime } from "./schedule-worker.ts";
-import { createJob, createRepository, createWorkspace, type JobFixture } from "./testing/fixtures.ts";
+import {
+  createJob,
+  createRepository,
+  createWorkspace,
+  type JobFixture,
+} from "./testing/fixtures.ts";
 import { deletePrefix, testQueueConnection, testRedisUrl } from "./testing/redis.ts";
 
 let tdb: TestDatabase;
@@ -36,62 +41,120 @@ describe("handleFire", () => {
   it("creates exactly one run and one queue job for a fire delivered several times", async () => {
     const { workspaceId, jobId } = await newJob();
     const fire = { workspaceId, jobId, scheduledFor: new Date("2026-06-01T09:00:00Z") };
-    const outcomes = await Promise.all([handleFire(db, runQueue, fire), handleFire(db, runQueue, fire), handleFire(db, runQueue, fire)]);
+    const outcomes = await Promise.all([
+      handleFire(db, runQueue, fire),
+      handleFire(db, runQueue, fire),
+      handleFire(db, runQueue, fire),
+    ]);
     outcomes.push(await handleFire(db, runQueue, fire));
 
     const created = outcomes.filter((o) => o.outcome === "created");
     expect(created).toHaveLength(1);
     const runId = created[0]?.outcome === "created" ? created[0].runId : "";
-    expect(outcomes.filter((o) => o.outcome === "duplicate")).toEqual(Array(3).fill({ outcome: "duplicate", runId }));
+    expect(outcomes.filter((o) => o.outcome === "duplicate")).toEqual(
+      Array(3).fill({ outcome: "duplicate", runId }),
+    );
     const runs = await db.run.findMany({ where: { workspaceId, jobId } });
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ id: runId, trigger: "SCHEDULE", status: "QUEUED", scheduledFor: fire.scheduledFor, budgetTokens: 10_000 });
+    expect(runs[0]).toMatchObject({
+      id: runId,
+      trigger: "SCHEDULE",
+      status: "QUEUED",
+      scheduledFor: fire.scheduledFor,
+      budgetTokens: 10_000,
+    });
     const queued = await runQueue.getJobs(["waiting", "delayed", "active"]);
     expect(queued.filter((j) => j.data.runId === runId).map((j) => j.id)).toEqual([runId]);
   });
 
   it("skips a fire while the previous run is queued or running and records why, never stacking", async () => {
     const { workspaceId, jobId } = await newJob();
-    const first = await handleFire(db, runQueue, { workspaceId, jobId, scheduledFor: new Date("2026-06-01T09:00:00Z") });
+    const first = await handleFire(db, runQueue, {
+      workspaceId,
+      jobId,
+      scheduledFor: new Date("2026-06-01T09:00:00Z"),
+    });
     expect(first.outcome).toBe("created");
-    const second = await handleFire(db, runQueue, { workspaceId, jobId, scheduledFor: new Date("2026-06-01T09:01:00Z") });
+    const second = await handleFire(db, runQueue, {
+      workspaceId,
+      jobId,
+      scheduledFor: new Date("2026-06-01T09:01:00Z"),
+    });
     expect(second).toEqual({ outcome: "skipped", reason: "previous_run_active" });
 
     await db.run.updateMany({ where: { workspaceId, jobId }, data: { status: "RUNNING" } });
-    const third = await handleFire(db, runQueue, { workspaceId, jobId, scheduledFor: new Date("2026-06-01T09:02:00Z") });
+    const third = await handleFire(db, runQueue, {
+      workspaceId,
+      jobId,
+      scheduledFor: new Date("2026-06-01T09:02:00Z"),
+    });
     expect(third).toEqual({ outcome: "skipped", reason: "previous_run_active" });
     expect(await db.run.count({ where: { workspaceId, jobId } })).toBe(1);
 
-    const skips = await db.auditEvent.findMany({ where: { workspaceId, action: SCHEDULE_SKIPPED_ACTION } });
+    const skips = await db.auditEvent.findMany({
+      where: { workspaceId, action: SCHEDULE_SKIPPED_ACTION },
+    });
     expect(skips).toHaveLength(2);
-    expect(skips[0]).toMatchObject({ actorType: "SYSTEM", actorId: "scheduler", targetType: "job", targetId: jobId, outcome: "previous_run_active" });
+    expect(skips[0]).toMatchObject({
+      actorType: "SYSTEM",
+      actorId: "scheduler",
+      targetType: "job",
+      targetId: jobId,
+      outcome: "previous_run_active",
+    });
 
     await db.run.updateMany({ where: { workspaceId, jobId }, data: { status: "SUCCEEDED" } });
-    const fourth = await handleFire(db, runQueue, { workspaceId, jobId, scheduledFor: new Date("2026-06-01T09:03:00Z") });
+    const fourth = await handleFire(db, runQueue, {
+      workspaceId,
+      jobId,
+      scheduledFor: new Date("2026-06-01T09:03:00Z"),
+    });
     expect(fourth.outcome).toBe("created");
   });
 
   it("skips (and records) a fire that arrives after the job was paused or lost its approval", async () => {
     const { workspaceId, jobId } = await newJob({ status: "NEEDS_APPROVAL" });
-    const outcome = await handleFire(db, runQueue, { workspaceId, jobId, scheduledFor: new Date("2026-06-01T09:00:00Z") });
+    const outcome = await handleFire(db, runQueue, {
+      workspaceId,
+      jobId,
+      scheduledFor: new Date("2026-06-01T09:00:00Z"),
+    });
     expect(outcome).toEqual({ outcome: "skipped", reason: "job_not_schedulable" });
     await db.job.update({ where: { id: jobId }, data: { status: "APPROVED", enabled: false } });
-    expect((await handleFire(db, runQueue, { workspaceId, jobId, scheduledFor: new Date("2026-06-01T09:01:00Z") })).outcome).toBe("skipped");
+    expect(
+      (
+        await handleFire(db, runQueue, {
+          workspaceId,
+          jobId,
+          scheduledFor: new Date("2026-06-01T09:01:00Z"),
+        })
+      ).outcome,
+    ).toBe("skipped");
     expect(await db.run.count({ where: { jobId } })).toBe(0);
-    expect(await db.auditEvent.count({ where: { workspaceId, targetId: jobId, outcome: "job_not_schedulable" } })).toBe(2);
+    expect(
+      await db.auditEvent.count({
+        where: { workspaceId, targetId: jobId, outcome: "job_not_schedulable" },
+      }),
+    ).toBe(2);
   });
 
   it("does not create a run for a fire naming a job of another workspace", async () => {
     const { jobId } = await newJob();
     const other = await createWorkspace(db);
-    const outcome = await handleFire(db, runQueue, { workspaceId: other, jobId, scheduledFor: new Date("2026-06-01T09:00:00Z") });
+    const outcome = await handleFire(db, runQueue, {
+      workspaceId: other,
+      jobId,
+      scheduledFor: new Date("2026-06-01T09:00:00Z"),
+    });
     expect(outcome).toEqual({ outcome: "skipped", reason: "job_not_schedulable" });
     expect(await db.run.count({ where: { jobId } })).toBe(0);
   });
 
   it("requeues a QUEUED run whose enqueue was lost (crash after commit), once", async () => {
     const { workspaceId, jobId } = await newJob();
-    const run = await db.run.create({ data: { workspaceId, jobId, trigger: "MANUAL", budgetTokens: 1 } });
+    const run = await db.run.create({
+      data: { workspaceId, jobId, trigger: "MANUAL", budgetTokens: 1 },
+    });
     expect(await runQueue.getJob(run.id)).toBeUndefined();
     expect(await requeueQueuedRuns(db, runQueue, { olderThanMs: 0, workspaceId })).toBe(1);
     expect((await runQueue.getJob(run.id))?.data).toEqual({ runId: run.id, workspaceId });
@@ -101,7 +164,9 @@ describe("handleFire", () => {
 
 describe("fireTime", () => {
   it("reads the scheduled time from opts.prevMillis, else from the scheduler job id", () => {
-    expect(fireTime({ id: "repeat:job-x:1780000000000", opts: { prevMillis: 1780000000000 } }).getTime()).toBe(1780000000000);
+    expect(
+      fireTime({ id: "repeat:job-x:1780000000000", opts: { prevMillis: 1780000000000 } }).getTime(),
+    ).toBe(1780000000000);
     expect(fireTime({ id: "repeat:job-x:1780000001000", opts: {} }).getTime()).toBe(1780000001000);
     expect(() => fireTime({ id: "manual", opts: {} })).toThrow(/no fire time/);
   });

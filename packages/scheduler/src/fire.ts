@@ -28,7 +28,12 @@ export interface Fire {
   scheduledFor: Date;
 }
 
-export async function handleFire(db: Db, runQueue: RunQueue, fire: Fire, logger?: Logger): Promise<FireOutcome> {
+export async function handleFire(
+  db: Db,
+  runQueue: RunQueue,
+  fire: Fire,
+  logger?: Logger,
+): Promise<FireOutcome> {
   let outcome: FireOutcome;
   let enqueue: boolean;
   try {
@@ -45,17 +50,23 @@ export async function handleFire(db: Db, runQueue: RunQueue, fire: Fire, logger?
           schedule: true,
           tokenBudget: true,
           runs: {
-            where: { OR: [{ scheduledFor: fire.scheduledFor }, { status: { in: ["QUEUED", "RUNNING"] } }] },
+            where: {
+              OR: [{ scheduledFor: fire.scheduledFor }, { status: { in: ["QUEUED", "RUNNING"] } }],
+            },
             select: { id: true, status: true, scheduledFor: true },
           },
         },
       });
       if (!job) return [{ outcome: "skipped", reason: "job_not_schedulable" }, false];
-      const existing = job.runs.find((r) => r.scheduledFor?.getTime() === fire.scheduledFor.getTime());
-      if (existing) return [{ outcome: "duplicate", runId: existing.id }, existing.status === "QUEUED"];
+      const existing = job.runs.find(
+        (r) => r.scheduledFor?.getTime() === fire.scheduledFor.getTime(),
+      );
+      if (existing)
+        return [{ outcome: "duplicate", runId: existing.id }, existing.status === "QUEUED"];
 
       // The scheduler may lag a pause, removal or lost approval by one fire: the database decides.
-      const schedulable = job.status === "APPROVED" && job.enabled && job.removedAt === null && job.schedule !== null;
+      const schedulable =
+        job.status === "APPROVED" && job.enabled && job.removedAt === null && job.schedule !== null;
       const active = job.runs.length > 0;
       if (!schedulable || active) {
         const reason: SkipReason = schedulable ? "previous_run_active" : "job_not_schedulable";
@@ -97,6 +108,14 @@ export async function handleFire(db: Db, runQueue: RunQueue, fire: Fire, logger?
   if (enqueue && outcome.outcome !== "skipped") {
     await addRunToQueue(runQueue, { runId: outcome.runId, workspaceId: fire.workspaceId });
   }
-  logger?.info({ ...outcome, jobId: fire.jobId, workspaceId: fire.workspaceId, scheduledFor: fire.scheduledFor.toISOString() }, "schedule fire");
+  logger?.info(
+    {
+      ...outcome,
+      jobId: fire.jobId,
+      workspaceId: fire.workspaceId,
+      scheduledFor: fire.scheduledFor.toISOString(),
+    },
+    "schedule fire",
+  );
   return outcome;
 }

@@ -20,4 +20,10 @@ export {
   RUN_QUEUE,
   SCHEDULE_QUEUE,
 } from "./queues.ts";
-export type { FireJobData, QueueConnection, RunJobData, RunQueue, ScheduleQueue } from "./queues.ts";
+export type {
+  FireJobData,
+  QueueConnection,
+  RunJobData,
+  RunQueue,
+  ScheduleQueue,
+} from "./queues.ts";

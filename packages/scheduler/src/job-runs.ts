@@ -4,7 +4,11 @@ import type { Prisma, RunModel, RunTrigger } from "@secondshift/db";
 
 type Tx = Prisma.TransactionClient;
 
-export async function findActiveRun(tx: Tx, workspaceId: string, jobId: string): Promise<{ id: string } | null> {
+export async function findActiveRun(
+  tx: Tx,
+  workspaceId: string,
+  jobId: string,
+): Promise<{ id: string } | null> {
   return tx.run.findFirst({
     where: { workspaceId, jobId, status: { in: ["QUEUED", "RUNNING"] } },
     select: { id: true },
@@ -13,7 +17,13 @@ export async function findActiveRun(tx: Tx, workspaceId: string, jobId: string):
 
 export async function insertQueuedRun(
   tx: Tx,
-  input: { workspaceId: string; jobId: string; trigger: RunTrigger; scheduledFor: Date | null; budgetTokens: number },
+  input: {
+    workspaceId: string;
+    jobId: string;
+    trigger: RunTrigger;
+    scheduledFor: Date | null;
+    budgetTokens: number;
+  },
 ): Promise<RunModel> {
   return tx.run.create({
     data: {
@@ -28,5 +38,7 @@ export async function insertQueuedRun(
 }
 
 export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+  return (
+    typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002"
+  );
 }

@@ -8,7 +8,13 @@ import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import type { Db } from "@secondshift/db";
 import { createLogger } from "@secondshift/logging";
 import type { FireOutcome } from "./fire.ts";
-import { createRunQueue, createScheduleQueue, type FireJobData, type RunQueue, type ScheduleQueue } from "./queues.ts";
+import {
+  createRunQueue,
+  createScheduleQueue,
+  type FireJobData,
+  type RunQueue,
+  type ScheduleQueue,
+} from "./queues.ts";
 import { createScheduleWorker, fireTime } from "./schedule-worker.ts";
 import { syncSchedules } from "./sync-schedules.ts";
 import { createJob, createRepository, createWorkspace } from "./testing/fixtures.ts";
@@ -35,9 +41,13 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-function startWorker(fires: { at: number; outcome: FireOutcome | null }[]): Worker<FireJobData, FireOutcome | null> {
+function startWorker(
+  fires: { at: number; outcome: FireOutcome | null }[],
+): Worker<FireJobData, FireOutcome | null> {
   const worker = createScheduleWorker({ ...conn, db, runQueue, logger });
-  worker.on("completed", (job: Job<FireJobData, FireOutcome | null>, outcome) => fires.push({ at: fireTime(job).getTime(), outcome }));
+  worker.on("completed", (job: Job<FireJobData, FireOutcome | null>, outcome) =>
+    fires.push({ at: fireTime(job).getTime(), outcome }),
+  );
   return worker;
 }
 
@@ -52,7 +62,11 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
 describe("missed fires", () => {
   it("runs once on recovery after several missed fire times", async () => {
     const workspaceId = await createWorkspace(db);
-    const jobId = await createJob(db, { workspaceId, repositoryId: await createRepository(db, workspaceId), schedule: "* * * * * *" });
+    const jobId = await createJob(db, {
+      workspaceId,
+      repositoryId: await createRepository(db, workspaceId),
+      schedule: "* * * * * *",
+    });
     await syncSchedules(db, scheduleQueue);
 
     const before: { at: number; outcome: FireOutcome | null }[] = [];
@@ -79,7 +93,9 @@ describe("missed fires", () => {
     expect(missed[0]?.at).toBeGreaterThan(lastBefore);
     expect(missed[0]?.at).toBeLessThan(downAt + 1_000);
     expect(missed[0]?.outcome?.outcome).toBe("created");
-    const runs = await db.run.findMany({ where: { jobId, scheduledFor: { gt: new Date(lastBefore), lt: new Date(upAt) } } });
+    const runs = await db.run.findMany({
+      where: { jobId, scheduledFor: { gt: new Date(lastBefore), lt: new Date(upAt) } },
+    });
     expect(runs).toHaveLength(1);
     // The scheduler carries on from now, not from the backlog.
     const scheduler = await scheduleQueue.getJobScheduler(`job-${jobId}`);

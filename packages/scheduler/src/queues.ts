@@ -64,7 +64,10 @@ export function createScheduleQueue(options: QueueConnection): ScheduleQueue {
 }
 
 export function createRunQueue(options: QueueConnection): RunQueue {
-  return new Queue<RunJobData>(RUN_QUEUE, { ...withPrefix(options), defaultJobOptions: runJobOptions });
+  return new Queue<RunJobData>(RUN_QUEUE, {
+    ...withPrefix(options),
+    defaultJobOptions: runJobOptions,
+  });
 }
 
 /** Puts a run on the run queue. Idempotent: the job id is the run id. */
@@ -72,6 +75,11 @@ export async function addRunToQueue(runQueue: RunQueue, data: RunJobData): Promi
   await runQueue.add(RUN_JOB_NAME, data, { ...runJobOptions, jobId: data.runId });
 }
 
-export function withPrefix(options: QueueConnection): { connection: ConnectionOptions; prefix?: string } {
-  return options.prefix === undefined ? { connection: options.connection } : { connection: options.connection, prefix: options.prefix };
+export function withPrefix(options: QueueConnection): {
+  connection: ConnectionOptions;
+  prefix?: string;
+} {
+  return options.prefix === undefined
+    ? { connection: options.connection }
+    : { connection: options.connection, prefix: options.prefix };
 }

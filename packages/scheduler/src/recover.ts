@@ -34,7 +34,10 @@ export async function recoverLostRuns(db: Db, options: RecoverLostRunsOptions): 
         < now() - (${options.heartbeatTimeoutMs}::double precision * interval '1 millisecond')
     RETURNING id, "workspaceId", "jobId", "workerId"`;
   for (const run of lost) {
-    options.logger?.warn({ runId: run.id, workspaceId: run.workspaceId, workerId: run.workerId }, "run marked failed: worker lost");
+    options.logger?.warn(
+      { runId: run.id, workspaceId: run.workspaceId, workerId: run.workerId },
+      "run marked failed: worker lost",
+    );
     try {
       await options.onLost(run);
     } catch (error) {
@@ -52,7 +55,11 @@ export interface RequeueOptions {
 }
 
 /** Re-adds QUEUED runs that have no live queue job. Safe to call at any time; returns the count. */
-export async function requeueQueuedRuns(db: Db, runQueue: RunQueue, options: RequeueOptions): Promise<number> {
+export async function requeueQueuedRuns(
+  db: Db,
+  runQueue: RunQueue,
+  options: RequeueOptions,
+): Promise<number> {
   const runs = await db.run.findMany({
     where: {
       ...(options.workspaceId === undefined ? {} : { workspaceId: options.workspaceId }),
@@ -65,7 +72,14 @@ export async function requeueQueuedRuns(db: Db, runQueue: RunQueue, options: Req
   for (const run of runs) {
     const existing = await runQueue.getJob(run.id);
     const state = existing ? await existing.getState() : "missing";
-    if (state === "waiting" || state === "delayed" || state === "active" || state === "prioritized" || state === "waiting-children") continue;
+    if (
+      state === "waiting" ||
+      state === "delayed" ||
+      state === "active" ||
+      state === "prioritized" ||
+      state === "waiting-children"
+    )
+      continue;
     // A finished queue job blocks re-adding the same id, so it is removed first.
     if (existing) await existing.remove();
     await addRunToQueue(runQueue, { runId: run.id, workspaceId: run.workspaceId });

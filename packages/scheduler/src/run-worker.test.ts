@@ -5,7 +5,12 @@ import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import type { Db, RunModel } from "@secondshift/db";
 import { createLogger, createMemorySink } from "@secondshift/logging";
 import { addRunToQueue, createRunQueue, type RunQueue } from "./queues.ts";
-import { createRunQueueWorker, EXECUTOR_FAILED_ERROR, NO_RESULT_ERROR, type ExecuteContext } from "./run-worker.ts";
+import {
+  createRunQueueWorker,
+  EXECUTOR_FAILED_ERROR,
+  NO_RESULT_ERROR,
+  type ExecuteContext,
+} from "./run-worker.ts";
 import { createJob, createRepository, createWorkspace } from "./testing/fixtures.ts";
 import { deletePrefix, testQueueConnection, testRedisUrl } from "./testing/redis.ts";
 
@@ -46,9 +51,14 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-async function queuedRun(behaviour?: (run: RunModel, ctx: ExecuteContext) => Promise<void>, status: "QUEUED" | "CANCELLED" = "QUEUED") {
+async function queuedRun(
+  behaviour?: (run: RunModel, ctx: ExecuteContext) => Promise<void>,
+  status: "QUEUED" | "CANCELLED" = "QUEUED",
+) {
   const jobId = await createJob(db, { workspaceId, repositoryId });
-  const run = await db.run.create({ data: { workspaceId, jobId, trigger: "MANUAL", budgetTokens: 1, status } });
+  const run = await db.run.create({
+    data: { workspaceId, jobId, trigger: "MANUAL", budgetTokens: 1, status },
+  });
   if (behaviour) behaviours.set(run.id, behaviour);
   await addRunToQueue(runQueue, { runId: run.id, workspaceId });
   return run.id;
@@ -66,9 +76,15 @@ async function settled(runId: string): Promise<RunModel> {
 
 describe("createRunQueueWorker", () => {
   it("never leaves a run RUNNING: a throwing executor fails it with a fixed message", async () => {
-    const runId = await queuedRun(() => Promise.reject(new Error("upstream said sk-planted-detail")));
+    const runId = await queuedRun(() =>
+      Promise.reject(new Error("upstream said sk-planted-detail")),
+    );
     const run = await settled(runId);
-    expect(run).toMatchObject({ status: "FAILED", error: EXECUTOR_FAILED_ERROR, workerId: expect.any(String) as unknown });
+    expect(run).toMatchObject({
+      status: "FAILED",
+      error: EXECUTOR_FAILED_ERROR,
+      workerId: expect.any(String) as unknown,
+    });
     expect(run.error).not.toContain("sk-planted");
   });
 
@@ -79,7 +95,10 @@ describe("createRunQueueWorker", () => {
 
   it("keeps the executor's result", async () => {
     const runId = await queuedRun(async (run) => {
-      await db.run.update({ where: { id: run.id }, data: { status: "SUCCEEDED", finishedAt: new Date() } });
+      await db.run.update({
+        where: { id: run.id },
+        data: { status: "SUCCEEDED", finishedAt: new Date() },
+      });
     });
     expect((await settled(runId)).status).toBe("SUCCEEDED");
   });
@@ -99,8 +118,13 @@ describe("createRunQueueWorker", () => {
       const later = (await db.run.findUniqueOrThrow({ where: { id: run.id } })).heartbeatAt;
       expect(later!.getTime()).toBeGreaterThan(first!.getTime());
       // Another worker's recoverer declares it lost:
-      await db.run.update({ where: { id: run.id }, data: { status: "FAILED", error: "worker lost" } });
-      await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+      await db.run.update({
+        where: { id: run.id },
+        data: { status: "FAILED", error: "worker lost" },
+      });
+      await new Promise<void>((resolve) =>
+        signal.addEventListener("abort", () => resolve(), { once: true }),
+      );
       aborted = signal.aborted;
       expect(workerId).toBe(run.workerId);
     });

@@ -70,7 +70,8 @@ export function createRunQueueWorker(options: RunQueueWorkerOptions): Worker<Run
     const timer = setInterval(() => {
       heartbeat(db, runId, workerId).then(
         (mine) => {
-          if (!mine && !controller.signal.aborted) controller.abort(new Error("run is no longer running on this worker"));
+          if (!mine && !controller.signal.aborted)
+            controller.abort(new Error("run is no longer running on this worker"));
         },
         (error: unknown) => logger.warn({ err: error, runId }, "run heartbeat failed"),
       );
@@ -100,7 +101,11 @@ export function createRunQueueWorker(options: RunQueueWorkerOptions): Worker<Run
    */
   async function wakeNextWaiting(workspaceId: string): Promise<void> {
     try {
-      const next = await db.run.findFirst({ where: { workspaceId, status: "QUEUED" }, orderBy: { queuedAt: "asc" }, select: { id: true } });
+      const next = await db.run.findFirst({
+        where: { workspaceId, status: "QUEUED" },
+        orderBy: { queuedAt: "asc" },
+        select: { id: true },
+      });
       const job = next ? await queue.getJob(next.id) : undefined;
       if (job && (await job.isDelayed())) await job.promote();
     } catch (error) {
@@ -111,6 +116,8 @@ export function createRunQueueWorker(options: RunQueueWorkerOptions): Worker<Run
 
   worker.on("closed", () => void queue.close());
   worker.on("error", (error) => logger.error({ err: error }, "run worker error"));
-  worker.on("failed", (job, error) => logger.error({ err: error, runId: job?.data.runId }, "run queue job failed"));
+  worker.on("failed", (job, error) =>
+    logger.error({ err: error, runId: job?.data.runId }, "run queue job failed"),
+  );
   return worker;
 }

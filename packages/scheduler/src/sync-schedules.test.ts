@@ -33,21 +33,42 @@ describe("syncSchedules", () => {
   it("keeps exactly one scheduler per approved, enabled, scheduled job and follows job changes", async () => {
     const ws = await createWorkspace(db);
     const repo = await createRepository(db, ws);
-    const a = await createJob(db, { workspaceId: ws, repositoryId: repo, schedule: "0 9 * * *", timezone: "Europe/Berlin" });
+    const a = await createJob(db, {
+      workspaceId: ws,
+      repositoryId: repo,
+      schedule: "0 9 * * *",
+      timezone: "Europe/Berlin",
+    });
     const b = await createJob(db, { workspaceId: ws, repositoryId: repo, schedule: "*/5 * * * *" });
-    const pending = await createJob(db, { workspaceId: ws, repositoryId: repo, status: "NEEDS_APPROVAL" });
+    const pending = await createJob(db, {
+      workspaceId: ws,
+      repositoryId: repo,
+      status: "NEEDS_APPROVAL",
+    });
     const paused = await createJob(db, { workspaceId: ws, repositoryId: repo, enabled: false });
-    const unscheduled = await createJob(db, { workspaceId: ws, repositoryId: repo, schedule: null });
+    const unscheduled = await createJob(db, {
+      workspaceId: ws,
+      repositoryId: repo,
+      schedule: null,
+    });
     const removed = await createJob(db, { workspaceId: ws, repositoryId: repo });
-    await db.job.update({ where: { id: removed }, data: { removedAt: new Date(), status: "REMOVED" } });
+    await db.job.update({
+      where: { id: removed },
+      data: { removedAt: new Date(), status: "REMOVED" },
+    });
 
     const first = await syncSchedules(db, queue);
     expect(first.created.sort()).toEqual([a, b].sort());
     let now = await schedulers();
     expect([...now.keys()].sort()).toEqual([schedulerIdForJob(a), schedulerIdForJob(b)].sort());
-    for (const id of [pending, paused, unscheduled, removed]) expect(now.has(schedulerIdForJob(id))).toBe(false);
+    for (const id of [pending, paused, unscheduled, removed])
+      expect(now.has(schedulerIdForJob(id))).toBe(false);
     const sa = now.get(schedulerIdForJob(a));
-    expect(sa).toMatchObject({ pattern: "0 9 * * *", tz: "Europe/Berlin", template: { data: { workspaceId: ws, jobId: a } } });
+    expect(sa).toMatchObject({
+      pattern: "0 9 * * *",
+      tz: "Europe/Berlin",
+      template: { data: { workspaceId: ws, jobId: a } },
+    });
     // BullMQ's stored next fire is what our cron helper predicts (same parser, same zone).
     expect(sa?.next).toBe(nextFireTimes("0 9 * * *", "Europe/Berlin", new Date(), 1)[0]?.getTime());
 
@@ -93,18 +114,28 @@ describe("syncSchedules", () => {
     await syncSchedules(db, queue, { workspaceId: ws });
     await db.job.update({ where: { id: job }, data: { timezone: "Mars/Olympus" } });
     const result = await syncSchedules(db, queue, { workspaceId: ws });
-    expect(result.invalid).toEqual([{ jobId: job, error: expect.stringContaining("Unknown time zone") as unknown }]);
+    expect(result.invalid).toEqual([
+      { jobId: job, error: expect.stringContaining("Unknown time zone") as unknown },
+    ]);
     expect(result.removed).toEqual([job]);
     await db.job.update({ where: { id: job }, data: { timezone: "UTC", schedule: "0 99 * * *" } });
-    expect((await syncSchedules(db, queue, { workspaceId: ws })).invalid[0]?.error).toContain("Invalid cron schedule");
+    expect((await syncSchedules(db, queue, { workspaceId: ws })).invalid[0]?.error).toContain(
+      "Invalid cron schedule",
+    );
     expect((await schedulers()).has(schedulerIdForJob(job))).toBe(false);
   });
 
   it("with a workspaceId, leaves other workspaces' schedulers alone", async () => {
     const ws1 = await createWorkspace(db);
     const ws2 = await createWorkspace(db);
-    const j1 = await createJob(db, { workspaceId: ws1, repositoryId: await createRepository(db, ws1) });
-    const j2 = await createJob(db, { workspaceId: ws2, repositoryId: await createRepository(db, ws2) });
+    const j1 = await createJob(db, {
+      workspaceId: ws1,
+      repositoryId: await createRepository(db, ws1),
+    });
+    const j2 = await createJob(db, {
+      workspaceId: ws2,
+      repositoryId: await createRepository(db, ws2),
+    });
     await syncSchedules(db, queue, { workspaceId: ws1 });
     await syncSchedules(db, queue, { workspaceId: ws2 });
     await db.job.update({ where: { id: j2 }, data: { enabled: false } });

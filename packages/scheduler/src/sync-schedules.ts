@@ -37,8 +37,18 @@ interface DesiredSchedule {
   tz: string;
 }
 
-export async function syncSchedules(db: Db, queue: ScheduleQueue, options: SyncSchedulesOptions = {}): Promise<SyncSchedulesResult> {
-  const result: SyncSchedulesResult = { created: [], updated: [], removed: [], unchanged: [], invalid: [] };
+export async function syncSchedules(
+  db: Db,
+  queue: ScheduleQueue,
+  options: SyncSchedulesOptions = {},
+): Promise<SyncSchedulesResult> {
+  const result: SyncSchedulesResult = {
+    created: [],
+    updated: [],
+    removed: [],
+    unchanged: [],
+    invalid: [],
+  };
   const desired = await loadDesired(db, options.workspaceId);
   const existing = await loadExisting(queue, options.workspaceId);
 
@@ -48,8 +58,14 @@ export async function syncSchedules(db: Db, queue: ScheduleQueue, options: SyncS
     try {
       validateSchedule(want.pattern, want.tz);
     } catch (error) {
-      result.invalid.push({ jobId: want.jobId, error: error instanceof Error ? error.message : String(error) });
-      options.logger?.warn({ jobId: want.jobId, workspaceId: want.workspaceId }, "job schedule is invalid; scheduler removed");
+      result.invalid.push({
+        jobId: want.jobId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      options.logger?.warn(
+        { jobId: want.jobId, workspaceId: want.workspaceId },
+        "job schedule is invalid; scheduler removed",
+      );
       continue; // not kept in `existing`'s keep-set below, so an old scheduler is removed
     }
     existing.delete(id);
@@ -60,7 +76,11 @@ export async function syncSchedules(db: Db, queue: ScheduleQueue, options: SyncS
       continue;
     }
     const data: FireJobData = { workspaceId: want.workspaceId, jobId: want.jobId };
-    await queue.upsertJobScheduler(id, { pattern: want.pattern, tz: want.tz }, { name: FIRE_JOB_NAME, data, opts: fireJobOptions });
+    await queue.upsertJobScheduler(
+      id,
+      { pattern: want.pattern, tz: want.tz },
+      { name: FIRE_JOB_NAME, data, opts: fireJobOptions },
+    );
     (have ? result.updated : result.created).push(want.jobId);
   }
 
@@ -70,14 +90,22 @@ export async function syncSchedules(db: Db, queue: ScheduleQueue, options: SyncS
   }
   if (result.created.length + result.updated.length + result.removed.length > 0) {
     options.logger?.info(
-      { created: result.created.length, updated: result.updated.length, removed: result.removed.length, workspaceId: options.workspaceId },
+      {
+        created: result.created.length,
+        updated: result.updated.length,
+        removed: result.removed.length,
+        workspaceId: options.workspaceId,
+      },
       "schedules synced",
     );
   }
   return result;
 }
 
-async function loadDesired(db: Db, workspaceId: string | undefined): Promise<Map<string, DesiredSchedule>> {
+async function loadDesired(
+  db: Db,
+  workspaceId: string | undefined,
+): Promise<Map<string, DesiredSchedule>> {
   const jobs = await db.job.findMany({
     where: {
       ...(workspaceId === undefined ? {} : { workspaceId }),
@@ -98,12 +126,16 @@ async function loadDesired(db: Db, workspaceId: string | undefined): Promise<Map
 }
 
 /** Our schedulers currently in Redis, keyed by scheduler id (scoped to a workspace if given). */
-async function loadExisting(queue: ScheduleQueue, workspaceId: string | undefined): Promise<Map<string, JobSchedulerJson<FireJobData>>> {
+async function loadExisting(
+  queue: ScheduleQueue,
+  workspaceId: string | undefined,
+): Promise<Map<string, JobSchedulerJson<FireJobData>>> {
   const all = await queue.getJobSchedulers(0, -1, true);
   const existing = new Map<string, JobSchedulerJson<FireJobData>>();
   for (const scheduler of all) {
     if (!scheduler.key.startsWith(SCHEDULER_ID_PREFIX)) continue;
-    if (workspaceId !== undefined && scheduler.template?.data?.workspaceId !== workspaceId) continue;
+    if (workspaceId !== undefined && scheduler.template?.data?.workspaceId !== workspaceId)
+      continue;
     existing.set(scheduler.key, scheduler);
   }
   return existing;

@@ -6,7 +6,14 @@ import { decryptField, type Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
 import type { OutboundClient } from "@secondshift/netguard";
-import { abandon, claim, findDue, recordAttempt, type DueDelivery, type RecordedState } from "./delivery-state.ts";
+import {
+  abandon,
+  claim,
+  findDue,
+  recordAttempt,
+  type DueDelivery,
+  type RecordedState,
+} from "./delivery-state.ts";
 import { buildReportBody } from "./report-body.ts";
 import { sendAttempt, type AttemptOutcome } from "./send.ts";
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signature.ts";
@@ -45,7 +52,9 @@ async function loadDelivery(db: Db, due: DueDelivery) {
       id: true,
       webhook: { select: { id: true, enabled: true, urlCiphertext: true, secretCiphertext: true } },
       run: {
-        include: { job: { select: { key: true, name: true, repository: { select: { fullName: true } } } } },
+        include: {
+          job: { select: { key: true, name: true, repository: { select: { fullName: true } } } },
+        },
       },
     },
   });
@@ -53,14 +62,30 @@ async function loadDelivery(db: Db, due: DueDelivery) {
 
 type LoadedDelivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
 
-async function decryptTarget(keyring: Keyring, workspaceId: string, webhookId: string, row: LoadedDelivery["webhook"]) {
+async function decryptTarget(
+  keyring: Keyring,
+  workspaceId: string,
+  webhookId: string,
+  row: LoadedDelivery["webhook"],
+) {
   const binding = { workspaceId, table: "Webhook", rowId: webhookId };
-  const url = await decryptField(keyring, row.urlCiphertext, { ...binding, field: "urlCiphertext" });
-  const secret = await decryptField(keyring, row.secretCiphertext, { ...binding, field: "secretCiphertext" });
+  const url = await decryptField(keyring, row.urlCiphertext, {
+    ...binding,
+    field: "urlCiphertext",
+  });
+  const secret = await decryptField(keyring, row.secretCiphertext, {
+    ...binding,
+    field: "secretCiphertext",
+  });
   return { url, secret };
 }
 
-async function attempt(deps: DeliveryDeps, loaded: LoadedDelivery, workspaceId: string, now: Date): Promise<AttemptOutcome> {
+async function attempt(
+  deps: DeliveryDeps,
+  loaded: LoadedDelivery,
+  workspaceId: string,
+  now: Date,
+): Promise<AttemptOutcome> {
   let target: { url: string; secret: string };
   try {
     target = await decryptTarget(deps.keyring, workspaceId, loaded.webhook.id, loaded.webhook);
@@ -68,7 +93,8 @@ async function attempt(deps: DeliveryDeps, loaded: LoadedDelivery, workspaceId: 
     return {
       delivered: false,
       statusCode: null,
-      error: "The webhook's URL or secret could not be decrypted with the configured keys; check SECONDSHIFT_ENCRYPTION_KEY.",
+      error:
+        "The webhook's URL or secret could not be decrypted with the configured keys; check SECONDSHIFT_ENCRYPTION_KEY.",
       durationMs: 0,
     };
   }
@@ -76,7 +102,12 @@ async function attempt(deps: DeliveryDeps, loaded: LoadedDelivery, workspaceId: 
   const { run } = loaded;
   const body = JSON.stringify(
     buildReportBody(
-      { run, job: run.job, repository: run.job.repository, link: deps.runLink({ workspaceId, id: run.id }) },
+      {
+        run,
+        job: run.job,
+        repository: run.job.repository,
+        link: deps.runLink({ workspaceId, id: run.id }),
+      },
       [deps.masker],
     ),
   );
@@ -97,11 +128,20 @@ async function attempt(deps: DeliveryDeps, loaded: LoadedDelivery, workspaceId: 
 }
 
 /** Claims, sends and records one due delivery; null when another worker claimed it first. */
-export async function processDelivery(db: Db, deps: DeliveryDeps, due: DueDelivery, now: Date): Promise<RecordedState | null> {
+export async function processDelivery(
+  db: Db,
+  deps: DeliveryDeps,
+  due: DueDelivery,
+  now: Date,
+): Promise<RecordedState | null> {
   const leaseMs = deps.leaseMs ?? 2 * (deps.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS) + 30_000;
   const attemptNo = await claim(db, due, now, leaseMs);
   if (attemptNo === null) return null;
-  const log = deps.logger.child({ deliveryId: due.id, workspaceId: due.workspaceId, attempt: attemptNo });
+  const log = deps.logger.child({
+    deliveryId: due.id,
+    workspaceId: due.workspaceId,
+    attempt: attemptNo,
+  });
   const loaded = await loadDelivery(db, due);
   if (loaded === null) return null;
   if (!loaded.webhook.enabled) {
@@ -112,7 +152,14 @@ export async function processDelivery(db: Db, deps: DeliveryDeps, due: DueDelive
   const outcome = await attempt(deps, loaded, due.workspaceId, now);
   const state = await recordAttempt(db, due, attemptNo, outcome, now, deps.random ?? Math.random);
   log.info(
-    { webhookId: loaded.webhook.id, runId: loaded.run.id, statusCode: outcome.statusCode, durationMs: outcome.durationMs, outcome: state, error: outcome.error },
+    {
+      webhookId: loaded.webhook.id,
+      runId: loaded.run.id,
+      statusCode: outcome.statusCode,
+      durationMs: outcome.durationMs,
+      outcome: state,
+      error: outcome.error,
+    },
     "webhook delivery attempt",
   );
   return state;
@@ -137,7 +184,10 @@ export async function deliverDue(
       } catch (error) {
         // A database hiccup on one delivery must not end the pass for the others; the claim's
         // lease runs out and the delivery is tried again later.
-        deps.logger.error({ err: error, deliveryId: due.id, workspaceId: due.workspaceId }, "webhook delivery failed unexpectedly");
+        deps.logger.error(
+          { err: error, deliveryId: due.id, workspaceId: due.workspaceId },
+          "webhook delivery failed unexpectedly",
+        );
         continue;
       }
       if (state === null || state === "LOST_CLAIM") continue;

@@ -8,7 +8,14 @@ import { deliverDue, type DeliveryDeps } from "./deliver.ts";
 import { enqueueReports } from "./enqueue.ts";
 import { RETRY_DELAYS_MS } from "./retry-schedule.ts";
 import { verifySignature } from "./signature.ts";
-import { createRun, createTenant, createWebhook, loopbackPolicy, startReceiver, testKeyring } from "./test-fixtures.ts";
+import {
+  createRun,
+  createTenant,
+  createWebhook,
+  loopbackPolicy,
+  startReceiver,
+  testKeyring,
+} from "./test-fixtures.ts";
 
 let database: TestDatabase;
 let db: Db;
@@ -36,7 +43,11 @@ describe("webhook URL and secret stay inside the delivery call", () => {
     const tenant = await createTenant(db);
     const webhook = await createWebhook(db, keyring, tenant.workspaceId, { url, secret });
     // Even if the run's own text somehow held them, the body must not carry them.
-    const run = await createRun(db, tenant, { summary: `echo ${url} ${secret}`, status: "FAILED", error: `failed near ${secret}` });
+    const run = await createRun(db, tenant, {
+      summary: `echo ${url} ${secret}`,
+      status: "FAILED",
+      error: `failed near ${secret}`,
+    });
     await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: run.id, now: t0 });
 
     const sink = createMemorySink();
@@ -74,8 +85,12 @@ describe("webhook URL and secret stay inside the delivery call", () => {
     expect((await deliverDue(db, deps, { now })).delivered).toBe(1);
     await up.close();
 
-    const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { webhookId: webhook.id } });
-    const attempts = await db.webhookDeliveryAttempt.findMany({ where: { deliveryId: delivery.id } });
+    const delivery = await db.webhookDelivery.findFirstOrThrow({
+      where: { webhookId: webhook.id },
+    });
+    const attempts = await db.webhookDeliveryAttempt.findMany({
+      where: { deliveryId: delivery.id },
+    });
     expect(attempts.map((a) => a.statusCode)).toEqual([500, null, null, 200]);
     await new Promise((resolve) => setImmediate(resolve));
     const logs = sink.text();
@@ -94,6 +109,9 @@ describe("webhook URL and secret stay inside the delivery call", () => {
     }
     // Still a correctly signed report (the secret was used, just never written anywhere).
     const last = up.received[0]!;
-    expect(verifySignature(last.headers["secondshift-signature"] as string, last.body, secret, { now }).ok).toBe(true);
+    expect(
+      verifySignature(last.headers["secondshift-signature"] as string, last.body, secret, { now })
+        .ok,
+    ).toBe(true);
   });
 });

@@ -27,7 +27,12 @@ export async function findDue(db: Db, now: Date, limit: number): Promise<DueDeli
 }
 
 /** Returns the claimed attempt number, or null if another worker got there first. */
-export async function claim(db: Db, due: DueDelivery, now: Date, leaseMs: number): Promise<number | null> {
+export async function claim(
+  db: Db,
+  due: DueDelivery,
+  now: Date,
+  leaseMs: number,
+): Promise<number | null> {
   const { count } = await db.webhookDelivery.updateMany({
     where: {
       id: due.id,
@@ -53,7 +58,11 @@ export async function recordAttempt(
   random: () => number,
 ): Promise<RecordedState> {
   const delay = outcome.delivered ? null : nextRetryDelayMs(attempt, random);
-  const state: Exclude<RecordedState, "LOST_CLAIM"> = outcome.delivered ? "DELIVERED" : delay === null ? "FAILED" : "RETRY";
+  const state: Exclude<RecordedState, "LOST_CLAIM"> = outcome.delivered
+    ? "DELIVERED"
+    : delay === null
+      ? "FAILED"
+      : "RETRY";
   const [, updated] = await db.$transaction([
     db.webhookDeliveryAttempt.create({
       data: {
@@ -79,7 +88,12 @@ export async function recordAttempt(
 }
 
 /** A delivery that cannot be attempted at all (webhook disabled or deleted): give up now. */
-export async function abandon(db: Db, due: DueDelivery, attempt: number, reason: string): Promise<void> {
+export async function abandon(
+  db: Db,
+  due: DueDelivery,
+  attempt: number,
+  reason: string,
+): Promise<void> {
   await db.webhookDelivery.updateMany({
     where: { id: due.id, workspaceId: due.workspaceId, status: "PENDING", attemptCount: attempt },
     data: { status: "FAILED", nextAttemptAt: null, lastError: reason },

@@ -46,7 +46,12 @@ function makeDeps(overrides: Partial<DeliveryDeps> = {}) {
     keyring,
     client,
     masker,
-    logger: createLogger({ name: "webhooks-test", destination: sink.stream, masker, level: "debug" }),
+    logger: createLogger({
+      name: "webhooks-test",
+      destination: sink.stream,
+      masker,
+      level: "debug",
+    }),
     runLink: (run) => `https://secondshift.example.test/runs/${run.id}`,
     random: () => 0.5,
     ...overrides,
@@ -60,7 +65,9 @@ async function receiver() {
   return r;
 }
 
-async function setup(options: { secret?: string; urlFor?: (port: number) => string; port?: number } = {}) {
+async function setup(
+  options: { secret?: string; urlFor?: (port: number) => string; port?: number } = {},
+) {
   const r = await receiver();
   const port = options.port ?? r.port;
   const tenant = await createTenant(db);
@@ -69,7 +76,9 @@ async function setup(options: { secret?: string; urlFor?: (port: number) => stri
   const webhook = await createWebhook(db, keyring, tenant.workspaceId, { url, secret });
   const run = await createRun(db, tenant);
   await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: run.id, now: t0 });
-  const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { webhookId: webhook.id, runId: run.id } });
+  const delivery = await db.webhookDelivery.findFirstOrThrow({
+    where: { webhookId: webhook.id, runId: run.id },
+  });
   return { receiver: r, tenant, webhook, run, delivery, secret, url };
 }
 
@@ -82,20 +91,39 @@ describe("enqueueReports", () => {
     const url = "http://127.0.0.1:9/x";
     const secret = "whsec_filter_secret_123456";
     const all = await createWebhook(db, keyring, tenant.workspaceId, { url, secret });
-    const byJob = await createWebhook(db, keyring, tenant.workspaceId, { url, secret, jobKeys: ["triage"] });
+    const byJob = await createWebhook(db, keyring, tenant.workspaceId, {
+      url,
+      secret,
+      jobKeys: ["triage"],
+    });
     await createWebhook(db, keyring, tenant.workspaceId, { url, secret, jobKeys: ["other"] });
-    const onFailure = await createWebhook(db, keyring, tenant.workspaceId, { url, secret, statuses: ["FAILED", "TIMED_OUT"] });
+    const onFailure = await createWebhook(db, keyring, tenant.workspaceId, {
+      url,
+      secret,
+      statuses: ["FAILED", "TIMED_OUT"],
+    });
     await createWebhook(db, keyring, tenant.workspaceId, { url, secret, enabled: false });
     const ok = await createRun(db, tenant, { status: "SUCCEEDED" });
     const failed = await createRun(db, tenant, { status: "FAILED" });
 
-    const first = await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: ok.id, now: t0 });
+    const first = await enqueueReports(db, {
+      workspaceId: tenant.workspaceId,
+      runId: ok.id,
+      now: t0,
+    });
     expect(first.created).toBe(2);
     expect(new Set(first.webhookIds)).toEqual(new Set([all.id, byJob.id]));
-    expect((await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: ok.id, now: t0 })).created).toBe(0);
+    expect(
+      (await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: ok.id, now: t0 }))
+        .created,
+    ).toBe(0);
     expect(await db.webhookDelivery.count({ where: { runId: ok.id } })).toBe(2);
 
-    const second = await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: failed.id, now: t0 });
+    const second = await enqueueReports(db, {
+      workspaceId: tenant.workspaceId,
+      runId: failed.id,
+      now: t0,
+    });
     expect(new Set(second.webhookIds)).toEqual(new Set([all.id, byJob.id, onFailure.id]));
   });
 
@@ -103,9 +131,13 @@ describe("enqueueReports", () => {
     const tenant = await createTenant(db);
     const other = await createTenant(db);
     const running = await createRun(db, tenant, { status: "RUNNING" });
-    await expect(enqueueReports(db, { workspaceId: tenant.workspaceId, runId: running.id })).rejects.toMatchObject({ reason: "RUN_NOT_FINISHED" });
+    await expect(
+      enqueueReports(db, { workspaceId: tenant.workspaceId, runId: running.id }),
+    ).rejects.toMatchObject({ reason: "RUN_NOT_FINISHED" });
     const done = await createRun(db, tenant);
-    await expect(enqueueReports(db, { workspaceId: other.workspaceId, runId: done.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      enqueueReports(db, { workspaceId: other.workspaceId, runId: done.id }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });
 
@@ -123,13 +155,25 @@ describe("deliverDue", () => {
     const request = r.received[0]!;
     expect(request.headers["secondshift-event"]).toBe("run.finished");
     expect(request.headers["secondshift-delivery"]).toBe(delivery.id);
-    expect(verifySignature(request.headers["secondshift-signature"] as string, request.body, secret, { now: t0 }).ok).toBe(true);
-    expect(JSON.parse(request.body)).toMatchObject({ run: { id: run.id, status: "succeeded" }, job: { key: "nightly" } });
+    expect(
+      verifySignature(request.headers["secondshift-signature"] as string, request.body, secret, {
+        now: t0,
+      }).ok,
+    ).toBe(true);
+    expect(JSON.parse(request.body)).toMatchObject({
+      run: { id: run.id, status: "succeeded" },
+      job: { key: "nightly" },
+    });
 
     expect(await deliverDue(db, deps, { now: at(3_600_000) })).toMatchObject({ attempted: 0 });
     expect(r.received).toHaveLength(1);
     const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
-    expect(row).toMatchObject({ status: "DELIVERED", attemptCount: 1, lastStatusCode: 200, nextAttemptAt: null });
+    expect(row).toMatchObject({
+      status: "DELIVERED",
+      attemptCount: 1,
+      lastStatusCode: 200,
+      nextAttemptAt: null,
+    });
     expect(await attemptsOf(delivery.id)).toMatchObject([{ statusCode: 200, error: null }]);
   });
 
@@ -145,13 +189,19 @@ describe("deliverDue", () => {
     expect(row.nextAttemptAt).toEqual(at(30_000));
     // Not due yet: nothing happens before the backoff has passed.
     expect(await deliverDue(db, deps, { now: at(29_000) })).toMatchObject({ attempted: 0 });
-    expect(await deliverDue(db, deps, { now: at(30_000) })).toMatchObject({ attempted: 1, retrying: 1 });
+    expect(await deliverDue(db, deps, { now: at(30_000) })).toMatchObject({
+      attempted: 1,
+      retrying: 1,
+    });
     row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(row.nextAttemptAt).toEqual(at(90_000));
 
     const up = await startReceiver(port);
     receivers.push(up);
-    expect(await deliverDue(db, deps, { now: at(90_000) })).toMatchObject({ attempted: 1, delivered: 1 });
+    expect(await deliverDue(db, deps, { now: at(90_000) })).toMatchObject({
+      attempted: 1,
+      delivered: 1,
+    });
     expect(await deliverDue(db, deps, { now: at(10_000_000) })).toMatchObject({ attempted: 0 });
     expect(up.received).toHaveLength(1);
     const attempts = await attemptsOf(delivery.id);
@@ -165,7 +215,8 @@ describe("deliverDue", () => {
       (res: ServerResponse) => res.writeHead(410).end("gone"),
       (res: ServerResponse) => res.writeHead(503).end("busy"),
       () => undefined, // never answers: the attempt times out
-      (res: ServerResponse) => res.writeHead(302, { location: `http://127.0.0.1:${r.port}/elsewhere` }).end(),
+      (res: ServerResponse) =>
+        res.writeHead(302, { location: `http://127.0.0.1:${r.port}/elsewhere` }).end(),
       (res: ServerResponse) => res.writeHead(204).end(),
     ];
     let n = 0;
@@ -184,7 +235,9 @@ describe("deliverDue", () => {
     expect(attempts.every((a) => a.durationMs >= 0)).toBe(true);
     expect(attempts[2]!.durationMs).toBeGreaterThanOrEqual(900);
     expect(r.received.map((q) => q.url)).not.toContain("/elsewhere");
-    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: "DELIVERED", attemptCount: 5 });
+    expect(
+      await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } }),
+    ).toMatchObject({ status: "DELIVERED", attemptCount: 5 });
   });
 
   it("gives up after the schedule: FAILED, with every attempt visible", async () => {
@@ -198,16 +251,25 @@ describe("deliverDue", () => {
     }
     expect((now.getTime() - t0.getTime()) / 60_000).toBeCloseTo(61.5, 1);
     const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
-    expect(row).toMatchObject({ status: "FAILED", attemptCount: MAX_ATTEMPTS, nextAttemptAt: null, lastStatusCode: 500 });
+    expect(row).toMatchObject({
+      status: "FAILED",
+      attemptCount: MAX_ATTEMPTS,
+      nextAttemptAt: null,
+      lastStatusCode: 500,
+    });
     expect(await attemptsOf(delivery.id)).toHaveLength(MAX_ATTEMPTS);
-    expect(await deliverDue(db, deps, { now: at(100 * 3_600_000) })).toMatchObject({ attempted: 0 });
+    expect(await deliverDue(db, deps, { now: at(100 * 3_600_000) })).toMatchObject({
+      attempted: 0,
+    });
     expect(r.received).toHaveLength(MAX_ATTEMPTS);
   });
 
   it("concurrent processors deliver a report once", async () => {
     const { receiver: r, delivery } = await setup();
     r.respond = (_req, res) => setTimeout(() => res.writeHead(200).end(), 150);
-    const passes = await Promise.all(Array.from({ length: 4 }, () => deliverDue(db, makeDeps().deps, { now: t0 })));
+    const passes = await Promise.all(
+      Array.from({ length: 4 }, () => deliverDue(db, makeDeps().deps, { now: t0 })),
+    );
     expect(passes.reduce((n, p) => n + p.delivered, 0)).toBe(1);
     expect(r.received).toHaveLength(1);
     expect(await attemptsOf(delivery.id)).toHaveLength(1);
@@ -218,6 +280,8 @@ describe("deliverDue", () => {
     await db.webhook.update({ where: { id: webhook.id }, data: { enabled: false } });
     await deliverDue(db, makeDeps().deps, { now: t0 });
     expect(r.received).toHaveLength(0);
-    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: "FAILED" });
+    expect(
+      await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } }),
+    ).toMatchObject({ status: "FAILED" });
   });
 });

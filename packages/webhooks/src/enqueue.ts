@@ -22,9 +22,14 @@ export async function enqueueReports(
     where: { id: input.runId, workspaceId: input.workspaceId },
     select: { id: true, status: true, job: { select: { key: true } } },
   });
-  if (run === null) throw new AppError("NOT_FOUND", "That run does not exist in this workspace.", { reason: "RUN_NOT_FOUND" });
+  if (run === null)
+    throw new AppError("NOT_FOUND", "That run does not exist in this workspace.", {
+      reason: "RUN_NOT_FOUND",
+    });
   if (UNFINISHED.includes(run.status)) {
-    throw new AppError("CONFLICT", "A report is sent only after the run has finished.", { reason: "RUN_NOT_FINISHED" });
+    throw new AppError("CONFLICT", "A report is sent only after the run has finished.", {
+      reason: "RUN_NOT_FINISHED",
+    });
   }
   const webhooks = await db.webhook.findMany({
     where: { workspaceId: input.workspaceId, enabled: true },
@@ -32,12 +37,19 @@ export async function enqueueReports(
   });
   // Empty filters mean "every job" / "every outcome".
   const matching = webhooks.filter(
-    (w) => (w.jobKeys.length === 0 || w.jobKeys.includes(run.job.key)) && (w.statuses.length === 0 || w.statuses.includes(run.status)),
+    (w) =>
+      (w.jobKeys.length === 0 || w.jobKeys.includes(run.job.key)) &&
+      (w.statuses.length === 0 || w.statuses.includes(run.status)),
   );
   if (matching.length === 0) return { created: 0, webhookIds: [] };
   const now = input.now ?? new Date();
   const { count } = await db.webhookDelivery.createMany({
-    data: matching.map((w) => ({ workspaceId: input.workspaceId, webhookId: w.id, runId: run.id, nextAttemptAt: now })),
+    data: matching.map((w) => ({
+      workspaceId: input.workspaceId,
+      webhookId: w.id,
+      runId: run.id,
+      nextAttemptAt: now,
+    })),
     skipDuplicates: true,
   });
   return { created: count, webhookIds: matching.map((w) => w.id) };

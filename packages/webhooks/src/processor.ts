@@ -23,7 +23,10 @@ export function createDeliveryProcessor(
 
   const tick = async (now?: Date) => {
     if (running !== null) return null;
-    running = deliverDue(db, deps, { now: now ?? clock(), ...(options.limit === undefined ? {} : { limit: options.limit }) });
+    running = deliverDue(db, deps, {
+      now: now ?? clock(),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+    });
     try {
       return await running;
     } finally {
@@ -36,7 +39,9 @@ export function createDeliveryProcessor(
     start() {
       if (timer !== null) return;
       timer = setInterval(() => {
-        tick().catch((error: unknown) => deps.logger.error({ err: error }, "webhook delivery pass failed"));
+        tick().catch((error: unknown) =>
+          deps.logger.error({ err: error }, "webhook delivery pass failed"),
+        );
       }, options.intervalMs ?? 5_000);
       timer.unref();
     },

@@ -6,7 +6,15 @@ import { createOutboundClient, type OutboundClient } from "@secondshift/netguard
 import { enqueueReports } from "./enqueue.ts";
 import { createDeliveryProcessor } from "./processor.ts";
 import { redeliver } from "./redeliver.ts";
-import { addMember, createRun, createTenant, createWebhook, loopbackPolicy, startReceiver, testKeyring } from "./test-fixtures.ts";
+import {
+  addMember,
+  createRun,
+  createTenant,
+  createWebhook,
+  loopbackPolicy,
+  startReceiver,
+  testKeyring,
+} from "./test-fixtures.ts";
 
 let database: TestDatabase;
 let db: Db;
@@ -31,22 +39,40 @@ describe("manual redelivery and the polling processor", () => {
     const other = await createTenant(db);
     const admin = await addMember(db, tenant.workspaceId, "ADMIN");
     const viewer = await addMember(db, tenant.workspaceId, "VIEWER");
-    await createWebhook(db, keyring, tenant.workspaceId, { url: `http://127.0.0.1:${r.port}/h`, secret: "whsec_redeliver_0123456" });
+    await createWebhook(db, keyring, tenant.workspaceId, {
+      url: `http://127.0.0.1:${r.port}/h`,
+      secret: "whsec_redeliver_0123456",
+    });
     const run = await createRun(db, tenant);
     await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: run.id, now: t0 });
     const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { runId: run.id } });
-    await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: "FAILED", attemptCount: 8, nextAttemptAt: null } });
+    await db.webhookDelivery.update({
+      where: { id: delivery.id },
+      data: { status: "FAILED", attemptCount: 8, nextAttemptAt: null },
+    });
 
     const input = { workspaceId: tenant.workspaceId, deliveryId: delivery.id, now: t0 };
-    await expect(redeliver(db, { ...input, actor: { userId: viewer } })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(redeliver(db, { ...input, actor: { userId: other.ownerId } })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(redeliver(db, { ...input, actor: { userId: viewer } })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    await expect(
+      redeliver(db, { ...input, actor: { userId: other.ownerId } }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     // P05: the owner of another workspace asking with their own workspace id finds nothing.
     await expect(
-      redeliver(db, { workspaceId: other.workspaceId, deliveryId: delivery.id, actor: { userId: other.ownerId } }),
+      redeliver(db, {
+        workspaceId: other.workspaceId,
+        deliveryId: delivery.id,
+        actor: { userId: other.ownerId },
+      }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
 
-    expect(await redeliver(db, { ...input, actor: { userId: admin } })).toMatchObject({ status: "PENDING" });
-    await expect(redeliver(db, { ...input, actor: { userId: tenant.ownerId } })).rejects.toMatchObject({ reason: "DELIVERY_PENDING" });
+    expect(await redeliver(db, { ...input, actor: { userId: admin } })).toMatchObject({
+      status: "PENDING",
+    });
+    await expect(
+      redeliver(db, { ...input, actor: { userId: tenant.ownerId } }),
+    ).rejects.toMatchObject({ reason: "DELIVERY_PENDING" });
 
     const masker = new SecretMasker();
     const processor = createDeliveryProcessor(
@@ -63,8 +89,12 @@ describe("manual redelivery and the polling processor", () => {
     expect(await processor.tick()).toMatchObject({ delivered: 1 });
     await processor.stop();
     expect(r.received).toHaveLength(1);
-    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: "DELIVERED", attemptCount: 1 });
-    await expect(redeliver(db, { ...input, actor: { userId: tenant.ownerId } })).rejects.toMatchObject({ reason: "ALREADY_DELIVERED" });
+    expect(
+      await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } }),
+    ).toMatchObject({ status: "DELIVERED", attemptCount: 1 });
+    await expect(
+      redeliver(db, { ...input, actor: { userId: tenant.ownerId } }),
+    ).rejects.toMatchObject({ reason: "ALREADY_DELIVERED" });
     await r.close();
   });
 });

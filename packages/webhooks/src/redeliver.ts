@@ -14,17 +14,27 @@ export async function redeliver(
     where: { workspaceId_userId: { workspaceId: input.workspaceId, userId: input.actor.userId } },
     select: { role: true },
   });
-  if (membership === null) throw new AppError("NOT_FOUND", "That delivery does not exist.", { reason: "DELIVERY_NOT_FOUND" });
-  if (membership.role !== "OWNER" && membership.role !== "ADMIN") {
-    throw new AppError("FORBIDDEN", "Only an owner or admin of this workspace can redeliver a webhook report.", {
-      reason: "ROLE_REQUIRED",
+  if (membership === null)
+    throw new AppError("NOT_FOUND", "That delivery does not exist.", {
+      reason: "DELIVERY_NOT_FOUND",
     });
+  if (membership.role !== "OWNER" && membership.role !== "ADMIN") {
+    throw new AppError(
+      "FORBIDDEN",
+      "Only an owner or admin of this workspace can redeliver a webhook report.",
+      {
+        reason: "ROLE_REQUIRED",
+      },
+    );
   }
   const delivery = await db.webhookDelivery.findFirst({
     where: { id: input.deliveryId, workspaceId: input.workspaceId },
     select: { id: true, status: true },
   });
-  if (delivery === null) throw new AppError("NOT_FOUND", "That delivery does not exist.", { reason: "DELIVERY_NOT_FOUND" });
+  if (delivery === null)
+    throw new AppError("NOT_FOUND", "That delivery does not exist.", {
+      reason: "DELIVERY_NOT_FOUND",
+    });
   const now = input.now ?? new Date();
   // Conditional on FAILED so two clicks (or a click racing the last retry) reset it once.
   const { count } = await db.webhookDelivery.updateMany({
@@ -36,7 +46,9 @@ export async function redeliver(
       delivery.status === "DELIVERED"
         ? "This report was already delivered; it is not sent twice."
         : "This report is still being retried; wait for its next attempt.";
-    throw new AppError("CONFLICT", message, { reason: delivery.status === "DELIVERED" ? "ALREADY_DELIVERED" : "DELIVERY_PENDING" });
+    throw new AppError("CONFLICT", message, {
+      reason: delivery.status === "DELIVERED" ? "ALREADY_DELIVERED" : "DELIVERY_PENDING",
+    });
   }
   return { id: delivery.id, status: "PENDING", nextAttemptAt: now };
 }

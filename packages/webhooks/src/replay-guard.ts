@@ -11,7 +11,10 @@ export interface ReplayGuard {
   readonly size: number;
 }
 
-export function createReplayGuard(options: { windowSeconds: number; maxEntries?: number }): ReplayGuard {
+export function createReplayGuard(options: {
+  windowSeconds: number;
+  maxEntries?: number;
+}): ReplayGuard {
   const windowMs = options.windowSeconds * 1000;
   const maxEntries = options.maxEntries ?? 10_000;
   // Insertion order is expiry order (same window for all), so pruning stops at the first live one.

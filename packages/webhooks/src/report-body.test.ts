@@ -6,9 +6,13 @@ import { MASK, SecretMasker } from "@secondshift/logging";
 import { buildReportBody, MAX_SUMMARY_CHARS, type ReportSource } from "./report-body.ts";
 import { MAX_ATTEMPTS, nextRetryDelayMs, RETRY_DELAYS_MS } from "./retry-schedule.ts";
 
-const schema = JSON.parse(await readFile(new URL("../schema/report.schema.json", import.meta.url), "utf8")) as object;
+const schema = JSON.parse(
+  await readFile(new URL("../schema/report.schema.json", import.meta.url), "utf8"),
+) as object;
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
+const addFormats =
+  (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule;
 const ajv = new Ajv({ strict: true, allErrors: true });
 addFormats(ajv);
 const validate = ajv.compile(schema);
@@ -58,16 +62,31 @@ describe("report body", () => {
 
   it("a failed run that never started (no commit, no timings, an error) validates too", () => {
     const body = buildReportBody(
-      source({ status: "FAILED", commitSha: null, startedAt: null, finishedAt: null, summary: null, error: "Missing grant." }),
+      source({
+        status: "FAILED",
+        commitSha: null,
+        startedAt: null,
+        finishedAt: null,
+        summary: null,
+        error: "Missing grant.",
+      }),
       [],
     );
-    expect(body.run).toMatchObject({ status: "failed", commit: null, durationMs: null, error: "Missing grant." });
+    expect(body.run).toMatchObject({
+      status: "failed",
+      commit: null,
+      durationMs: null,
+      error: "Missing grant.",
+    });
     expect(body.run).not.toHaveProperty("summary");
     expect(validate(JSON.parse(JSON.stringify(body))), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it("the schema rejects bodies that drift from it", () => {
-    const body = JSON.parse(JSON.stringify(buildReportBody(source(), []))) as { run: Record<string, unknown>; extra?: unknown };
+    const body = JSON.parse(JSON.stringify(buildReportBody(source(), []))) as {
+      run: Record<string, unknown>;
+      extra?: unknown;
+    };
     expect(validate({ ...body, extra: 1 })).toBe(false);
     expect(validate({ ...body, run: { ...body.run, status: "SUCCEEDED" } })).toBe(false);
   });
@@ -77,7 +96,11 @@ describe("report body", () => {
     const masker = new SecretMasker();
     masker.add(planted);
     const body = buildReportBody(
-      source({ status: "FAILED", summary: `Found key ${planted} in config`, error: `auth failed with ${planted}` }),
+      source({
+        status: "FAILED",
+        summary: `Found key ${planted} in config`,
+        error: `auth failed with ${planted}`,
+      }),
       [masker],
     );
     const text = JSON.stringify(body);

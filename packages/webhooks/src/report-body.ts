@@ -50,10 +50,15 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [truncated]`;
 }
 
-export function buildReportBody(source: ReportSource, maskers: readonly SecretMasker[]): ReportBody {
+export function buildReportBody(
+  source: ReportSource,
+  maskers: readonly SecretMasker[],
+): ReportBody {
   const { run } = source;
   const durationMs =
-    run.startedAt !== null && run.finishedAt !== null ? Math.max(0, run.finishedAt.getTime() - run.startedAt.getTime()) : null;
+    run.startedAt !== null && run.finishedAt !== null
+      ? Math.max(0, run.finishedAt.getTime() - run.startedAt.getTime())
+      : null;
   const body: ReportBody = {
     run: {
       id: run.id,

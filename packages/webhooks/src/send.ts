@@ -14,7 +14,8 @@ export interface AttemptOutcome {
 }
 
 const REASON_TEXT: Record<string, string> = {
-  ADDRESS_NOT_PUBLIC: "The webhook's host resolves to an address that outbound requests may not reach.",
+  ADDRESS_NOT_PUBLIC:
+    "The webhook's host resolves to an address that outbound requests may not reach.",
   HOST_NOT_ALLOWED: "The webhook's host is not allowed for outbound requests.",
   HTTPS_REQUIRED: "The webhook URL must use https.",
   UNSUPPORTED_SCHEME: "The webhook URL must use https.",
@@ -56,13 +57,19 @@ export async function sendAttempt(
     // Drain (bounded) so the pooled connection can be reused; the content is not stored.
     await response.arrayBuffer().catch(() => undefined);
     const status = response.status;
-    if (status >= 200 && status < 300) return { delivered: true, statusCode: status, error: null, durationMs: elapsed() };
+    if (status >= 200 && status < 300)
+      return { delivered: true, statusCode: status, error: null, durationMs: elapsed() };
     const error =
       status >= 300 && status < 400
         ? `The receiver answered HTTP ${status} (a redirect); redirects are not followed, configure the final URL.`
         : `The receiver answered HTTP ${status}.`;
     return { delivered: false, statusCode: status, error, durationMs: elapsed() };
   } catch (error) {
-    return { delivered: false, statusCode: null, error: describeFailure(error), durationMs: elapsed() };
+    return {
+      delivered: false,
+      statusCode: null,
+      error: describeFailure(error),
+      durationMs: elapsed(),
+    };
   }
 }

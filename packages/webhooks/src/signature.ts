@@ -17,19 +17,29 @@ const SIGNATURE_SCHEME = "v1";
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 
 /** Hex HMAC-SHA256 over "<t>.<body>". */
-export function computeSignature(secret: string, timestampSeconds: number, body: string | Buffer): string {
+export function computeSignature(
+  secret: string,
+  timestampSeconds: number,
+  body: string | Buffer,
+): string {
   return createHmac("sha256", secret).update(`${timestampSeconds}.`).update(body).digest("hex");
 }
 
 /** The value of the SecondShift-Signature header for `body`, signed at `now`. */
-export function signatureHeader(secret: string, body: string | Buffer, now: Date = new Date()): string {
+export function signatureHeader(
+  secret: string,
+  body: string | Buffer,
+  now: Date = new Date(),
+): string {
   const t = Math.floor(now.getTime() / 1000);
   return `t=${t},${SIGNATURE_SCHEME}=${computeSignature(secret, t, body)}`;
 }
 
-export type SignatureFailure = "MISSING" | "MALFORMED" | "TIMESTAMP_OUT_OF_RANGE" | "SIGNATURE_MISMATCH";
+export type SignatureFailure =
+  "MISSING" | "MALFORMED" | "TIMESTAMP_OUT_OF_RANGE" | "SIGNATURE_MISMATCH";
 
-export type VerifyResult = { ok: true; timestamp: number; signature: string } | { ok: false; reason: SignatureFailure };
+export type VerifyResult =
+  { ok: true; timestamp: number; signature: string } | { ok: false; reason: SignatureFailure };
 
 export interface VerifyOptions {
   /** How far the signed timestamp may be from `now`, either way. Default 300 s. */
@@ -75,19 +85,23 @@ export function verifySignature(
   secret: string,
   options: VerifyOptions = {},
 ): VerifyResult {
-  if (header === null || header === undefined || header.trim() === "") return { ok: false, reason: "MISSING" };
+  if (header === null || header === undefined || header.trim() === "")
+    return { ok: false, reason: "MISSING" };
   const parsed = parseHeader(header);
   if (parsed === undefined) return { ok: false, reason: "MALFORMED" };
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const nowSeconds = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  if (Math.abs(nowSeconds - parsed.t) > tolerance) return { ok: false, reason: "TIMESTAMP_OUT_OF_RANGE" };
+  if (Math.abs(nowSeconds - parsed.t) > tolerance)
+    return { ok: false, reason: "TIMESTAMP_OUT_OF_RANGE" };
   const expected = computeSignature(secret, parsed.t, body);
   // Compare against every candidate without an early exit, so timing does not say which matched.
   let matched: string | undefined;
   for (const candidate of parsed.signatures) {
     if (digestsEqual(expected, candidate)) matched = candidate;
   }
-  return matched === undefined ? { ok: false, reason: "SIGNATURE_MISMATCH" } : { ok: true, timestamp: parsed.t, signature: matched };
+  return matched === undefined
+    ? { ok: false, reason: "SIGNATURE_MISMATCH" }
+    : { ok: true, timestamp: parsed.t, signature: matched };
 }
 
 /** GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(secret, body)>`, constant time. */
@@ -96,12 +110,15 @@ export function verifyGitHubSignature(
   body: string | Buffer,
   secret: string,
 ): { ok: true; signature: string } | { ok: false; reason: SignatureFailure } {
-  if (header === null || header === undefined || header.trim() === "") return { ok: false, reason: "MISSING" };
+  if (header === null || header === undefined || header.trim() === "")
+    return { ok: false, reason: "MISSING" };
   const match = /^sha256=([0-9a-fA-F]{64})$/.exec(header.trim());
   if (match === null) return { ok: false, reason: "MALFORMED" };
   const presented = (match[1] ?? "").toLowerCase();
   const expected = createHmac("sha256", secret).update(body).digest("hex");
-  return digestsEqual(expected, presented) ? { ok: true, signature: presented } : { ok: false, reason: "SIGNATURE_MISMATCH" };
+  return digestsEqual(expected, presented)
+    ? { ok: true, signature: presented }
+    : { ok: false, reason: "SIGNATURE_MISMATCH" };
 }
 
 /** GitHub-style header value for `body` (tests and senders that speak GitHub's format). */

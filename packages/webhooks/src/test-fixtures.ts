@@ -29,10 +29,18 @@ export interface Tenant {
 export async function createTenant(db: Db, jobKey = "nightly"): Promise<Tenant> {
   const slug = `ws-${randomBytes(4).toString("hex")}`;
   const workspace = await db.workspace.create({ data: { slug, name: slug } });
-  const owner = await db.user.create({ data: { email: `${slug}@example.test`, name: "Owner", passwordHash: "x" } });
-  await db.membership.create({ data: { workspaceId: workspace.id, userId: owner.id, role: "OWNER" } });
+  const owner = await db.user.create({
+    data: { email: `${slug}@example.test`, name: "Owner", passwordHash: "x" },
+  });
+  await db.membership.create({
+    data: { workspaceId: workspace.id, userId: owner.id, role: "OWNER" },
+  });
   const repository = await db.repository.create({
-    data: { workspaceId: workspace.id, fullName: "acme/widgets", cloneUrl: `https://git.example.test/${slug}.git` },
+    data: {
+      workspaceId: workspace.id,
+      fullName: "acme/widgets",
+      cloneUrl: `https://git.example.test/${slug}.git`,
+    },
   });
   const job = await db.job.create({
     data: {
@@ -48,11 +56,22 @@ export async function createTenant(db: Db, jobKey = "nightly"): Promise<Tenant> 
       configCommit: "c".repeat(40),
     },
   });
-  return { workspaceId: workspace.id, ownerId: owner.id, repositoryId: repository.id, jobId: job.id };
+  return {
+    workspaceId: workspace.id,
+    ownerId: owner.id,
+    repositoryId: repository.id,
+    jobId: job.id,
+  };
 }
 
-export async function addMember(db: Db, workspaceId: string, role: "ADMIN" | "VIEWER"): Promise<string> {
-  const user = await db.user.create({ data: { email: `${randomUUID()}@example.test`, name: role, passwordHash: "x" } });
+export async function addMember(
+  db: Db,
+  workspaceId: string,
+  role: "ADMIN" | "VIEWER",
+): Promise<string> {
+  const user = await db.user.create({
+    data: { email: `${randomUUID()}@example.test`, name: role, passwordHash: "x" },
+  });
   await db.membership.create({ data: { workspaceId, userId: user.id, role } });
   return user.id;
 }
@@ -60,7 +79,12 @@ export async function addMember(db: Db, workspaceId: string, role: "ADMIN" | "VI
 export async function createRun(
   db: Db,
   tenant: Tenant,
-  overrides: { status?: RunStatus; summary?: string | null; error?: string | null; jobId?: string } = {},
+  overrides: {
+    status?: RunStatus;
+    summary?: string | null;
+    error?: string | null;
+    jobId?: string;
+  } = {},
 ) {
   const started = new Date("2026-01-05T10:00:00.000Z");
   return db.run.create({
@@ -86,7 +110,13 @@ export async function createWebhook(
   db: Db,
   keyring: Keyring,
   workspaceId: string,
-  input: { url: string; secret: string; jobKeys?: string[]; statuses?: RunStatus[]; enabled?: boolean },
+  input: {
+    url: string;
+    secret: string;
+    jobKeys?: string[];
+    statuses?: RunStatus[];
+    enabled?: boolean;
+  },
 ) {
   const id = randomUUID();
   const binding = { workspaceId, table: "Webhook", rowId: id };
@@ -96,7 +126,10 @@ export async function createWebhook(
       workspaceId,
       name: "Reports",
       urlCiphertext: await encryptField(keyring, input.url, { ...binding, field: "urlCiphertext" }),
-      secretCiphertext: await encryptField(keyring, input.secret, { ...binding, field: "secretCiphertext" }),
+      secretCiphertext: await encryptField(keyring, input.secret, {
+        ...binding,
+        field: "secretCiphertext",
+      }),
       jobKeys: input.jobKeys ?? [],
       statuses: input.statuses ?? [],
       enabled: input.enabled ?? true,
@@ -129,7 +162,11 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const entry = { url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const entry = {
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
       receiver.received.push(entry);
       receiver.respond(entry, res);
     });

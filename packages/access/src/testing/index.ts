@@ -21,7 +21,10 @@ export const testKeyring = (): Keyring => createKeyring(new Uint8Array(randomByt
 export async function seedTenant(db: Db, name = "acme"): Promise<Tenant> {
   const suffix = randomUUID().slice(0, 8);
   const workspace = await db.workspace.create({ data: { slug: `${name}-${suffix}`, name } });
-  const user = (role: string) => db.user.create({ data: { email: `${role}-${suffix}@${name}.test`, name: role, passwordHash: "x" } });
+  const user = (role: string) =>
+    db.user.create({
+      data: { email: `${role}-${suffix}@${name}.test`, name: role, passwordHash: "x" },
+    });
   const [owner, admin, viewer] = await Promise.all([user("owner"), user("admin"), user("viewer")]);
   await db.membership.createMany({
     data: [
@@ -31,12 +34,26 @@ export async function seedTenant(db: Db, name = "acme"): Promise<Tenant> {
     ],
   });
   const repo = await db.repository.create({
-    data: { workspaceId: workspace.id, fullName: `${name}/app`, cloneUrl: `https://github.com/${name}/app-${suffix}.git` },
+    data: {
+      workspaceId: workspace.id,
+      fullName: `${name}/app`,
+      cloneUrl: `https://github.com/${name}/app-${suffix}.git`,
+    },
   });
-  return { workspaceId: workspace.id, ownerId: owner.id, adminId: admin.id, viewerId: viewer.id, repositoryId: repo.id };
+  return {
+    workspaceId: workspace.id,
+    ownerId: owner.id,
+    adminId: admin.id,
+    viewerId: viewer.id,
+    repositoryId: repo.id,
+  };
 }
 
-export function tool(name: string, mayChangeData = false, inputSchema: Record<string, unknown> = { type: "object", properties: { q: { type: "string" } } }): DiscoveredTool {
+export function tool(
+  name: string,
+  mayChangeData = false,
+  inputSchema: Record<string, unknown> = { type: "object", properties: { q: { type: "string" } } },
+): DiscoveredTool {
   return { name, inputSchema, mayChangeData };
 }
 
@@ -45,7 +62,17 @@ export async function seedConnection(
   db: Db,
   keyring: Keyring,
   tenant: Tenant,
-  options: { kind: ConnectionKind; label: string; tools: DiscoveredTool[]; allowed: string[]; credential?: string; authType?: ConnectionAuth; endpoint?: string; settings?: Record<string, unknown>; oauth?: Parameters<typeof createConnection>[0]["oauth"] },
+  options: {
+    kind: ConnectionKind;
+    label: string;
+    tools: DiscoveredTool[];
+    allowed: string[];
+    credential?: string;
+    authType?: ConnectionAuth;
+    endpoint?: string;
+    settings?: Record<string, unknown>;
+    oauth?: Parameters<typeof createConnection>[0]["oauth"];
+  },
 ): Promise<string> {
   const ctx = { db, actor: { userId: tenant.ownerId }, workspaceId: tenant.workspaceId };
   const { id } = await createConnection({
@@ -64,7 +91,11 @@ export async function seedConnection(
   return id;
 }
 
-export function job(key: string, tools: RepoJob["tools"], overrides: Partial<SyncedJob> = {}): SyncedJob {
+export function job(
+  key: string,
+  tools: RepoJob["tools"],
+  overrides: Partial<SyncedJob> = {},
+): SyncedJob {
   return {
     key,
     name: key,
@@ -80,7 +111,14 @@ export function job(key: string, tools: RepoJob["tools"], overrides: Partial<Syn
   };
 }
 
-export async function createRun(db: Db, workspaceId: string, jobId: string, status: "QUEUED" | "RUNNING" = "RUNNING"): Promise<string> {
-  const run = await db.run.create({ data: { workspaceId, jobId, trigger: "MANUAL", status, budgetTokens: 100_000 } });
+export async function createRun(
+  db: Db,
+  workspaceId: string,
+  jobId: string,
+  status: "QUEUED" | "RUNNING" = "RUNNING",
+): Promise<string> {
+  const run = await db.run.create({
+    data: { workspaceId, jobId, trigger: "MANUAL", status, budgetTokens: 100_000 },
+  });
   return run.id;
 }

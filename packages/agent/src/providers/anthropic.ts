@@ -4,9 +4,20 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { ToolSpec } from "../tools/builtin.ts";
 import type { ToolCall } from "../tools/toolbox.ts";
 import type { ModelConfig } from "../types.ts";
-import { SDK_MAX_RETRIES, trimSlash, type ModelSession, type ModelTurn, type ToolResultMessage } from "./session.ts";
+import {
+  SDK_MAX_RETRIES,
+  trimSlash,
+  type ModelSession,
+  type ModelTurn,
+  type ToolResultMessage,
+} from "./session.ts";
 
-export function createAnthropicSession(config: ModelConfig, system: string, task: string, tools: ToolSpec[]): ModelSession {
+export function createAnthropicSession(
+  config: ModelConfig,
+  system: string,
+  task: string,
+  tools: ToolSpec[],
+): ModelSession {
   // apiKey given explicitly, so the SDK reads no credential from the environment; C14: baseURL
   // is always the gateway. Logging off: the SDK must not print requests to the worker's console.
   const client = new Anthropic({
@@ -25,7 +36,13 @@ export function createAnthropicSession(config: ModelConfig, system: string, task
   return {
     async next(signal): Promise<ModelTurn> {
       const response = await client.messages.create(
-        { model: config.model, max_tokens: config.maxOutputTokens ?? 8192, system, messages, tools: toolParams },
+        {
+          model: config.model,
+          max_tokens: config.maxOutputTokens ?? 8192,
+          system,
+          messages,
+          tools: toolParams,
+        },
         { signal },
       );
       messages.push({ role: "assistant", content: response.content });
@@ -42,7 +59,10 @@ export function createAnthropicSession(config: ModelConfig, system: string, task
         stopReason: response.stop_reason ?? "unknown",
         usage: {
           // Cached input is still input the run paid for.
-          inputTokens: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
+          inputTokens:
+            usage.input_tokens +
+            (usage.cache_creation_input_tokens ?? 0) +
+            (usage.cache_read_input_tokens ?? 0),
           outputTokens: usage.output_tokens,
         },
       };
@@ -50,7 +70,12 @@ export function createAnthropicSession(config: ModelConfig, system: string, task
     addToolResults(results: ToolResultMessage[]) {
       messages.push({
         role: "user",
-        content: results.map((r) => ({ type: "tool_result", tool_use_id: r.callId, content: r.text, is_error: r.isError })),
+        content: results.map((r) => ({
+          type: "tool_result",
+          tool_use_id: r.callId,
+          content: r.text,
+          is_error: r.isError,
+        })),
       });
     },
   };

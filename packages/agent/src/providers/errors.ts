@@ -15,14 +15,18 @@ interface SdkErrorShape {
 }
 
 function field(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof value === "object" && value !== null
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }
 
 /** Every `reason` / `code` / `type` string in the body and its nested `error` object. */
 function bodyReasons(body: unknown): string[] {
   const places = [body, field(body, "error")];
   return places.flatMap((place) =>
-    ["reason", "code", "type"].map((key) => field(place, key)).filter((v): v is string => typeof v === "string"),
+    ["reason", "code", "type"]
+      .map((key) => field(place, key))
+      .filter((v): v is string => typeof v === "string"),
   );
 }
 
@@ -30,7 +34,11 @@ export function classifyModelError(error: unknown): StopRun {
   const shape = (typeof error === "object" && error !== null ? error : {}) as SdkErrorShape;
   const status = typeof shape.status === "number" ? shape.status : undefined;
   const reasons = bodyReasons(shape.error).map((r) => r.toUpperCase());
-  if (status === 402 || (status === 429 && reasons.includes(BUDGET_REASON)) || reasons.includes(BUDGET_REASON)) {
+  if (
+    status === 402 ||
+    (status === 429 && reasons.includes(BUDGET_REASON)) ||
+    reasons.includes(BUDGET_REASON)
+  ) {
     return new StopRun("budget_exhausted", "The run's model token budget is used up.");
   }
   if (status === 401) {
@@ -40,18 +48,28 @@ export function classifyModelError(error: unknown): StopRun {
     );
   }
   if (status === 403) {
-    return new StopRun("failed", "The model gateway refused the request (forbidden). Check the workspace's model provider settings.");
+    return new StopRun(
+      "failed",
+      "The model gateway refused the request (forbidden). Check the workspace's model provider settings.",
+    );
   }
   if (status === undefined) {
     const message = typeof shape.message === "string" ? shape.message : "unknown error";
     // Network failures and timeouts are APIConnectionError (or its timeout subclass) in both SDKs.
-    const unreachable = error instanceof AnthropicConnectionError || error instanceof OpenAIConnectionError;
-    return new StopRun("failed", unreachable ? `The model gateway could not be reached: ${message}` : `The model call failed: ${message}`);
+    const unreachable =
+      error instanceof AnthropicConnectionError || error instanceof OpenAIConnectionError;
+    return new StopRun(
+      "failed",
+      unreachable
+        ? `The model gateway could not be reached: ${message}`
+        : `The model call failed: ${message}`,
+    );
   }
-  const detail = typeof field(field(shape.error, "error"), "message") === "string"
-    ? String(field(field(shape.error, "error"), "message"))
-    : typeof field(shape.error, "message") === "string"
-      ? String(field(shape.error, "message"))
-      : "no details";
+  const detail =
+    typeof field(field(shape.error, "error"), "message") === "string"
+      ? String(field(field(shape.error, "error"), "message"))
+      : typeof field(shape.error, "message") === "string"
+        ? String(field(shape.error, "message"))
+        : "no details";
   return new StopRun("failed", `The model call failed with HTTP ${status}: ${detail}`);
 }

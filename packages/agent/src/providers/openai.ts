@@ -4,9 +4,20 @@ import OpenAI from "openai";
 import type { ToolSpec } from "../tools/builtin.ts";
 import type { ToolCall } from "../tools/toolbox.ts";
 import type { ModelConfig } from "../types.ts";
-import { SDK_MAX_RETRIES, trimSlash, type ModelSession, type ModelTurn, type ToolResultMessage } from "./session.ts";
+import {
+  SDK_MAX_RETRIES,
+  trimSlash,
+  type ModelSession,
+  type ModelTurn,
+  type ToolResultMessage,
+} from "./session.ts";
 
-export function createOpenAISession(config: ModelConfig, system: string, task: string, tools: ToolSpec[]): ModelSession {
+export function createOpenAISession(
+  config: ModelConfig,
+  system: string,
+  task: string,
+  tools: ToolSpec[],
+): ModelSession {
   // Every credential-like option is set explicitly so nothing is read from the worker's
   // environment (OPENAI_ORG_ID, OPENAI_ADMIN_KEY…); C14: baseURL is always the gateway.
   const client = new OpenAI({
@@ -35,7 +46,9 @@ export function createOpenAISession(config: ModelConfig, system: string, task: s
           model: config.model,
           messages,
           tools: toolParams,
-          ...(config.maxOutputTokens === undefined ? {} : { max_completion_tokens: config.maxOutputTokens }),
+          ...(config.maxOutputTokens === undefined
+            ? {}
+            : { max_completion_tokens: config.maxOutputTokens }),
         },
         { signal },
       );
@@ -50,20 +63,37 @@ export function createOpenAISession(config: ModelConfig, system: string, task: s
         ...(calls.length ? { tool_calls: calls } : {}),
       });
       const toolCalls: ToolCall[] = calls.map((call) => {
-        if (call.type !== "function") return { id: call.id, name: call.custom.name, args: undefined, parseError: "custom tools are not supported" };
-        return { id: call.id, name: call.function.name, ...parseArguments(call.function.arguments) };
+        if (call.type !== "function")
+          return {
+            id: call.id,
+            name: call.custom.name,
+            args: undefined,
+            parseError: "custom tools are not supported",
+          };
+        return {
+          id: call.id,
+          name: call.function.name,
+          ...parseArguments(call.function.arguments),
+        };
       });
       return {
         text: message.content ?? "",
         toolCalls,
         stopReason: choice.finish_reason,
-        usage: { inputTokens: response.usage?.prompt_tokens ?? 0, outputTokens: response.usage?.completion_tokens ?? 0 },
+        usage: {
+          inputTokens: response.usage?.prompt_tokens ?? 0,
+          outputTokens: response.usage?.completion_tokens ?? 0,
+        },
       };
     },
     addToolResults(results: ToolResultMessage[]) {
       // Chat completions has no error flag on tool messages; the text says so instead.
       for (const r of results) {
-        messages.push({ role: "tool", tool_call_id: r.callId, content: r.isError ? `Error:\n${r.text}` : r.text });
+        messages.push({
+          role: "tool",
+          tool_call_id: r.callId,
+          content: r.isError ? `Error:\n${r.text}` : r.text,
+        });
       }
     },
   };

@@ -15,11 +15,17 @@ export const echoTool: PlanTool = {
   connectionKind: "mcp",
   label: "everything",
   tool: "echo",
-  inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+  inputSchema: {
+    type: "object",
+    properties: { message: { type: "string" } },
+    required: ["message"],
+  },
   mayChangeData: false,
 };
 
-export type RunOverrides = Partial<Omit<RunAgentOptions, "limits">> & { limits?: Partial<RunAgentOptions["limits"]> };
+export type RunOverrides = Partial<Omit<RunAgentOptions, "limits">> & {
+  limits?: Partial<RunAgentOptions["limits"]>;
+};
 
 export interface Harness {
   model: ScriptedModel;
@@ -32,7 +38,11 @@ export interface Harness {
   run(overrides?: RunOverrides): Promise<AgentResult>;
 }
 
-export async function harness(provider: Provider, script: ScriptStep[], files: Record<string, string> = {}): Promise<Harness> {
+export async function harness(
+  provider: Provider,
+  script: ScriptStep[],
+  files: Record<string, string> = {},
+): Promise<Harness> {
   const model = await startScriptedModel(script);
   const sandbox = new FakeSandbox(files);
   const broker = new FakeBroker();

@@ -16,7 +16,13 @@ export interface ScriptedToolCall {
  * the head of the script (it answers every later request); a sticky error does the same.
  */
 export type ScriptStep =
-  | { reply: { text?: string; toolCalls?: ScriptedToolCall[]; usage?: { input: number; output: number } } }
+  | {
+      reply: {
+        text?: string;
+        toolCalls?: ScriptedToolCall[];
+        usage?: { input: number; output: number };
+      };
+    }
   | { error: { status: number; body: unknown; sticky?: boolean } }
   | { hang: true }
   | ((request: RecordedRequest) => ScriptStep);
@@ -48,7 +54,8 @@ export async function startScriptedModel(script: ScriptStep[]): Promise<Scripted
         res.writeHead(status, { "content-type": "application/json" });
         res.end(JSON.stringify(payload));
       };
-      const format = path === "/v1/messages" ? "anthropic" : path === "/v1/chat/completions" ? "openai" : null;
+      const format =
+        path === "/v1/messages" ? "anthropic" : path === "/v1/chat/completions" ? "openai" : null;
       if (req.method !== "POST" || !format) return send(404, { error: { message: "not found" } });
       const head = script[0];
       let step: ScriptStep | undefined = head;
@@ -59,7 +66,12 @@ export async function startScriptedModel(script: ScriptStep[]): Promise<Scripted
       if ("hang" in step) return; // never answers: the client must give up by itself
       if ("error" in step) return send(step.error.status, step.error.body);
       callNumber += 1;
-      send(200, format === "anthropic" ? anthropicReply(step.reply, callNumber) : openaiReply(step.reply, callNumber));
+      send(
+        200,
+        format === "anthropic"
+          ? anthropicReply(step.reply, callNumber)
+          : openaiReply(step.reply, callNumber),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -86,7 +98,12 @@ function anthropicReply(reply: Reply, n: number) {
     model: "scripted",
     content: [
       ...(reply.text ? [{ type: "text", text: reply.text }] : []),
-      ...calls.map((call, i) => ({ type: "tool_use", id: `toolu_${n}_${i}`, name: call.name, input: call.args ?? {} })),
+      ...calls.map((call, i) => ({
+        type: "tool_use",
+        id: `toolu_${n}_${i}`,
+        name: call.name,
+        input: call.args ?? {},
+      })),
     ],
     stop_reason: calls.length ? "tool_use" : "end_turn",
     stop_sequence: null,
@@ -120,7 +137,10 @@ function openaiReply(reply: Reply, n: number) {
                 tool_calls: calls.map((call, i) => ({
                   id: `call_${n}_${i}`,
                   type: "function",
-                  function: { name: call.name, arguments: call.rawArgs ?? JSON.stringify(call.args ?? {}) },
+                  function: {
+                    name: call.name,
+                    arguments: call.rawArgs ?? JSON.stringify(call.args ?? {}),
+                  },
                 })),
               }
             : {}),

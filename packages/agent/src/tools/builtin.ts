@@ -19,19 +19,32 @@ const specs: BuiltinSpec[] = [
     fields: {
       command: { type: "string", description: "The command line to run.", required: true },
       cwd: { type: "string", description: "Working directory (optional)." },
-      timeout_ms: { type: "integer", description: "Time limit in milliseconds (optional, capped by the run)." },
+      timeout_ms: {
+        type: "integer",
+        description: "Time limit in milliseconds (optional, capped by the run).",
+      },
     },
   },
   {
     name: "read_file",
     description: "Read a text file from the sandbox.",
-    fields: { path: { type: "string", description: "File path, relative to the repository root.", required: true } },
+    fields: {
+      path: {
+        type: "string",
+        description: "File path, relative to the repository root.",
+        required: true,
+      },
+    },
   },
   {
     name: "write_file",
     description: "Create or replace a text file in the sandbox with the given content.",
     fields: {
-      path: { type: "string", description: "File path, relative to the repository root.", required: true },
+      path: {
+        type: "string",
+        description: "File path, relative to the repository root.",
+        required: true,
+      },
       content: { type: "string", description: "The complete new content.", required: true },
     },
   },
@@ -39,17 +52,29 @@ const specs: BuiltinSpec[] = [
     name: "list_files",
     description: "List files under a directory in the sandbox.",
     fields: {
-      path: { type: "string", description: "Directory, relative to the repository root.", required: true },
+      path: {
+        type: "string",
+        description: "Directory, relative to the repository root.",
+        required: true,
+      },
       recursive: { type: "boolean", description: "Include subdirectories (default false)." },
       pattern: { type: "string", description: "Glob that file names must match (optional)." },
     },
   },
   {
     name: "search_files",
-    description: "Search file contents in the sandbox for a regular expression; returns matching lines with file and line number.",
+    description:
+      "Search file contents in the sandbox for a regular expression; returns matching lines with file and line number.",
     fields: {
-      pattern: { type: "string", description: "Regular expression (extended grep syntax).", required: true },
-      path: { type: "string", description: "Directory or file to search (default: the repository root)." },
+      pattern: {
+        type: "string",
+        description: "Regular expression (extended grep syntax).",
+        required: true,
+      },
+      path: {
+        type: "string",
+        description: "Directory or file to search (default: the repository root).",
+      },
     },
   },
 ];
@@ -69,7 +94,10 @@ export function builtinToolSpecs(): ToolSpec[] {
     inputSchema: {
       type: "object",
       properties: Object.fromEntries(
-        Object.entries(spec.fields).map(([key, f]) => [key, { type: f.type, description: f.description }]),
+        Object.entries(spec.fields).map(([key, f]) => [
+          key,
+          { type: f.type, description: f.description },
+        ]),
       ),
       required: Object.entries(spec.fields)
         .filter(([, f]) => f.required)
@@ -93,8 +121,11 @@ export function checkBuiltinArgs(name: string, args: Record<string, unknown>): s
       continue;
     }
     const ok =
-      field.type === "integer" ? Number.isInteger(value) && (value as number) > 0 : typeof value === field.type;
-    if (!ok) return `Argument "${key}" for ${name} must be ${field.type === "integer" ? "a positive integer" : `a ${field.type}`}.`;
+      field.type === "integer"
+        ? Number.isInteger(value) && (value as number) > 0
+        : typeof value === field.type;
+    if (!ok)
+      return `Argument "${key}" for ${name} must be ${field.type === "integer" ? "a positive integer" : `a ${field.type}`}.`;
   }
   return null;
 }
@@ -132,14 +163,26 @@ export async function runBuiltin(
       if (result.timedOut) lines.push("[the command hit its time limit and was stopped]");
       if (result.truncated) lines.push("[output was truncated by the sandbox]");
       lines.push("--- stdout ---", result.stdout, "--- stderr ---", result.stderr);
-      return { text: lines.join("\n"), isError: result.exitCode !== 0 || result.timedOut, truncated: result.truncated };
+      return {
+        text: lines.join("\n"),
+        isError: result.exitCode !== 0 || result.timedOut,
+        truncated: result.truncated,
+      };
     }
     case "read_file":
-      return { text: await ctx.sandbox.readFile(str("path") ?? ""), isError: false, truncated: false };
+      return {
+        text: await ctx.sandbox.readFile(str("path") ?? ""),
+        isError: false,
+        truncated: false,
+      };
     case "write_file": {
       const content = str("content") ?? "";
       await ctx.sandbox.writeFile(str("path") ?? "", content);
-      return { text: `Wrote ${content.length} characters to ${str("path")}.`, isError: false, truncated: false };
+      return {
+        text: `Wrote ${content.length} characters to ${str("path")}.`,
+        isError: false,
+        truncated: false,
+      };
     }
     case "list_files": {
       const options = {
@@ -147,20 +190,32 @@ export async function runBuiltin(
         ...(str("pattern") === undefined ? {} : { pattern: str("pattern") }),
       };
       const files = await ctx.sandbox.listFiles(str("path") ?? ".", options);
-      return { text: files.length ? files.join("\n") : "(no files)", isError: false, truncated: false };
+      return {
+        text: files.length ? files.join("\n") : "(no files)",
+        isError: false,
+        truncated: false,
+      };
     }
     case "search_files": {
       const pattern = str("pattern") ?? "";
       const path = str("path") ?? ".";
-      if (ctx.sandbox.search) return { text: await ctx.sandbox.search(pattern, path), isError: false, truncated: false };
+      if (ctx.sandbox.search)
+        return { text: await ctx.sandbox.search(pattern, path), isError: false, truncated: false };
       // grep exits 1 when nothing matches: that is an answer, not an error.
-      const result = await ctx.sandbox.exec(`grep -rnE -e ${shellQuote(pattern)} -- ${shellQuote(path)}`, {
-        timeoutMs: Math.max(1, ctx.commandTimeoutMs()),
-        maxOutputBytes: ctx.maxOutputBytes,
-        signal: ctx.signal,
-      });
-      if (result.exitCode === 1 && !result.stdout) return { text: "(no matches)", isError: false, truncated: false };
-      const text = result.exitCode === 0 ? result.stdout : `grep failed (exit ${result.exitCode}): ${result.stderr}`;
+      const result = await ctx.sandbox.exec(
+        `grep -rnE -e ${shellQuote(pattern)} -- ${shellQuote(path)}`,
+        {
+          timeoutMs: Math.max(1, ctx.commandTimeoutMs()),
+          maxOutputBytes: ctx.maxOutputBytes,
+          signal: ctx.signal,
+        },
+      );
+      if (result.exitCode === 1 && !result.stdout)
+        return { text: "(no matches)", isError: false, truncated: false };
+      const text =
+        result.exitCode === 0
+          ? result.stdout
+          : `grep failed (exit ${result.exitCode}): ${result.stderr}`;
       return { text, isError: result.exitCode !== 0, truncated: result.truncated };
     }
     default:

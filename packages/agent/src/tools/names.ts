@@ -24,14 +24,17 @@ export function planToolNames(plan: PlanTool[], reserved: Iterable<string>): Map
   const byName = new Map<string, PlanTool>();
   const taken = new Set(reserved);
   for (const entry of plan) {
-    const parts = [entry.connectionKind, entry.label, entry.tool].filter((p): p is string => Boolean(p));
+    const parts = [entry.connectionKind, entry.label, entry.tool].filter((p): p is string =>
+      Boolean(p),
+    );
     let name = parts.map(sanitize).join("__");
     if (name.length > MAX_TOOL_NAME || taken.has(name)) {
       const suffix = `__${shortHash(`${entry.connectionId}\0${entry.tool}`)}`;
       name = name.slice(0, MAX_TOOL_NAME - suffix.length) + suffix;
     }
     // A second hash collision is practically impossible; refuse rather than shadow a tool.
-    if (taken.has(name)) throw new Error(`Two plan tools map to the same model-facing name ${name}.`);
+    if (taken.has(name))
+      throw new Error(`Two plan tools map to the same model-facing name ${name}.`);
     taken.add(name);
     byName.set(name, entry);
   }

@@ -7,7 +7,13 @@ import type { SecretMasker } from "@secondshift/logging";
 import { raceAbort, StopRun } from "../stop.ts";
 import type { BrokerPort, PlanTool, SandboxPort } from "../types.ts";
 import { wrapUntrusted } from "../untrusted.ts";
-import { BUILTIN_NAMES, builtinToolSpecs, checkBuiltinArgs, runBuiltin, type ToolSpec } from "./builtin.ts";
+import {
+  BUILTIN_NAMES,
+  builtinToolSpecs,
+  checkBuiltinArgs,
+  runBuiltin,
+  type ToolSpec,
+} from "./builtin.ts";
 import { displayName, planToolNames } from "./names.ts";
 
 /** A tool call as the provider adapter parsed it; `parseError` when the arguments were not JSON. */
@@ -28,7 +34,12 @@ export interface ToolResult {
 }
 
 /** Broker refusals that mean the job lost its grant: the run stops (C06). */
-const REVOCATION_REASONS = new Set(["GRANT_REVOKED", "CONNECTION_REMOVED", "REQUEST_CHANGED", "TOOL_NOT_ALLOWED"]);
+const REVOCATION_REASONS = new Set([
+  "GRANT_REVOKED",
+  "CONNECTION_REMOVED",
+  "REQUEST_CHANGED",
+  "TOOL_NOT_ALLOWED",
+]);
 
 export interface ToolboxOptions {
   sandbox: SandboxPort;
@@ -45,16 +56,23 @@ export class Toolbox {
 
   constructor(private readonly options: ToolboxOptions) {
     this.planTools = planToolNames(options.plan, BUILTIN_NAMES);
-    this.specs = [...builtinToolSpecs(), ...[...this.planTools].map(([name, entry]) => planSpec(name, entry))];
+    this.specs = [
+      ...builtinToolSpecs(),
+      ...[...this.planTools].map(([name, entry]) => planSpec(name, entry)),
+    ];
   }
 
   async execute(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
-    const name = BUILTIN_NAMES.includes(call.name) || this.planTools.has(call.name) ? call.name : undefined;
+    const name =
+      BUILTIN_NAMES.includes(call.name) || this.planTools.has(call.name) ? call.name : undefined;
     const fail = (message: string) => this.result(name ?? "unknown", message, true, name);
     if (name === undefined) {
-      return fail(`There is no tool named "${displayName(call.name)}". Use one of: ${this.specs.map((s) => s.name).join(", ")}.`);
+      return fail(
+        `There is no tool named "${displayName(call.name)}". Use one of: ${this.specs.map((s) => s.name).join(", ")}.`,
+      );
     }
-    if (call.parseError !== undefined) return fail(`The arguments for ${name} are not valid JSON: ${call.parseError}`);
+    if (call.parseError !== undefined)
+      return fail(`The arguments for ${name} are not valid JSON: ${call.parseError}`);
     if (typeof call.args !== "object" || call.args === null || Array.isArray(call.args)) {
       return fail(`The arguments for ${name} must be a JSON object.`);
     }
@@ -67,7 +85,9 @@ export class Toolbox {
     // loop through a tool, even if the model somehow learned it.
     const serialised = JSON.stringify(args);
     if (this.options.masker.mask(serialised) !== serialised) {
-      return fail(`The call to ${name} was refused: its arguments contain a secret value that must not leave the platform.`);
+      return fail(
+        `The call to ${name} was refused: its arguments contain a secret value that must not leave the platform.`,
+      );
     }
     const entry = this.planTools.get(name);
     try {
@@ -88,25 +108,50 @@ export class Toolbox {
     }
   }
 
-  private async callBroker(name: string, entry: PlanTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  private async callBroker(
+    name: string,
+    entry: PlanTool,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
     try {
-      const out = await raceAbort(this.options.broker.call(entry.tool, args, { connectionId: entry.connectionId }), signal);
+      const out = await raceAbort(
+        this.options.broker.call(entry.tool, args, { connectionId: entry.connectionId }),
+        signal,
+      );
       const text = out.content.map((part) => part.text).join("\n");
       return this.result(name, text, out.isError, name, out.truncated);
     } catch (error) {
       const reason = reasonOf(error);
       if (reason !== undefined && REVOCATION_REASONS.has(reason)) {
-        throw new StopRun("revoked", `Access to ${entry.tool} was revoked during the run (${reason}).`);
+        throw new StopRun(
+          "revoked",
+          `Access to ${entry.tool} was revoked during the run (${reason}).`,
+        );
       }
       if (isAppError(error)) {
-        return this.result(name, `The tool broker refused the call: ${error.message}${error.reason ? ` (${error.reason})` : ""}`, true, name);
+        return this.result(
+          name,
+          `The tool broker refused the call: ${error.message}${error.reason ? ` (${error.reason})` : ""}`,
+          true,
+          name,
+        );
       }
       throw error;
     }
   }
 
-  private result(source: string, content: string, isError: boolean, resolvedName: string | undefined, truncated = false): ToolResult {
-    const wrapped = wrapUntrusted(source, content, { masker: this.options.masker, maxChars: this.options.maxToolResultChars });
+  private result(
+    source: string,
+    content: string,
+    isError: boolean,
+    resolvedName: string | undefined,
+    truncated = false,
+  ): ToolResult {
+    const wrapped = wrapUntrusted(source, content, {
+      masker: this.options.masker,
+      maxChars: this.options.maxToolResultChars,
+    });
     return { text: wrapped.text, isError, truncated: truncated || wrapped.truncated, resolvedName };
   }
 }
@@ -115,13 +160,17 @@ export class Toolbox {
 function reasonOf(error: unknown): string | undefined {
   if (isAppError(error)) return error.reason;
   const reason = (error as { name?: unknown; reason?: unknown } | null)?.reason;
-  return (error as { name?: unknown } | null)?.name === "AppError" && typeof reason === "string" ? reason : undefined;
+  return (error as { name?: unknown } | null)?.name === "AppError" && typeof reason === "string"
+    ? reason
+    : undefined;
 }
 
 /** The model-facing definition of a plan tool: its snapshotted schema, our own description. */
 function planSpec(name: string, entry: PlanTool): ToolSpec {
   const effect = entry.mayChangeData ? "It may change data." : "It only reads data.";
-  const own = entry.description ? ` The connection describes it as (untrusted text): ${JSON.stringify(entry.description.slice(0, 1000))}` : "";
+  const own = entry.description
+    ? ` The connection describes it as (untrusted text): ${JSON.stringify(entry.description.slice(0, 1000))}`
+    : "";
   return {
     name,
     description: `Calls "${entry.tool}" on the workspace's ${entry.connectionKind} connection. ${effect}${own}`,

@@ -7,7 +7,10 @@ export class ConfigError extends AppError {
   constructor(problems: Array<{ variable: string; message: string }>) {
     super(
       "INTERNAL",
-      ["The service cannot start: its configuration is invalid.", ...problems.map((p) => `  - ${p.variable}: ${p.message}`)].join("\n"),
+      [
+        "The service cannot start: its configuration is invalid.",
+        ...problems.map((p) => `  - ${p.variable}: ${p.message}`),
+      ].join("\n"),
       { reason: "CONFIG_INVALID" },
     );
     this.name = "ConfigError";

@@ -5,14 +5,23 @@ import { z } from "zod";
 
 export type Env = Record<string, string | undefined>;
 
-const required = (hint: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? `is missing; ${hint}` : `is invalid; ${hint}`) });
+const required = (hint: string) => ({
+  error: (issue: { input: unknown }) =>
+    issue.input === undefined ? `is missing; ${hint}` : `is invalid; ${hint}`,
+});
 
 export const deploymentMode = z
-  .enum(["production", "development", "test"], required('set it to "production", "development" or "test" (default: production)'))
+  .enum(
+    ["production", "development", "test"],
+    required('set it to "production", "development" or "test" (default: production)'),
+  )
   .default("production");
 
 export const logLevel = z
-  .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], required("use one of fatal, error, warn, info, debug, trace, silent"))
+  .enum(
+    ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+    required("use one of fatal, error, warn, info, debug, trace, silent"),
+  )
   .default("info");
 
 export function urlWithScheme(schemes: string[], example: string) {
@@ -28,18 +37,26 @@ export function urlWithScheme(schemes: string[], example: string) {
   );
 }
 
-export const databaseUrl = urlWithScheme(["postgres", "postgresql"], "postgresql://secondshift:PASSWORD@postgres:5432/secondshift");
+export const databaseUrl = urlWithScheme(
+  ["postgres", "postgresql"],
+  "postgresql://secondshift:PASSWORD@postgres:5432/secondshift",
+);
 export const redisUrl = urlWithScheme(["redis", "rediss"], "redis://redis:6379");
 
 export function encryptionKey(variable: string) {
-  return z.string(required(`set it to 32 random bytes in base64. ${generateKeyHint}`)).transform((value, ctx) => {
-    try {
-      return decodeKey(value, variable);
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: (error as Error).message.replace(`${variable} `, "") });
-      return z.NEVER;
-    }
-  });
+  return z
+    .string(required(`set it to 32 random bytes in base64. ${generateKeyHint}`))
+    .transform((value, ctx) => {
+      try {
+        return decodeKey(value, variable);
+      } catch (error) {
+        ctx.addIssue({
+          code: "custom",
+          message: (error as Error).message.replace(`${variable} `, ""),
+        });
+        return z.NEVER;
+      }
+    });
 }
 
 export function previousEncryptionKeys(variable: string) {
@@ -47,11 +64,17 @@ export function previousEncryptionKeys(variable: string) {
     .string()
     .optional()
     .transform((value, ctx) => {
-      const parts = (value ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+      const parts = (value ?? "")
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean);
       try {
         return parts.map((p, i) => decodeKey(p, `${variable} entry ${i + 1}`));
       } catch (error) {
-        ctx.addIssue({ code: "custom", message: `${(error as Error).message} Separate several keys with commas.` });
+        ctx.addIssue({
+          code: "custom",
+          message: `${(error as Error).message} Separate several keys with commas.`,
+        });
         return z.NEVER;
       }
     });
@@ -60,7 +83,12 @@ export function previousEncryptionKeys(variable: string) {
 export const commaList = z
   .string()
   .optional()
-  .transform((value) => (value ?? "").split(",").map((p) => p.trim()).filter(Boolean));
+  .transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean),
+  );
 
 export function port(defaultPort: number) {
   return z.coerce

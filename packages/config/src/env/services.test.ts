@@ -26,7 +26,13 @@ const loaders = { web: loadWebEnv, gateway: loadGatewayEnv, worker: loadWorkerEn
 const requiredBy: Record<keyof typeof loaders, string[]> = {
   web: ["DATABASE_URL", "SECONDSHIFT_ENCRYPTION_KEY", "REDIS_URL", "SECONDSHIFT_PUBLIC_URL"],
   gateway: ["DATABASE_URL", "SECONDSHIFT_ENCRYPTION_KEY"],
-  worker: ["DATABASE_URL", "SECONDSHIFT_ENCRYPTION_KEY", "REDIS_URL", "SECONDSHIFT_PUBLIC_URL", "SECONDSHIFT_GATEWAY_URL"],
+  worker: [
+    "DATABASE_URL",
+    "SECONDSHIFT_ENCRYPTION_KEY",
+    "REDIS_URL",
+    "SECONDSHIFT_PUBLIC_URL",
+    "SECONDSHIFT_GATEWAY_URL",
+  ],
 };
 
 describe("service environments", () => {
@@ -57,20 +63,36 @@ describe("service environments", () => {
     const error = failure(() => loadGatewayEnv({ ...base, SECONDSHIFT_ENCRYPTION_KEY: bad }));
     expect(error.message).toMatch(/SECONDSHIFT_ENCRYPTION_KEY: .*32 bytes.*randomBytes\(32\)/);
     expect(error.message).not.toContain(bad);
-    const missing = failure(() => loadGatewayEnv({ ...base, SECONDSHIFT_ENCRYPTION_KEY: undefined }));
+    const missing = failure(() =>
+      loadGatewayEnv({ ...base, SECONDSHIFT_ENCRYPTION_KEY: undefined }),
+    );
     expect(missing.message).toContain("randomBytes(32).toString('base64')");
   });
 
   it("reports every bad variable at once", () => {
     const error = failure(() => loadWorkerEnv({ SANDBOX_MEMORY_MB: "lots", PORT: "1" }));
-    expect(error.variables).toEqual(expect.arrayContaining(["DATABASE_URL", "SECONDSHIFT_ENCRYPTION_KEY", "REDIS_URL", "SANDBOX_MEMORY_MB"]));
+    expect(error.variables).toEqual(
+      expect.arrayContaining([
+        "DATABASE_URL",
+        "SECONDSHIFT_ENCRYPTION_KEY",
+        "REDIS_URL",
+        "SANDBOX_MEMORY_MB",
+      ]),
+    );
     expect(error.message).toContain("SANDBOX_MEMORY_MB: must be a whole number of MiB");
   });
 
   it("parses previous keys and names a bad entry", () => {
-    const previous = [randomBytes(32).toString("base64"), randomBytes(32).toString("base64")].join(", ");
-    expect(loadGatewayEnv({ ...base, SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: previous }).SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS).toHaveLength(2);
-    const error = failure(() => loadGatewayEnv({ ...base, SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: `${key},short` }));
+    const previous = [randomBytes(32).toString("base64"), randomBytes(32).toString("base64")].join(
+      ", ",
+    );
+    expect(
+      loadGatewayEnv({ ...base, SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: previous })
+        .SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS,
+    ).toHaveLength(2);
+    const error = failure(() =>
+      loadGatewayEnv({ ...base, SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: `${key},short` }),
+    );
     expect(error.message).toContain("SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: ");
     expect(error.message).toContain("entry 2");
   });
@@ -79,13 +101,24 @@ describe("service environments", () => {
     const error = failure(() => loadWorkerEnv({ ...base, SANDBOX_RUNTIME: "runc" }));
     expect(error.variables).toEqual(["SANDBOX_RUNTIME"]);
     expect(error.message).toContain("gVisor");
-    expect(failure(() => loadWorkerEnv({ ...base, SANDBOX_ALLOW_RUNC: "true" })).variables).toEqual(["SANDBOX_ALLOW_RUNC"]);
-    const dev = loadWorkerEnv({ ...base, SECONDSHIFT_ENV: "development", SANDBOX_RUNTIME: "runc", SANDBOX_ALLOW_RUNC: "true" });
+    expect(failure(() => loadWorkerEnv({ ...base, SANDBOX_ALLOW_RUNC: "true" })).variables).toEqual(
+      ["SANDBOX_ALLOW_RUNC"],
+    );
+    const dev = loadWorkerEnv({
+      ...base,
+      SECONDSHIFT_ENV: "development",
+      SANDBOX_RUNTIME: "runc",
+      SANDBOX_ALLOW_RUNC: "true",
+    });
     expect(dev.SANDBOX_RUNTIME).toBe("runc");
   });
 
   it("rejects an unknown deployment mode and bad ports", () => {
-    expect(failure(() => loadWebEnv({ ...base, SECONDSHIFT_ENV: "prod" })).variables).toEqual(["SECONDSHIFT_ENV"]);
-    expect(failure(() => loadWebEnv({ ...base, PORT: "70000" })).message).toContain("PORT: must be between 1 and 65535");
+    expect(failure(() => loadWebEnv({ ...base, SECONDSHIFT_ENV: "prod" })).variables).toEqual([
+      "SECONDSHIFT_ENV",
+    ]);
+    expect(failure(() => loadWebEnv({ ...base, PORT: "70000" })).message).toContain(
+      "PORT: must be between 1 and 65535",
+    );
   });
 });

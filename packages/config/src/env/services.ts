@@ -23,7 +23,9 @@ const shared = {
   LOG_LEVEL: logLevel,
   DATABASE_URL: databaseUrl,
   SECONDSHIFT_ENCRYPTION_KEY: encryptionKey("SECONDSHIFT_ENCRYPTION_KEY"),
-  SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: previousEncryptionKeys("SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS"),
+  SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: previousEncryptionKeys(
+    "SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS",
+  ),
   SECONDSHIFT_ALLOWED_PRIVATE_HOSTS: commaList,
   SECONDSHIFT_ALLOWED_PRIVATE_CIDRS: commaList,
 };
@@ -49,11 +51,19 @@ export const workerEnvSchema = z.object({
   SECONDSHIFT_PUBLIC_URL: urlWithScheme(["https", "http"], "https://secondshift.example.com"),
   SECONDSHIFT_GATEWAY_URL: urlWithScheme(["https", "http"], "http://gateway:4000"),
   DOCKER_HOST: z.string().optional(),
-  SANDBOX_IMAGE: z.string().min(1, "must name an image, e.g. secondshift-sandbox:latest").default("secondshift-sandbox:latest"),
-  SANDBOX_RUNTIME: z.enum(["runsc", "runc"], { error: 'must be "runsc" (gVisor) or "runc"' }).default("runsc"),
+  SANDBOX_IMAGE: z
+    .string()
+    .min(1, "must name an image, e.g. secondshift-sandbox:latest")
+    .default("secondshift-sandbox:latest"),
+  SANDBOX_RUNTIME: z
+    .enum(["runsc", "runc"], { error: 'must be "runsc" (gVisor) or "runc"' })
+    .default("runsc"),
   SANDBOX_ALLOW_RUNC: booleanFlag,
   SANDBOX_MEMORY_MB: positiveInt(1024, "MiB"),
-  SANDBOX_CPUS: z.coerce.number({ error: "must be a number of CPUs, e.g. 1 or 0.5" }).positive("must be more than 0").default(1),
+  SANDBOX_CPUS: z.coerce
+    .number({ error: "must be a number of CPUs, e.g. 1 or 0.5" })
+    .positive("must be more than 0")
+    .default(1),
   SANDBOX_PIDS_LIMIT: positiveInt(256, "processes"),
   SANDBOX_WORKSPACE_MB: positiveInt(1024, "MiB"),
   SANDBOX_TMP_MB: positiveInt(256, "MiB"),
@@ -62,8 +72,13 @@ export const workerEnvSchema = z.object({
   RUN_MAX_TOKEN_BUDGET: positiveInt(2_000_000, "tokens"),
 });
 
-function refineProduction<T extends { SECONDSHIFT_ENV: string }>(env: T, checks: Array<[boolean, string, string]>): T {
-  const problems = checks.filter(([bad]) => bad).map(([, variable, message]) => ({ variable, message }));
+function refineProduction<T extends { SECONDSHIFT_ENV: string }>(
+  env: T,
+  checks: Array<[boolean, string, string]>,
+): T {
+  const problems = checks
+    .filter(([bad]) => bad)
+    .map(([, variable, message]) => ({ variable, message }));
   if (env.SECONDSHIFT_ENV === "production" && problems.length > 0) {
     throw new ConfigError(problems);
   }
@@ -90,7 +105,11 @@ export function loadWorkerEnv(env: Env): WorkerEnv {
       "SANDBOX_RUNTIME",
       'production requires the gVisor runtime: set it to "runsc" (install Debian\'s runsc package and register it with dockerd)',
     ],
-    [parsed.SANDBOX_ALLOW_RUNC, "SANDBOX_ALLOW_RUNC", "runc is refused in production; unset it or set SECONDSHIFT_ENV=development"],
+    [
+      parsed.SANDBOX_ALLOW_RUNC,
+      "SANDBOX_ALLOW_RUNC",
+      "runc is refused in production; unset it or set SECONDSHIFT_ENV=development",
+    ],
   ]);
 }
 
@@ -98,7 +117,9 @@ export function loadWorkerEnv(env: Env): WorkerEnv {
 export const maintenanceEnvSchema = z.object({
   DATABASE_URL: databaseUrl,
   SECONDSHIFT_ENCRYPTION_KEY: encryptionKey("SECONDSHIFT_ENCRYPTION_KEY"),
-  SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: previousEncryptionKeys("SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS"),
+  SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: previousEncryptionKeys(
+    "SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS",
+  ),
 });
 
 export function loadMaintenanceEnv(env: Env) {

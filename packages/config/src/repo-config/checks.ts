@@ -42,23 +42,40 @@ export function checkJob(key: string, job: Json, limits: RepoConfigLimits): Chec
   const hasPrompt = typeof job.prompt === "string";
   const hasFile = typeof job.promptFile === "string";
   if (hasPrompt && hasFile) {
-    problems.push({ path: at("promptFile"), atKey: true, message: "set either prompt or promptFile, not both" });
+    problems.push({
+      path: at("promptFile"),
+      atKey: true,
+      message: "set either prompt or promptFile, not both",
+    });
   } else if (!hasPrompt && !hasFile && job.prompt === undefined && job.promptFile === undefined) {
-    problems.push({ path: at(), message: "missing the task: set prompt (inline text) or promptFile (a file in this repository)" });
+    problems.push({
+      path: at(),
+      message:
+        "missing the task: set prompt (inline text) or promptFile (a file in this repository)",
+    });
   }
   const timezone = typeof job.timezone === "string" ? job.timezone : "UTC";
   if (typeof job.timezone === "string" && !isValidTimezone(job.timezone)) {
-    problems.push({ path: at("timezone"), message: `"${job.timezone}" is not an IANA time zone; use a name such as "UTC" or "Europe/Berlin"` });
+    problems.push({
+      path: at("timezone"),
+      message: `"${job.timezone}" is not an IANA time zone; use a name such as "UTC" or "Europe/Berlin"`,
+    });
   }
   if (typeof job.schedule === "string") {
     const problem = cronProblem(job.schedule, timezone);
     if (problem) problems.push({ path: at("schedule"), message: problem });
   }
   if (typeof job.timeoutMinutes === "number" && job.timeoutMinutes > limits.maxTimeoutMinutes) {
-    problems.push({ path: at("timeoutMinutes"), message: `must be at most ${limits.maxTimeoutMinutes} (this server's maximum run time in minutes)` });
+    problems.push({
+      path: at("timeoutMinutes"),
+      message: `must be at most ${limits.maxTimeoutMinutes} (this server's maximum run time in minutes)`,
+    });
   }
   if (typeof job.tokenBudget === "number" && job.tokenBudget > limits.maxTokenBudget) {
-    problems.push({ path: at("tokenBudget"), message: `must be at most ${limits.maxTokenBudget} (this server's maximum token budget per run)` });
+    problems.push({
+      path: at("tokenBudget"),
+      message: `must be at most ${limits.maxTokenBudget} (this server's maximum token budget per run)`,
+    });
   }
   const tools = job.tools as Json | undefined;
   for (const kind of ["mcp", "http"] as const) {
@@ -69,7 +86,10 @@ export function checkJob(key: string, job: Json, limits: RepoConfigLimits): Chec
       const label = (group as Json | null)?.label;
       if (typeof label !== "string") return;
       if (seen.has(label)) {
-        problems.push({ path: at("tools", kind, index, "label"), message: `label "${label}" is listed twice under ${kind}; merge the two entries` });
+        problems.push({
+          path: at("tools", kind, index, "label"),
+          message: `label "${label}" is listed twice under ${kind}; merge the two entries`,
+        });
       }
       seen.add(label);
     });

@@ -1,6 +1,12 @@
 // Turns a validated document into the stable structure the platform stores: defaults filled,
 // groups in a fixed order, tool names sorted — so equal requests compare (and hash) equal.
-import type { RepoConfig, RepoConfigLimits, RepoJob, RequestedKind, RequestedToolGroup } from "./types.ts";
+import type {
+  RepoConfig,
+  RepoConfigLimits,
+  RepoJob,
+  RequestedKind,
+  RequestedToolGroup,
+} from "./types.ts";
 
 type Json = Record<string, unknown>;
 
@@ -21,7 +27,12 @@ export function compareGroups(a: RequestedToolGroup, b: RequestedToolGroup): num
 }
 
 function group(kind: RequestedKind, raw: RawGroup): RequestedToolGroup {
-  return { kind, label: raw.label ?? null, required: raw.required, tools: [...new Set(raw.tools)].sort() };
+  return {
+    kind,
+    label: raw.label ?? null,
+    required: raw.required,
+    tools: [...new Set(raw.tools)].sort(),
+  };
 }
 
 function normaliseTools(tools: Json | undefined): RequestedToolGroup[] {
@@ -46,7 +57,9 @@ export function normaliseJob(key: string, raw: Json, limits: RepoConfigLimits): 
     timezone: str(raw.timezone) ?? "UTC",
     model: str(raw.model),
     tokenBudget: typeof raw.tokenBudget === "number" ? raw.tokenBudget : limits.defaultTokenBudget,
-    timeoutSeconds: (typeof raw.timeoutMinutes === "number" ? raw.timeoutMinutes : limits.defaultTimeoutMinutes) * 60,
+    timeoutSeconds:
+      (typeof raw.timeoutMinutes === "number" ? raw.timeoutMinutes : limits.defaultTimeoutMinutes) *
+      60,
     tools: normaliseTools(raw.tools as Json | undefined),
   };
 }

@@ -19,24 +19,49 @@ export interface ParseRepoConfigOptions {
 const isInside = (path: PathSegments, prefix: PathSegments) =>
   prefix.length <= path.length && prefix.every((segment, i) => String(segment) === String(path[i]));
 
-export function parseRepoConfig(text: string, options: ParseRepoConfigOptions): ParseRepoConfigResult {
+export function parseRepoConfig(
+  text: string,
+  options: ParseRepoConfigOptions,
+): ParseRepoConfigResult {
   const file = options.file ?? REPO_CONFIG_FILE;
   const fail = (errors: RepoConfigError[]): ParseRepoConfigResult => ({
     ok: false,
     errors: errors.sort((a, b) => a.line - b.line || a.column - b.column),
   });
-  const at = (line: number, column: number, path: string, message: string): RepoConfigError => ({ file, line, column, path, message });
+  const at = (line: number, column: number, path: string, message: string): RepoConfigError => ({
+    file,
+    line,
+    column,
+    path,
+    message,
+  });
 
   if (Buffer.byteLength(text, "utf8") > repoConfigCaps.maxFileBytes) {
-    return fail([at(1, 1, "", `the file is larger than ${repoConfigCaps.maxFileBytes / 1024} KiB; move long prompts into promptFile files`)]);
+    return fail([
+      at(
+        1,
+        1,
+        "",
+        `the file is larger than ${repoConfigCaps.maxFileBytes / 1024} KiB; move long prompts into promptFile files`,
+      ),
+    ]);
   }
   const lineCounter = new LineCounter();
-  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true, version: "1.2" });
+  const doc: Document = parseDocument(text, {
+    lineCounter,
+    prettyErrors: true,
+    uniqueKeys: true,
+    strict: true,
+    version: "1.2",
+  });
   if (doc.errors.length > 0) {
     return fail(
       doc.errors.map((e) => {
         const pos = e.linePos?.[0] ?? { line: 1, col: 1 };
-        const firstLine = (e.message.split("\n")[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, "");
+        const firstLine = (e.message.split("\n")[0] ?? e.message).replace(
+          / at line \d+, column \d+:?$/,
+          "",
+        );
         return at(pos.line, pos.col, "", `YAML syntax error: ${firstLine}`);
       }),
     );
@@ -53,17 +78,29 @@ export function parseRepoConfig(text: string, options: ParseRepoConfigOptions): 
   const forbidden = findForbiddenKeys(doc.contents);
   for (const hit of forbidden) {
     const { line, column } = lineAndColumn(lineCounter, hit.offset);
-    errors.push(at(line, column, formatPath(hit.path), `"${hit.key}" cannot be set: ${ACCESS_ONLY_MESSAGE}`));
+    errors.push(
+      at(line, column, formatPath(hit.path), `"${hit.key}" cannot be set: ${ACCESS_ONLY_MESSAGE}`),
+    );
   }
 
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 50 });
   } catch (error) {
-    return fail([...errors, at(1, 1, "", `the YAML could not be read: ${error instanceof Error ? error.message : String(error)}`)]);
+    return fail([
+      ...errors,
+      at(
+        1,
+        1,
+        "",
+        `the YAML could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    ]);
   }
   // A forbidden key also fails the schema ("unknown key"); one message per key is enough.
-  const problems = schemaProblems(data).filter((p) => !forbidden.some((hit) => isInside(p.path, hit.path)));
+  const problems = schemaProblems(data).filter(
+    (p) => !forbidden.some((hit) => isInside(p.path, hit.path)),
+  );
   for (const p of problems) errors.push(locate(p.path, p.atKey, p.message));
 
   const jobs = (data as { jobs?: unknown } | null)?.jobs;

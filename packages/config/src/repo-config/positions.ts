@@ -6,12 +6,14 @@ export type PathSegments = Array<string | number>;
 /** Offset of the node at `path` (or of its key, when `atKey`), or of the deepest ancestor found. */
 export function offsetOf(doc: Document, path: PathSegments, atKey = false): number {
   let node: unknown = doc.contents;
-  let offset = (doc.contents)?.range?.[0] ?? 0;
+  let offset = doc.contents?.range?.[0] ?? 0;
   for (let i = 0; i < path.length; i++) {
     const segment = path[i];
     const last = i === path.length - 1;
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+      const pair = node.items.find(
+        (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment),
+      );
       if (!pair) return offset;
       const keyRange = isScalar(pair.key) ? pair.key.range : undefined;
       if (last && atKey && keyRange) return keyRange[0];
@@ -30,7 +32,10 @@ export function offsetOf(doc: Document, path: PathSegments, atKey = false): numb
   return offset;
 }
 
-export function lineAndColumn(lineCounter: LineCounter, offset: number): { line: number; column: number } {
+export function lineAndColumn(
+  lineCounter: LineCounter,
+  offset: number,
+): { line: number; column: number } {
   const pos = lineCounter.linePos(offset);
   return { line: pos.line, column: pos.col };
 }
@@ -58,7 +63,10 @@ export function pointerToPath(pointer: string, data: unknown): PathSegments {
       value = value[Number(segment)];
     } else {
       out.push(segment);
-      value = value && typeof value === "object" ? (value as Record<string, unknown>)[segment] : undefined;
+      value =
+        value && typeof value === "object"
+          ? (value as Record<string, unknown>)[segment]
+          : undefined;
     }
   }
   return out;

@@ -43,7 +43,8 @@ const toolList = {
 
 const required = {
   type: "boolean",
-  description: "true: the job does not start unless every listed tool is granted; false: it runs with what is granted.",
+  description:
+    "true: the job does not start unless every listed tool is granted; false: it runs with what is granted.",
 } as const;
 
 const builtinGroup = (service: string) =>
@@ -85,8 +86,17 @@ const job = {
   additionalProperties: false,
   required: ["name"],
   properties: {
-    name: { type: "string", description: "A display name, 1 to 100 characters.", minLength: 1, maxLength: 100 },
-    description: { type: "string", description: "Free text, at most 2000 characters.", maxLength: 2000 },
+    name: {
+      type: "string",
+      description: "A display name, 1 to 100 characters.",
+      minLength: 1,
+      maxLength: 100,
+    },
+    description: {
+      type: "string",
+      description: "Free text, at most 2000 characters.",
+      maxLength: 2000,
+    },
     prompt: {
       type: "string",
       description: `The task, inline (1 to ${repoConfigCaps.maxPromptLength} characters). Use either prompt or promptFile.`,
@@ -95,12 +105,14 @@ const job = {
     },
     promptFile: {
       type: "string",
-      description: "A file in this repository holding the task, relative to the repository root (no leading /, no ..).",
+      description:
+        "A file in this repository holding the task, relative to the repository root (no leading /, no ..).",
       pattern: PROMPT_FILE_PATTERN,
     },
     schedule: {
       type: "string",
-      description: 'A five-field cron expression (minute hour day-of-month month day-of-week), e.g. "0 6 * * 1-5". Omit for run-on-demand only.',
+      description:
+        'A five-field cron expression (minute hour day-of-month month day-of-week), e.g. "0 6 * * 1-5". Omit for run-on-demand only.',
       minLength: 1,
       maxLength: 100,
     },
@@ -112,24 +124,28 @@ const job = {
     },
     model: {
       type: "string",
-      description: "A model name of the workspace's provider (letters, digits, . _ : @ -). Default: the provider's default model.",
+      description:
+        "A model name of the workspace's provider (letters, digits, . _ : @ -). Default: the provider's default model.",
       pattern: MODEL_PATTERN,
     },
     tokenBudget: {
       type: "integer",
-      description: "The most model tokens one run may use; a whole number from 1000 up to the server's maximum.",
+      description:
+        "The most model tokens one run may use; a whole number from 1000 up to the server's maximum.",
       minimum: 1000,
       maximum: repoConfigCaps.maxTokenBudget,
     },
     timeoutMinutes: {
       type: "integer",
-      description: "The longest a run may take, in whole minutes, from 1 up to the server's maximum.",
+      description:
+        "The longest a run may take, in whole minutes, from 1 up to the server's maximum.",
       minimum: 1,
       maximum: repoConfigCaps.maxTimeoutMinutes,
     },
     tools: {
       type: "object",
-      description: "Tools the job requests, grouped by connection kind. Allowed keys: github, sentry, mcp, http.",
+      description:
+        "Tools the job requests, grouped by connection kind. Allowed keys: github, sentry, mcp, http.",
       additionalProperties: false,
       properties: {
         github: builtinGroup("GitHub"),
@@ -151,14 +167,19 @@ export const repoConfigSchema = {
   additionalProperties: false,
   required: ["version", "jobs"],
   properties: {
-    version: { type: "integer", description: "The format version; must be 1.", const: REPO_CONFIG_VERSION },
+    version: {
+      type: "integer",
+      description: "The format version; must be 1.",
+      const: REPO_CONFIG_VERSION,
+    },
     jobs: {
       type: "object",
       description: `Jobs by key (lowercase letters, digits, _ -; at most 64 characters), at most ${repoConfigCaps.maxJobs}.`,
       maxProperties: repoConfigCaps.maxJobs,
       propertyNames: {
         type: "string",
-        description: "A job key: lowercase letters, digits, _ and -, starting with a letter or digit, at most 64 characters.",
+        description:
+          "A job key: lowercase letters, digits, _ and -, starting with a letter or digit, at most 64 characters.",
         pattern: JOB_KEY_PATTERN,
       },
       additionalProperties: job,

@@ -53,4 +53,5 @@ export interface RepoConfigLimits {
   defaultTokenBudget: number;
 }
 
-export type ParseRepoConfigResult = { ok: true; config: RepoConfig } | { ok: false; errors: RepoConfigError[] };
+export type ParseRepoConfigResult =
+  { ok: true; config: RepoConfig } | { ok: false; errors: RepoConfigError[] };

@@ -5,7 +5,13 @@ import type { PathSegments } from "./positions.ts";
 import { pointerToPath } from "./positions.ts";
 import { repoConfigSchema } from "./schema.ts";
 
-const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true, coerceTypes: false, useDefaults: false });
+const ajv = new Ajv2020({
+  strict: true,
+  allErrors: true,
+  verbose: true,
+  coerceTypes: false,
+  useDefaults: false,
+});
 export const validateRepoConfigSchema = ajv.compile(repoConfigSchema);
 
 export interface SchemaProblem {
@@ -20,7 +26,8 @@ function describe(error: ErrorObject): string {
 }
 
 function allowedKeys(error: ErrorObject): string {
-  const properties = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const properties = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)
+    ?.properties;
   return properties ? Object.keys(properties).join(", ") : "none";
 }
 
@@ -39,23 +46,43 @@ export function schemaProblems(data: unknown): SchemaProblem[] {
         });
         break;
       case "required":
-        problems.push({ path, atKey: false, message: `missing required key "${String(params.missingProperty)}"${describe(error)}` });
+        problems.push({
+          path,
+          atKey: false,
+          message: `missing required key "${String(params.missingProperty)}"${describe(error)}`,
+        });
         break;
       case "propertyNames":
         break; // reported by the inner "pattern" error, which carries the offending name
       case "pattern":
         if (params.propertyName !== undefined || error.propertyName !== undefined) {
           const name = String(error.propertyName ?? params.propertyName);
-          problems.push({ path: [...path, name], atKey: true, message: `"${name}" is not a valid job key${describe(error)}` });
+          problems.push({
+            path: [...path, name],
+            atKey: true,
+            message: `"${name}" is not a valid job key${describe(error)}`,
+          });
         } else {
-          problems.push({ path, atKey: false, message: `has a value that is not allowed${describe(error)}` });
+          problems.push({
+            path,
+            atKey: false,
+            message: `has a value that is not allowed${describe(error)}`,
+          });
         }
         break;
       case "const":
-        problems.push({ path, atKey: false, message: `must be ${JSON.stringify(params.allowedValue)}${describe(error)}` });
+        problems.push({
+          path,
+          atKey: false,
+          message: `must be ${JSON.stringify(params.allowedValue)}${describe(error)}`,
+        });
         break;
       default:
-        problems.push({ path, atKey: false, message: `${error.message ?? "is not valid"}${describe(error)}` });
+        problems.push({
+          path,
+          atKey: false,
+          message: `${error.message ?? "is not valid"}${describe(error)}`,
+        });
     }
   }
   return problems;

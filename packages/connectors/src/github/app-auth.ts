@@ -16,7 +16,10 @@ export function appJwt(appId: string, privateKeyPem: string, nowMs: number): str
     key = createPrivateKey(privateKeyPem);
   } catch {
     // Never echo the key or the parser's message (which can quote it).
-    throw connectorError("AUTH_FAILED", "The GitHub App private key of this connection could not be read. Ask the workspace owner to upload it again.");
+    throw connectorError(
+      "AUTH_FAILED",
+      "The GitHub App private key of this connection could not be read. Ask the workspace owner to upload it again.",
+    );
   }
   const now = Math.floor(nowMs / 1000);
   // iat 60 s in the past absorbs clock drift (GitHub's advice); 9 min stays under the 10 min cap.
@@ -52,9 +55,20 @@ export async function mintInstallationToken(input: MintInput): Promise<Installat
   const jwt = appJwt(input.appId, input.privateKey, input.nowMs);
   const auth = { ...input.headers, authorization: `Bearer ${jwt}` };
   const opts = { deadline: input.deadline, readLimit: 256 * 1024, service: "GitHub" };
-  const installation = await restRequest(input.fetch, { method: "GET", url: buildUrl(input.baseUrl, ["app", "installations", input.installationId]), headers: auth }, opts);
-  const granted = (parseJson(installation.text) as { permissions?: Record<string, string> }).permissions ?? {};
-  const permissions = Object.fromEntries(READ_PERMISSIONS.filter((p) => p in granted).map((p) => [p, "read"]));
+  const installation = await restRequest(
+    input.fetch,
+    {
+      method: "GET",
+      url: buildUrl(input.baseUrl, ["app", "installations", input.installationId]),
+      headers: auth,
+    },
+    opts,
+  );
+  const granted =
+    (parseJson(installation.text) as { permissions?: Record<string, string> }).permissions ?? {};
+  const permissions = Object.fromEntries(
+    READ_PERMISSIONS.filter((p) => p in granted).map((p) => [p, "read"]),
+  );
   const response = await restRequest(
     input.fetch,
     {
@@ -67,7 +81,10 @@ export async function mintInstallationToken(input: MintInput): Promise<Installat
   );
   const body = parseJson(response.text) as { token?: unknown; expires_at?: unknown };
   if (typeof body.token !== "string" || typeof body.expires_at !== "string") {
-    throw connectorError("PROTOCOL_ERROR", "GitHub answered the installation token request with an unexpected body.");
+    throw connectorError(
+      "PROTOCOL_ERROR",
+      "GitHub answered the installation token request with an unexpected body.",
+    );
   }
   return { token: body.token, expiresAt: Date.parse(body.expires_at), baseUrl: input.baseUrl };
 }

@@ -1,7 +1,13 @@
 // The GitHub connector: allowlisted read tools (tools.ts), the job's repository only
 // (scope.ts), a token or a GitHub App installation token (app-auth.ts). Base URL = the
 // owner's endpoint, so GitHub Enterprise Server (https://host/api/v3) works the same.
-import type { CallOptions, ConnectionSecrets, ConnectionTarget, Connector, ToolResult } from "../types.ts";
+import type {
+  CallOptions,
+  ConnectionSecrets,
+  ConnectionTarget,
+  Connector,
+  ToolResult,
+} from "../types.ts";
 import { startDeadline, type CallDeadline } from "../shared/deadline.ts";
 import type { ConnectorDeps } from "../shared/deps.ts";
 import { connectorError, outOfScope } from "../shared/errors.ts";
@@ -24,13 +30,27 @@ export function createGithubConnector(deps: ConnectorDeps): Connector {
     "user-agent": `${deps.clientInfo.name}/${deps.clientInfo.version}`,
   };
 
-  async function authorization(target: ConnectionTarget, secrets: ConnectionSecrets, repo: ScopedRepository, baseUrl: URL, runId: string | undefined, deadline: CallDeadline): Promise<string> {
-    if (!secrets.credential) throw connectorError("AUTH_FAILED", "The GitHub connection has no credential. Ask the workspace owner to add one.");
+  async function authorization(
+    target: ConnectionTarget,
+    secrets: ConnectionSecrets,
+    repo: ScopedRepository,
+    baseUrl: URL,
+    runId: string | undefined,
+    deadline: CallDeadline,
+  ): Promise<string> {
+    if (!secrets.credential)
+      throw connectorError(
+        "AUTH_FAILED",
+        "The GitHub connection has no credential. Ask the workspace owner to add one.",
+      );
     if (target.authType !== "GITHUB_APP") return `Bearer ${secrets.credential}`;
     const appId = target.settings.appId;
     const installationId = target.settings.installationId;
     if (!isId(appId) || !isId(installationId)) {
-      throw connectorError("INVALID_SETTINGS", "The GitHub App connection needs a numeric appId and installationId in its settings.");
+      throw connectorError(
+        "INVALID_SETTINGS",
+        "The GitHub App connection needs a numeric appId and installationId in its settings.",
+      );
     }
     const key = `${target.connectionId}|${repo.owner.toLowerCase()}/${repo.name.toLowerCase()}`;
     const cached = runId === undefined ? undefined : runTokens.get(runId, key, now());
@@ -50,10 +70,20 @@ export function createGithubConnector(deps: ConnectorDeps): Connector {
     return `Bearer ${minted.token}`;
   }
 
-  async function get(url: URL, auth: string, accept: string | undefined, deadline: CallDeadline, readLimit: number) {
+  async function get(
+    url: URL,
+    auth: string,
+    accept: string | undefined,
+    deadline: CallDeadline,
+    readLimit: number,
+  ) {
     return restRequest(
       deps.outbound,
-      { method: "GET", url, headers: { ...baseHeaders, ...(accept ? { accept } : {}), authorization: auth } },
+      {
+        method: "GET",
+        url,
+        headers: { ...baseHeaders, ...(accept ? { accept } : {}), authorization: auth },
+      },
       // 404 and 422 are answers the model can act on (wrong number, bad query), not failures.
       { deadline, readLimit, service: "GitHub", passStatuses: [404, 422] },
     );
@@ -68,30 +98,62 @@ export function createGithubConnector(deps: ConnectorDeps): Connector {
 
     async callTool(target, secrets, name, args, options: CallOptions): Promise<ToolResult> {
       const tool = githubToolsByName.get(name);
-      if (!tool) throw connectorError("UNKNOWN_TOOL", `GitHub has no tool named ${JSON.stringify(name.slice(0, 80))} in SecondShift's allowlist.`);
+      if (!tool)
+        throw connectorError(
+          "UNKNOWN_TOOL",
+          `GitHub has no tool named ${JSON.stringify(name.slice(0, 80))} in SecondShift's allowlist.`,
+        );
       // Everything that can refuse does so before the first byte leaves ([C22]).
       const repo = resolveRepository(args, options.scope);
       const plan = planOrRefuse((a, r) => tool.plan(a, r), args, repo);
       const baseUrl = parseBaseUrl(target.endpoint || DEFAULT_GITHUB_API, "GitHub");
-      const url = plan.search ? buildUrl(baseUrl, plan.segments, plan.query) : buildUrl(baseUrl, ["repos", repo.owner, repo.name, ...plan.segments], plan.query);
+      const url = plan.search
+        ? buildUrl(baseUrl, plan.segments, plan.query)
+        : buildUrl(baseUrl, ["repos", repo.owner, repo.name, ...plan.segments], plan.query);
 
       const deadline = startDeadline(options.signal, options.timeoutMs);
       try {
-        const auth = await authorization(target, secrets, repo, baseUrl, options.scope.runId, deadline);
+        const auth = await authorization(
+          target,
+          secrets,
+          repo,
+          baseUrl,
+          options.scope.runId,
+          deadline,
+        );
         const readLimit = readLimitFor(options.maxResultBytes);
         if (name === "get_workflow_run_logs") {
           const jobs = await get(url, auth, undefined, deadline, readLimit);
-          if (jobs.status !== 200) return textResult(`GitHub answered HTTP ${jobs.status}: workflow run not found.`, options.maxResultBytes, true);
+          if (jobs.status !== 200)
+            return textResult(
+              `GitHub answered HTTP ${jobs.status}: workflow run not found.`,
+              options.maxResultBytes,
+              true,
+            );
           const text = await summariseRunLogs(jobs.text, options.maxResultBytes, (jobId) =>
-            get(buildUrl(baseUrl, ["repos", repo.owner, repo.name, "actions", "jobs", jobId, "logs"]), auth, undefined, deadline, readLimit),
+            get(
+              buildUrl(baseUrl, ["repos", repo.owner, repo.name, "actions", "jobs", jobId, "logs"]),
+              auth,
+              undefined,
+              deadline,
+              readLimit,
+            ),
           );
           return textResult(text, options.maxResultBytes);
         }
         const response = await get(url, auth, plan.accept, deadline, readLimit);
         if (response.status === 404 || response.status === 422) {
-          return textResult(`GitHub answered HTTP ${response.status}: ${response.status === 404 ? "not found" : "the request was not valid"}.`, options.maxResultBytes, true);
+          return textResult(
+            `GitHub answered HTTP ${response.status}: ${response.status === 404 ? "not found" : "the request was not valid"}.`,
+            options.maxResultBytes,
+            true,
+          );
         }
-        const parts = [plan.accept === "application/vnd.github.diff" || plan.accept?.includes("raw") ? response.text : compactJson(response)];
+        const parts = [
+          plan.accept === "application/vnd.github.diff" || plan.accept?.includes("raw")
+            ? response.text
+            : compactJson(response),
+        ];
         if (!response.complete) parts[0] += "\n[truncated]";
         const next = nextPageFromLink(response.headers.get("link"));
         if (next !== null) parts.unshift(`[more results: call again with page=${next}]\n`);
@@ -105,8 +167,21 @@ export function createGithubConnector(deps: ConnectorDeps): Connector {
       for (const token of runTokens.take(runId)) {
         // Revoke so a leaked copy dies with the run; failure only means it expires on its own (≤ 1 h).
         const deadline = startDeadline(new AbortController().signal, 5_000);
-        await restRequest(deps.outbound, { method: "DELETE", url: buildUrl(token.baseUrl, ["installation", "token"]), headers: { ...baseHeaders, authorization: `Bearer ${token.token}` } }, { deadline, readLimit: 1024, service: "GitHub" })
-          .catch((error: unknown) => deps.logger.warn({ reason: (error as { reason?: string }).reason }, "github: installation token revocation failed"))
+        await restRequest(
+          deps.outbound,
+          {
+            method: "DELETE",
+            url: buildUrl(token.baseUrl, ["installation", "token"]),
+            headers: { ...baseHeaders, authorization: `Bearer ${token.token}` },
+          },
+          { deadline, readLimit: 1024, service: "GitHub" },
+        )
+          .catch((error: unknown) =>
+            deps.logger.warn(
+              { reason: (error as { reason?: string }).reason },
+              "github: installation token revocation failed",
+            ),
+          )
           .finally(() => deadline.clear());
       }
     },
@@ -117,15 +192,26 @@ export function createGithubConnector(deps: ConnectorDeps): Connector {
 }
 
 function isId(value: unknown): boolean {
-  return (typeof value === "number" && Number.isInteger(value) && value > 0) || (typeof value === "string" && /^\d{1,20}$/.test(value));
+  return (
+    (typeof value === "number" && Number.isInteger(value) && value > 0) ||
+    (typeof value === "string" && /^\d{1,20}$/.test(value))
+  );
 }
 
-function planOrRefuse(plan: (a: Record<string, unknown>, r: ScopedRepository) => GithubRequestPlan, args: Record<string, unknown>, repo: ScopedRepository): GithubRequestPlan {
+function planOrRefuse(
+  plan: (a: Record<string, unknown>, r: ScopedRepository) => GithubRequestPlan,
+  args: Record<string, unknown>,
+  repo: ScopedRepository,
+): GithubRequestPlan {
   try {
     return plan(args, repo);
   } catch (error) {
-    if (error instanceof RangeError) throw outOfScope("search_code searches only the job's repository; repo:, org:, user: and similar qualifiers are not allowed.");
-    if (error instanceof TypeError) throw connectorError("INVALID_ARGUMENTS", `Invalid arguments: ${error.message}.`);
+    if (error instanceof RangeError)
+      throw outOfScope(
+        "search_code searches only the job's repository; repo:, org:, user: and similar qualifiers are not allowed.",
+      );
+    if (error instanceof TypeError)
+      throw connectorError("INVALID_ARGUMENTS", `Invalid arguments: ${error.message}.`);
     throw error;
   }
 }

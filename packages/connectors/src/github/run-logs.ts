@@ -13,22 +13,33 @@ interface Job {
 
 const MAX_LOGS = 3;
 
-export async function summariseRunLogs(jobsJson: string, maxBytes: number, fetchLog: (jobId: string) => Promise<RestResponse>): Promise<string> {
+export async function summariseRunLogs(
+  jobsJson: string,
+  maxBytes: number,
+  fetchLog: (jobId: string) => Promise<RestResponse>,
+): Promise<string> {
   let jobs: Job[];
   try {
-    jobs = ((JSON.parse(jobsJson) as { jobs?: Job[] }).jobs ?? []).filter((j) => Number.isInteger(j.id));
+    jobs = ((JSON.parse(jobsJson) as { jobs?: Job[] }).jobs ?? []).filter((j) =>
+      Number.isInteger(j.id),
+    );
   } catch {
     return "GitHub answered with a job list that is not JSON.";
   }
   const lines = [`${jobs.length} job(s):`];
   for (const job of jobs) {
-    lines.push(`- ${job.name} (id ${job.id}): ${job.status}${job.conclusion ? `, ${job.conclusion}` : ""}`);
+    lines.push(
+      `- ${job.name} (id ${job.id}): ${job.status}${job.conclusion ? `, ${job.conclusion}` : ""}`,
+    );
     for (const step of job.steps ?? []) {
       if (step.conclusion === "failure") lines.push(`    failed step ${step.number}: ${step.name}`);
     }
   }
   const failed = jobs.filter((j) => j.conclusion === "failure").slice(0, MAX_LOGS);
-  const budget = Math.max(512, Math.floor((maxBytes - Buffer.byteLength(lines.join("\n"))) / Math.max(1, failed.length)) - 128);
+  const budget = Math.max(
+    512,
+    Math.floor((maxBytes - Buffer.byteLength(lines.join("\n"))) / Math.max(1, failed.length)) - 128,
+  );
   for (const job of failed) {
     const log = await fetchLog(String(job.id));
     if (log.status !== 200) {
@@ -36,7 +47,9 @@ export async function summariseRunLogs(jobsJson: string, maxBytes: number, fetch
       continue;
     }
     const tail = tailBytes(log.text, budget);
-    lines.push(`\n--- last ${Buffer.byteLength(tail)} bytes of the log of ${job.name} ---\n${tail}`);
+    lines.push(
+      `\n--- last ${Buffer.byteLength(tail)} bytes of the log of ${job.name} ---\n${tail}`,
+    );
   }
   return lines.join("\n");
 }

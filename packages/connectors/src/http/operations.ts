@@ -25,12 +25,16 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 function invalid(detail: string): never {
-  throw connectorError("INVALID_SETTINGS", `The HTTP connection's operations are not valid: ${detail}. Ask the workspace owner to fix them.`);
+  throw connectorError(
+    "INVALID_SETTINGS",
+    `The HTTP connection's operations are not valid: ${detail}. Ask the workspace owner to fix them.`,
+  );
 }
 
 function names(value: unknown, what: string): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((v) => typeof v === "string" && NAME.test(v))) invalid(`${what} must be a list of parameter names`);
+  if (!Array.isArray(value) || !value.every((v) => typeof v === "string" && NAME.test(v)))
+    invalid(`${what} must be a list of parameter names`);
   return value as string[];
 }
 
@@ -45,15 +49,35 @@ function parseOperation(raw: unknown, index: number): HttpOperation {
   if (typeof raw !== "object" || raw === null) invalid(`operation ${index} is not an object`);
   const op = raw as Record<string, unknown>;
   const name = op.name;
-  if (typeof name !== "string" || !NAME.test(name)) invalid(`operation ${index} needs a name of letters, digits, _ or -`);
+  if (typeof name !== "string" || !NAME.test(name))
+    invalid(`operation ${index} needs a name of letters, digits, _ or -`);
   const method = typeof op.method === "string" ? op.method.toUpperCase() : "";
-  if (!(HTTP_METHODS as readonly string[]).includes(method)) invalid(`${name}: method must be one of ${HTTP_METHODS.join(", ")}`);
+  if (!(HTTP_METHODS as readonly string[]).includes(method))
+    invalid(`${name}: method must be one of ${HTTP_METHODS.join(", ")}`);
   const template = op.pathTemplate;
-  if (typeof template !== "string" || !template.startsWith("/") || /[?#\\]/.test(template) || template.split("/").some((s) => s === ".." || s === "." || (s.includes("{") && !PLACEHOLDER.test(s)))) {
-    invalid(`${name}: pathTemplate must be a path like /v1/items/{id} (placeholders are whole segments)`);
+  if (
+    typeof template !== "string" ||
+    !template.startsWith("/") ||
+    /[?#\\]/.test(template) ||
+    template
+      .split("/")
+      .some((s) => s === ".." || s === "." || (s.includes("{") && !PLACEHOLDER.test(s)))
+  ) {
+    invalid(
+      `${name}: pathTemplate must be a path like /v1/items/{id} (placeholders are whole segments)`,
+    );
   }
-  const parameters = op.parameters ?? { type: "object", properties: {}, additionalProperties: false };
-  if (typeof parameters !== "object" || parameters === null || (parameters as JsonSchema).type !== "object") invalid(`${name}: parameters must be a JSON Schema of type object`);
+  const parameters = op.parameters ?? {
+    type: "object",
+    properties: {},
+    additionalProperties: false,
+  };
+  if (
+    typeof parameters !== "object" ||
+    parameters === null ||
+    (parameters as JsonSchema).type !== "object"
+  )
+    invalid(`${name}: parameters must be a JSON Schema of type object`);
   return {
     name,
     ...(typeof op.description === "string" ? { description: op.description } : {}),

@@ -21,7 +21,11 @@ export class McpAuth {
   #refreshedThisCall = false;
   #refreshing: Promise<string> | null = null;
 
-  constructor(target: ConnectionTarget, secrets: ConnectionSecrets, private readonly now: () => number) {
+  constructor(
+    target: ConnectionTarget,
+    secrets: ConnectionSecrets,
+    private readonly now: () => number,
+  ) {
     this.#target = target;
     this.#secrets = secrets;
     this.#adopt(secrets);
@@ -60,10 +64,14 @@ export class McpAuth {
     const { authType, authHeaderName } = this.#target;
     const credential = this.#secrets.credential;
     if (authType === "NONE") return {};
-    if (authType === "BEARER") return credential ? { authorization: `Bearer ${credential}` } : this.#missing();
+    if (authType === "BEARER")
+      return credential ? { authorization: `Bearer ${credential}` } : this.#missing();
     if (authType === "HEADER") {
       if (!authHeaderName || !HEADER_NAME.test(authHeaderName)) {
-        throw connectorError("INVALID_SETTINGS", "The MCP connection's auth header name is not a valid header name.");
+        throw connectorError(
+          "INVALID_SETTINGS",
+          "The MCP connection's auth header name is not a valid header name.",
+        );
       }
       return credential ? { [authHeaderName.toLowerCase()]: credential } : this.#missing();
     }
@@ -72,7 +80,10 @@ export class McpAuth {
       if (this.#token === null || expired) await this.#refresh();
       return { authorization: `Bearer ${this.#token ?? ""}` };
     }
-    throw connectorError("INVALID_SETTINGS", `MCP connections do not support ${authType} authentication.`);
+    throw connectorError(
+      "INVALID_SETTINGS",
+      `MCP connections do not support ${authType} authentication.`,
+    );
   }
 
   /** After a 401: refresh once per call (OAuth only). True when the request should be retried. */
@@ -84,13 +95,21 @@ export class McpAuth {
 
   async #refresh(): Promise<void> {
     const oauth = this.#secrets.oauth;
-    if (!oauth) throw connectorError("AUTH_FAILED", "The MCP connection is not authorized. Ask the workspace owner to connect it.");
+    if (!oauth)
+      throw connectorError(
+        "AUTH_FAILED",
+        "The MCP connection is not authorized. Ask the workspace owner to connect it.",
+      );
     // Concurrent requests of one session share one refresh.
     this.#refreshing ??= oauth.refresh().finally(() => (this.#refreshing = null));
     try {
       this.#token = await this.#refreshing;
     } catch (error) {
-      throw connectorError("AUTH_FAILED", "The MCP connection's authorization could not be refreshed. Ask the workspace owner to reconnect it.", error);
+      throw connectorError(
+        "AUTH_FAILED",
+        "The MCP connection's authorization could not be refreshed. Ask the workspace owner to reconnect it.",
+        error,
+      );
     }
     // The broker persisted the new expiry; until the next call we only know the token is fresh.
     this.#expiresAt = null;
@@ -98,7 +117,10 @@ export class McpAuth {
   }
 
   #missing(): never {
-    throw connectorError("AUTH_FAILED", "The MCP connection has no credential. Ask the workspace owner to add one.");
+    throw connectorError(
+      "AUTH_FAILED",
+      "The MCP connection has no credential. Ask the workspace owner to add one.",
+    );
   }
 }
 

@@ -9,7 +9,11 @@ import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const require = createRequire(import.meta.url);
-const runner = join(dirname(require.resolve("@modelcontextprotocol/conformance/package.json")), "dist", "index.js");
+const runner = join(
+  dirname(require.resolve("@modelcontextprotocol/conformance/package.json")),
+  "dist",
+  "index.js",
+);
 const tsx = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
 const client = resolve(import.meta.dirname, "../../conformance/client.ts");
 
@@ -42,10 +46,23 @@ interface Outcome {
 
 function run(scenario: string, cwd: string): Promise<Outcome> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [runner, "client", "--command", `"${process.execPath}" "${tsx}" "${client}"`, "--scenario", scenario, "--timeout", "60000"], {
-      cwd, // the runner writes results/ into its working directory
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        runner,
+        "client",
+        "--command",
+        `"${process.execPath}" "${tsx}" "${client}"`,
+        "--scenario",
+        scenario,
+        "--timeout",
+        "60000",
+      ],
+      {
+        cwd, // the runner writes results/ into its working directory
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     child.stdout.on("data", (c: Buffer) => (output += c.toString()));
     child.stderr.on("data", (c: Buffer) => (output += c.toString()));
@@ -61,7 +78,8 @@ describe("MCP conformance 0.1.13 client scenarios", () => {
     const queue = [...scenarios];
     await Promise.all(
       Array.from({ length: PARALLEL }, async () => {
-        for (let s = queue.shift(); s !== undefined; s = queue.shift()) outcomes.set(s, await run(s, cwd));
+        for (let s = queue.shift(); s !== undefined; s = queue.shift())
+          outcomes.set(s, await run(s, cwd));
       }),
     );
   }, 600_000);
@@ -69,7 +87,10 @@ describe("MCP conformance 0.1.13 client scenarios", () => {
 
   it.each(scenarios)("%s passes", (scenario) => {
     const outcome = outcomes.get(scenario);
-    const summary = outcome?.output.split("\n").filter((l) => /Passed:|OVERALL|FAILURE|WARNING|Error/.test(l)).join("\n");
+    const summary = outcome?.output
+      .split("\n")
+      .filter((l) => /Passed:|OVERALL|FAILURE|WARNING|Error/.test(l))
+      .join("\n");
     expect(outcome?.output, summary).toMatch(/OVERALL: PASSED/);
     expect(outcome?.code).toBe(0);
   });

@@ -1,7 +1,8 @@
 // MCP tool results → text for the model. Text passes through (capped by the caller); images,
 // audio and embedded resources are never passed raw — each becomes a short placeholder, so no
 // binary or server-chosen blob reaches the model's context.
-const short = (value: unknown, max = 200): string => (typeof value === "string" ? value.slice(0, max) : "");
+const short = (value: unknown, max = 200): string =>
+  typeof value === "string" ? value.slice(0, max) : "";
 
 function approxBytes(base64: unknown): number {
   return typeof base64 === "string" ? Math.floor((base64.length * 3) / 4) : 0;
@@ -18,7 +19,8 @@ export function contentToText(item: unknown): string {
       return `[${c.type} omitted: ${short(c.mimeType, 80) || "unknown type"}, ${approxBytes(c.data)} bytes]`;
     case "resource": {
       const r = (c.resource ?? {}) as Record<string, unknown>;
-      const size = typeof r.text === "string" ? `${r.text.length} characters` : `${approxBytes(r.blob)} bytes`;
+      const size =
+        typeof r.text === "string" ? `${r.text.length} characters` : `${approxBytes(r.blob)} bytes`;
       return `[embedded resource omitted: ${short(r.uri)} (${short(r.mimeType, 80) || "unknown type"}, ${size})]`;
     }
     case "resource_link":
@@ -34,6 +36,9 @@ export function callResultToTexts(result: Record<string, unknown>): string[] {
   if (content.length > 0) return content.map(contentToText);
   if (result.structuredContent !== undefined) return [JSON.stringify(result.structuredContent)];
   // Protocol 2024-10-07 servers answer with { toolResult }.
-  if (result.toolResult !== undefined) return [typeof result.toolResult === "string" ? result.toolResult : JSON.stringify(result.toolResult)];
+  if (result.toolResult !== undefined)
+    return [
+      typeof result.toolResult === "string" ? result.toolResult : JSON.stringify(result.toolResult),
+    ];
   return [];
 }

@@ -5,9 +5,18 @@
 //    refreshMcpOAuth. The refresh token lives only in the broker's store callbacks; the
 //    connector and the SDK transports used for tool calls never see it.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { auth, UnauthorizedError, type OAuthClientProvider, type OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import {
+  auth,
+  UnauthorizedError,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+} from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { OutboundFetch } from "../shared/deps.ts";
 import { connectorError } from "../shared/errors.ts";
 
@@ -35,7 +44,10 @@ export interface McpOAuthOptions {
 }
 
 /** The SDK provider backed by the store; `authorizationUrl` receives the URL to send the owner to. */
-export function createMcpOAuthProvider(options: McpOAuthOptions, onAuthorizationUrl: (url: URL) => void | Promise<void>): OAuthClientProvider {
+export function createMcpOAuthProvider(
+  options: McpOAuthOptions,
+  onAuthorizationUrl: (url: URL) => void | Promise<void>,
+): OAuthClientProvider {
   const { store } = options;
   const metadata: OAuthClientMetadata = {
     client_name: options.clientName,
@@ -61,12 +73,23 @@ export function createMcpOAuthProvider(options: McpOAuthOptions, onAuthorization
     saveCodeVerifier: (verifier) => store.saveCodeVerifier(verifier),
     codeVerifier: async () => {
       const verifier = await store.codeVerifier();
-      if (!verifier) throw connectorError("AUTH_FAILED", "The OAuth authorization was not started from this app. Start connecting again.");
+      if (!verifier)
+        throw connectorError(
+          "AUTH_FAILED",
+          "The OAuth authorization was not started from this app. Start connecting again.",
+        );
       return verifier;
     },
     ...(store.discoveryState ? { discoveryState: () => store.discoveryState!() } : {}),
-    ...(store.saveDiscoveryState ? { saveDiscoveryState: (s: OAuthDiscoveryState) => store.saveDiscoveryState!(s) } : {}),
-    ...(store.invalidate ? { invalidateCredentials: (scope: Parameters<NonNullable<McpOAuthStore["invalidate"]>>[0]) => store.invalidate!(scope) } : {}),
+    ...(store.saveDiscoveryState
+      ? { saveDiscoveryState: (s: OAuthDiscoveryState) => store.saveDiscoveryState!(s) }
+      : {}),
+    ...(store.invalidate
+      ? {
+          invalidateCredentials: (scope: Parameters<NonNullable<McpOAuthStore["invalidate"]>>[0]) =>
+            store.invalidate!(scope),
+        }
+      : {}),
   };
 }
 
@@ -75,33 +98,64 @@ export function createMcpOAuthProvider(options: McpOAuthOptions, onAuthorization
  * are honoured), discovers, registers and returns where to send the owner — or `null` when the
  * stored tokens already work.
  */
-export async function beginMcpOAuth(endpoint: string, options: McpOAuthOptions, fetch: OutboundFetch): Promise<URL | null> {
+export async function beginMcpOAuth(
+  endpoint: string,
+  options: McpOAuthOptions,
+  fetch: OutboundFetch,
+): Promise<URL | null> {
   let authorizationUrl: URL | null = null;
   const provider = createMcpOAuthProvider(options, (url) => {
     authorizationUrl = url;
   });
   const client = new Client({ name: options.clientName, version: "1" }, { capabilities: {} });
-  const transport = new StreamableHTTPClientTransport(new URL(endpoint), { authProvider: provider, fetch });
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint), {
+    authProvider: provider,
+    fetch,
+  });
   try {
     await client.connect(transport);
     return null;
   } catch (error) {
     if (error instanceof UnauthorizedError && authorizationUrl) return authorizationUrl;
-    throw connectorError("AUTH_FAILED", "Connecting the MCP server with OAuth failed before the authorization step.", error);
+    throw connectorError(
+      "AUTH_FAILED",
+      "Connecting the MCP server with OAuth failed before the authorization step.",
+      error,
+    );
   } finally {
     await client.close().catch(() => undefined);
   }
 }
 
 /** Finishes connecting with the code from the callback: exchanges it (PKCE) and saves tokens. */
-export async function finishMcpOAuth(endpoint: string, options: McpOAuthOptions, code: string, fetch: OutboundFetch): Promise<void> {
+export async function finishMcpOAuth(
+  endpoint: string,
+  options: McpOAuthOptions,
+  code: string,
+  fetch: OutboundFetch,
+): Promise<void> {
   const provider = createMcpOAuthProvider(options, () => {
-    throw connectorError("AUTH_FAILED", "The authorization server asked for a new authorization while finishing. Start connecting again.");
+    throw connectorError(
+      "AUTH_FAILED",
+      "The authorization server asked for a new authorization while finishing. Start connecting again.",
+    );
   });
-  const result = await auth(provider, { serverUrl: endpoint, authorizationCode: code, fetchFn: fetch }).catch((error: unknown) => {
-    throw connectorError("AUTH_FAILED", "The OAuth code exchange failed. Start connecting again.", error);
+  const result = await auth(provider, {
+    serverUrl: endpoint,
+    authorizationCode: code,
+    fetchFn: fetch,
+  }).catch((error: unknown) => {
+    throw connectorError(
+      "AUTH_FAILED",
+      "The OAuth code exchange failed. Start connecting again.",
+      error,
+    );
   });
-  if (result !== "AUTHORIZED") throw connectorError("AUTH_FAILED", "The OAuth code exchange did not authorize the connection.");
+  if (result !== "AUTHORIZED")
+    throw connectorError(
+      "AUTH_FAILED",
+      "The OAuth code exchange did not authorize the connection.",
+    );
 }
 
 /**
@@ -109,19 +163,39 @@ export async function finishMcpOAuth(endpoint: string, options: McpOAuthOptions,
  * uses the stored refresh token (through the store), saves the new tokens, returns the new
  * access token. If the server wants a new interactive authorization, the owner must reconnect.
  */
-export async function refreshMcpOAuth(endpoint: string, options: McpOAuthOptions, fetch: OutboundFetch): Promise<string> {
+export async function refreshMcpOAuth(
+  endpoint: string,
+  options: McpOAuthOptions,
+  fetch: OutboundFetch,
+): Promise<string> {
   const provider = createMcpOAuthProvider({ ...options, redirectUrl: undefined }, () => {
-    throw connectorError("AUTH_FAILED", "The MCP connection's authorization expired and could not be refreshed. Ask the workspace owner to reconnect it.");
+    throw connectorError(
+      "AUTH_FAILED",
+      "The MCP connection's authorization expired and could not be refreshed. Ask the workspace owner to reconnect it.",
+    );
   });
   const current = await options.store.tokens();
   if (!current?.refresh_token) {
-    throw connectorError("AUTH_FAILED", "The MCP connection's access token expired and there is no refresh token. Ask the workspace owner to reconnect it.");
+    throw connectorError(
+      "AUTH_FAILED",
+      "The MCP connection's access token expired and there is no refresh token. Ask the workspace owner to reconnect it.",
+    );
   }
-  const result = await auth(provider, { serverUrl: endpoint, fetchFn: fetch }).catch((error: unknown) => {
-    throw connectorError("AUTH_FAILED", "Refreshing the MCP connection's authorization failed. Ask the workspace owner to reconnect it.", error);
-  });
+  const result = await auth(provider, { serverUrl: endpoint, fetchFn: fetch }).catch(
+    (error: unknown) => {
+      throw connectorError(
+        "AUTH_FAILED",
+        "Refreshing the MCP connection's authorization failed. Ask the workspace owner to reconnect it.",
+        error,
+      );
+    },
+  );
   const tokens = await options.store.tokens();
-  if (result !== "AUTHORIZED" || !tokens?.access_token) throw connectorError("AUTH_FAILED", "Refreshing the MCP connection's authorization did not return a token.");
+  if (result !== "AUTHORIZED" || !tokens?.access_token)
+    throw connectorError(
+      "AUTH_FAILED",
+      "Refreshing the MCP connection's authorization did not return a token.",
+    );
   return tokens.access_token;
 }
 

@@ -4,7 +4,10 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ConnectionSecrets, ConnectionTarget } from "../types.ts";
 import type { ConnectorDeps } from "../shared/deps.ts";
@@ -29,13 +32,19 @@ export function sessionKey(target: ConnectionTarget, secrets: ConnectionSecrets)
   // OAuth sessions survive token refreshes (the token is set per request); static credentials
   // get a new session when the owner changes them.
   const material = target.authType === "OAUTH" ? "oauth" : (secrets.credential ?? "");
-  const hash = createHmac("sha256", cacheKeySecret).update(`${target.authType}\0${target.authHeaderName ?? ""}\0${material}`).digest("base64url");
+  const hash = createHmac("sha256", cacheKeySecret)
+    .update(`${target.authType}\0${target.authHeaderName ?? ""}\0${material}`)
+    .digest("base64url");
   return `${target.connectionId}|${target.endpoint}|${hash}`;
 }
 
 /** Statuses with which a server says "I do not speak streamable HTTP" (spec: backwards compatibility). */
 function shouldFallBack(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code !== undefined && [400, 404, 405].includes(error.code);
+  return (
+    error instanceof StreamableHTTPError &&
+    error.code !== undefined &&
+    [400, 404, 405].includes(error.code)
+  );
 }
 
 export class McpSessionPool {
@@ -47,7 +56,12 @@ export class McpSessionPool {
     this.#sweeper.unref();
   }
 
-  async acquire(target: ConnectionTarget, secrets: ConnectionSecrets, signal: AbortSignal, timeoutMs: number): Promise<McpSession> {
+  async acquire(
+    target: ConnectionTarget,
+    secrets: ConnectionSecrets,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<McpSession> {
     const key = sessionKey(target, secrets);
     let pending = this.#sessions.get(key);
     const reused = pending !== undefined;
@@ -69,7 +83,8 @@ export class McpSessionPool {
   /** Drops a session (stale id, broken transport); the next acquire initializes a new one. */
   async evict(session: McpSession): Promise<void> {
     const current = this.#sessions.get(session.key);
-    if (current && (await current.catch(() => null)) === session) this.#sessions.delete(session.key);
+    if (current && (await current.catch(() => null)) === session)
+      this.#sessions.delete(session.key);
     await session.client.close().catch(() => undefined);
   }
 
@@ -77,15 +92,26 @@ export class McpSessionPool {
     clearInterval(this.#sweeper);
     const all = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.all(all.map(async (p) => (await p.catch(() => null))?.client.close().catch(() => undefined)));
+    await Promise.all(
+      all.map(async (p) => (await p.catch(() => null))?.client.close().catch(() => undefined)),
+    );
   }
 
-  async #open(key: string, target: ConnectionTarget, secrets: ConnectionSecrets, signal: AbortSignal, timeoutMs: number): Promise<McpSession> {
+  async #open(
+    key: string,
+    target: ConnectionTarget,
+    secrets: ConnectionSecrets,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<McpSession> {
     let url: URL;
     try {
       url = new URL(target.endpoint);
     } catch {
-      throw connectorError("INVALID_SETTINGS", "The MCP connection's endpoint is not a valid URL. Ask the workspace owner to fix it.");
+      throw connectorError(
+        "INVALID_SETTINGS",
+        "The MCP connection's endpoint is not a valid URL. Ask the workspace owner to fix it.",
+      );
     }
     const auth = new McpAuth(target, secrets, this.deps.now ?? Date.now);
     const fetch = authorisedFetch(this.deps.outbound, auth);
@@ -95,22 +121,44 @@ export class McpSessionPool {
     const streamable = new StreamableHTTPClientTransport(url, {
       fetch,
       // Resumption after a dropped SSE stream (Last-Event-ID); bounded so a dead server fails fast.
-      reconnectionOptions: { initialReconnectionDelay: 500, maxReconnectionDelay: 5_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 3 },
+      reconnectionOptions: {
+        initialReconnectionDelay: 500,
+        maxReconnectionDelay: 5_000,
+        reconnectionDelayGrowFactor: 1.5,
+        maxRetries: 3,
+      },
     });
     const client = this.#client();
     try {
       await client.connect(streamable, requestOptions);
       log.debug({ transport: "streamable-http" }, "mcp: session initialized");
-      return this.#track({ key, client, transport: streamable, auth, legacy: false, lastUsed: Date.now() });
+      return this.#track({
+        key,
+        client,
+        transport: streamable,
+        auth,
+        legacy: false,
+        lastUsed: Date.now(),
+      });
     } catch (error) {
       await client.close().catch(() => undefined);
       if (!shouldFallBack(error)) throw error;
     }
-    log.info({ transport: "sse" }, "mcp: server does not support streamable HTTP; using the legacy SSE transport");
+    log.info(
+      { transport: "sse" },
+      "mcp: server does not support streamable HTTP; using the legacy SSE transport",
+    );
     const legacyClient = this.#client();
     const sse = new SSEClientTransport(url, { fetch });
     await legacyClient.connect(sse, requestOptions);
-    return this.#track({ key, client: legacyClient, transport: sse, auth, legacy: true, lastUsed: Date.now() });
+    return this.#track({
+      key,
+      client: legacyClient,
+      transport: sse,
+      auth,
+      legacy: true,
+      lastUsed: Date.now(),
+    });
   }
 
   #client(): Client {

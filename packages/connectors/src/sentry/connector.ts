@@ -22,17 +22,34 @@ export function createSentryConnector(deps: ConnectorDeps): Connector {
 
     async callTool(target, secrets, name, args, options): Promise<ToolResult> {
       const tool = sentryToolsByName.get(name);
-      if (!tool) throw connectorError("UNKNOWN_TOOL", `Sentry has no tool named ${JSON.stringify(name.slice(0, 80))} in SecondShift's allowlist.`);
-      const org = typeof target.settings.organization === "string" ? target.settings.organization.toLowerCase() : "";
-      if (!SLUG.test(org)) throw connectorError("INVALID_SETTINGS", "The Sentry connection has no valid organization in its settings. Ask the workspace owner to choose one.");
+      if (!tool)
+        throw connectorError(
+          "UNKNOWN_TOOL",
+          `Sentry has no tool named ${JSON.stringify(name.slice(0, 80))} in SecondShift's allowlist.`,
+        );
+      const org =
+        typeof target.settings.organization === "string"
+          ? target.settings.organization.toLowerCase()
+          : "";
+      if (!SLUG.test(org))
+        throw connectorError(
+          "INVALID_SETTINGS",
+          "The Sentry connection has no valid organization in its settings. Ask the workspace owner to choose one.",
+        );
       // [C22] a call naming another organization is refused before any request.
       const named = args.organization;
       if (named !== undefined && (typeof named !== "string" || named.toLowerCase() !== org)) {
-        throw outOfScope(`Sentry tools may only use the organization ${org}; the call named another one and was refused.`);
+        throw outOfScope(
+          `Sentry tools may only use the organization ${org}; the call named another one and was refused.`,
+        );
       }
       const plan = tool.plan(args);
       if (typeof args.issue_id === "string") checkSegment(args.issue_id, "issue id");
-      if (!secrets.credential) throw connectorError("AUTH_FAILED", "The Sentry connection has no token. Ask the workspace owner to add one.");
+      if (!secrets.credential)
+        throw connectorError(
+          "AUTH_FAILED",
+          "The Sentry connection has no token. Ask the workspace owner to add one.",
+        );
       const base = parseBaseUrl(target.endpoint || DEFAULT_SENTRY_URL, "Sentry");
       const url = buildUrl(base, ["api", "0", "organizations", org, ...plan.segments], plan.query);
 
@@ -40,10 +57,24 @@ export function createSentryConnector(deps: ConnectorDeps): Connector {
       try {
         const response = await restRequest(
           deps.outbound,
-          { method: "GET", url, headers: { accept: "application/json", authorization: `Bearer ${secrets.credential}`, "user-agent": `${deps.clientInfo.name}/${deps.clientInfo.version}` } },
-          { deadline, readLimit: readLimitFor(options.maxResultBytes), service: "Sentry", passStatuses: [404] },
+          {
+            method: "GET",
+            url,
+            headers: {
+              accept: "application/json",
+              authorization: `Bearer ${secrets.credential}`,
+              "user-agent": `${deps.clientInfo.name}/${deps.clientInfo.version}`,
+            },
+          },
+          {
+            deadline,
+            readLimit: readLimitFor(options.maxResultBytes),
+            service: "Sentry",
+            passStatuses: [404],
+          },
         );
-        if (response.status === 404) return textResult("Sentry answered HTTP 404: not found.", options.maxResultBytes, true);
+        if (response.status === 404)
+          return textResult("Sentry answered HTTP 404: not found.", options.maxResultBytes, true);
         const parts = [compactJson(response) + (response.complete ? "" : "\n[truncated]")];
         const next = nextCursorFromLink(response.headers.get("link"));
         if (next !== null) parts.unshift(`[more results: call again with cursor="${next}"]\n`);

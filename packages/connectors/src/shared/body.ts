@@ -1,6 +1,9 @@
 // Reads an upstream response body without ever holding more than a bounded amount: the rest of
 // the stream is cancelled (so the upstream connection is released) and the body marked cut.
-export async function readBodyCapped(response: Response, maxBytes: number): Promise<{ text: string; complete: boolean }> {
+export async function readBodyCapped(
+  response: Response,
+  maxBytes: number,
+): Promise<{ text: string; complete: boolean }> {
   if (response.body === null) return { text: "", complete: true };
   const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -12,10 +12,13 @@ export function startDeadline(parent: AbortSignal, timeoutMs: number): CallDeadl
   const onAbort = () => controller.abort(parent.reason);
   if (parent.aborted) controller.abort(parent.reason);
   else parent.addEventListener("abort", onAbort, { once: true });
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException("The call timed out.", "TimeoutError"));
-  }, Math.max(1, timeoutMs));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      controller.abort(new DOMException("The call timed out.", "TimeoutError"));
+    },
+    Math.max(1, timeoutMs),
+  );
   timer.unref();
   return {
     signal: controller.signal,

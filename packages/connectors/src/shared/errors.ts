@@ -34,9 +34,17 @@ const codes: Record<ConnectorReason, ErrorCode> = {
   PROTOCOL_ERROR: "BAD_GATEWAY",
 };
 
-export function connectorError(reason: ConnectorReason, message: string, cause?: unknown): AppError {
+export function connectorError(
+  reason: ConnectorReason,
+  message: string,
+  cause?: unknown,
+): AppError {
   // The cause is kept for stack traces in the worker only; AppError.toJSON never serialises it.
-  return new AppError(codes[reason], message, cause === undefined ? { reason } : { reason, cause: sanitisedCause(cause) });
+  return new AppError(
+    codes[reason],
+    message,
+    cause === undefined ? { reason } : { reason, cause: sanitisedCause(cause) },
+  );
 }
 
 export function isConnectorError(value: unknown, reason?: ConnectorReason): value is AppError {
@@ -63,8 +71,13 @@ export function upstreamStatusError(service: string, status: number): AppError {
       `${service} refused the connection's credential (HTTP ${status}). Ask the workspace owner to check or reconnect it.`,
     );
   }
-  if (status === 404) return connectorError("UPSTREAM_NOT_FOUND", `${service} answered HTTP 404: not found.`);
-  if (status === 429) return connectorError("RATE_LIMITED", `${service} is rate limiting this connection (HTTP 429). Try again later.`);
+  if (status === 404)
+    return connectorError("UPSTREAM_NOT_FOUND", `${service} answered HTTP 404: not found.`);
+  if (status === 429)
+    return connectorError(
+      "RATE_LIMITED",
+      `${service} is rate limiting this connection (HTTP 429). Try again later.`,
+    );
   return connectorError("UPSTREAM_ERROR", `${service} answered HTTP ${status}.`);
 }
 
@@ -72,8 +85,13 @@ export function upstreamStatusError(service: string, status: number): AppError {
  * Maps anything thrown while talking to a service to a typed AppError. netguard's errors (which
  * name only the host) pass through; aborts become TIMEOUT or CANCELLED; the rest is withheld.
  */
-export function toConnectorError(error: unknown, service: string, deadline?: { timedOut(): boolean }): AppError {
-  if (deadline?.timedOut()) return connectorError("TIMEOUT", `${service} did not answer in time.`, error);
+export function toConnectorError(
+  error: unknown,
+  service: string,
+  deadline?: { timedOut(): boolean },
+): AppError {
+  if (deadline?.timedOut())
+    return connectorError("TIMEOUT", `${service} did not answer in time.`, error);
   if (isAppError(error)) return error;
   if (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError")) {
     return connectorError("CANCELLED", `The call to ${service} was cancelled.`, error);

@@ -30,7 +30,12 @@ export function readLimitFor(maxResultBytes: number): number {
 export async function restRequest(
   fetch: OutboundFetch,
   request: RestRequest,
-  options: { deadline: CallDeadline; readLimit: number; service: string; passStatuses?: readonly number[] },
+  options: {
+    deadline: CallDeadline;
+    readLimit: number;
+    service: string;
+    passStatuses?: readonly number[];
+  },
 ): Promise<RestResponse> {
   const pass = options.passStatuses ?? [];
   try {

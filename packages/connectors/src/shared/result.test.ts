@@ -15,6 +15,10 @@ describe("result capping", () => {
   });
 
   it("leaves a result within the cap untouched", () => {
-    expect(buildResult(["ok"], 10)).toEqual({ content: [{ type: "text", text: "ok" }], isError: false, truncated: false });
+    expect(buildResult(["ok"], 10)).toEqual({
+      content: [{ type: "text", text: "ok" }],
+      isError: false,
+      truncated: false,
+    });
   });
 });

@@ -7,7 +7,10 @@ export function parseBaseUrl(endpoint: string, service: string): URL {
   try {
     url = new URL(endpoint);
   } catch {
-    throw connectorError("INVALID_SETTINGS", `The ${service} connection's endpoint is not a valid URL. Ask the workspace owner to fix it.`);
+    throw connectorError(
+      "INVALID_SETTINGS",
+      `The ${service} connection's endpoint is not a valid URL. Ask the workspace owner to fix it.`,
+    );
   }
   if (url.username || url.password || url.search || url.hash) {
     throw connectorError(
@@ -28,8 +31,16 @@ export function checkSegment(value: string, what: string): string {
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
     /[/\\\u0000-\u001f\u007f]/.test(value) ||
     // "%2F", "%2e%2e", double-encoded forms: refuse anything that decodes into a separator or dot-segment.
-    decodedOnce !== value && (/[/\\]/.test(decodedOnce) || decodedOnce === "." || decodedOnce === ".." || /%[0-9a-f]{2}/i.test(decodedOnce));
-  if (bad) throw connectorError("INVALID_ARGUMENTS", `The ${what} is not allowed here: it must be a single path segment.`);
+    (decodedOnce !== value &&
+      (/[/\\]/.test(decodedOnce) ||
+        decodedOnce === "." ||
+        decodedOnce === ".." ||
+        /%[0-9a-f]{2}/i.test(decodedOnce)));
+  if (bad)
+    throw connectorError(
+      "INVALID_ARGUMENTS",
+      `The ${what} is not allowed here: it must be a single path segment.`,
+    );
   return value;
 }
 
@@ -42,7 +53,11 @@ function safeDecode(value: string): string {
 }
 
 /** base + "/" + encoded segments (+ query). The result is checked to stay under the base. */
-export function buildUrl(base: URL, segments: readonly string[], query: Record<string, string | number | undefined> = {}): URL {
+export function buildUrl(
+  base: URL,
+  segments: readonly string[],
+  query: Record<string, string | number | undefined> = {},
+): URL {
   const basePath = base.pathname.replace(/\/+$/, "");
   const path = segments.map((s) => encodeURIComponent(s)).join("/");
   const url = new URL(base.origin);
@@ -51,7 +66,10 @@ export function buildUrl(base: URL, segments: readonly string[], query: Record<s
     if (value !== undefined && value !== "") url.searchParams.set(key, String(value));
   }
   if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) {
-    throw connectorError("OUT_OF_SCOPE", "The request would leave the connection's base URL and was refused.");
+    throw connectorError(
+      "OUT_OF_SCOPE",
+      "The request would leave the connection's base URL and was refused.",
+    );
   }
   return url;
 }

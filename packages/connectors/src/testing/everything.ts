@@ -9,7 +9,11 @@ export async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -25,7 +29,10 @@ export async function startEverything(mode: "streamableHttp" | "sse"): Promise<R
   const pkg = require.resolve("@modelcontextprotocol/server-everything/package.json");
   const entry = join(dirname(pkg), "dist", "index.js");
   const port = await freePort();
-  const child = spawn(process.execPath, [entry, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [entry, mode], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("server-everything did not start")), 20_000);
     let seen = "";

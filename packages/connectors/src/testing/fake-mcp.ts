@@ -27,9 +27,18 @@ export async function startFakeMcp(header = "authorization"): Promise<FakeMcp> {
   function mcpServer(): Server {
     const server = new Server({ name: "fake", version: "1.0.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: [{ name: "ping", description: "Answers pong.", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } }],
+      tools: [
+        {
+          name: "ping",
+          description: "Answers pong.",
+          inputSchema: { type: "object", properties: {} },
+          annotations: { readOnlyHint: true },
+        },
+      ],
     }));
-    server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: "text", text: "pong" }] }));
+    server.setRequestHandler(CallToolRequestSchema, () => ({
+      content: [{ type: "text", text: "pong" }],
+    }));
     return server;
   }
 
@@ -46,7 +55,10 @@ export async function startFakeMcp(header = "authorization"): Promise<FakeMcp> {
       const value = Array.isArray(credential) ? credential.join(",") : (credential ?? "");
       seen.push(value);
       if (!accepted.has(value)) {
-        res.writeHead(401, { "www-authenticate": 'Bearer error="invalid_token"', "content-type": "application/json" });
+        res.writeHead(401, {
+          "www-authenticate": 'Bearer error="invalid_token"',
+          "content-type": "application/json",
+        });
         // An unhelpful server that echoes the credential: the connector must never pass this on.
         res.end(JSON.stringify({ error: "invalid_token", received: value }));
         return;
@@ -56,7 +68,15 @@ export async function startFakeMcp(header = "authorization"): Promise<FakeMcp> {
       if (typeof sessionId === "string") {
         const transport = transports.get(sessionId);
         if (!transport) {
-          res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
+          res
+            .writeHead(404, { "content-type": "application/json" })
+            .end(
+              JSON.stringify({
+                jsonrpc: "2.0",
+                error: { code: -32001, message: "Session not found" },
+                id: null,
+              }),
+            );
           return;
         }
         await transport.handleRequest(req, res, parsed);
@@ -80,9 +100,10 @@ export async function startFakeMcp(header = "authorization"): Promise<FakeMcp> {
     seen,
     initializeCount: () => initializes,
     forgetSessions: () => transports.clear(),
-    stop: () => new Promise<void>((resolve) => {
-      http.closeAllConnections();
-      http.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
   };
 }

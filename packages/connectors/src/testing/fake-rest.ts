@@ -19,8 +19,15 @@ export interface FakeRest {
   stop(): Promise<void>;
 }
 
-export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers }).end(JSON.stringify(body));
+export function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers })
+    .end(JSON.stringify(body));
 }
 
 export async function startFakeRest(): Promise<FakeRest> {
@@ -32,7 +39,13 @@ export async function startFakeRest(): Promise<FakeRest> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const url = new URL(req.url ?? "/", base);
-      const seen: SeenRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const seen: SeenRequest = {
+        method: req.method ?? "GET",
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
       requests.push(seen);
       const handler = routes.get(`${seen.method} ${seen.path}`);
       if (handler) handler(seen, res, base);
@@ -46,9 +59,10 @@ export async function startFakeRest(): Promise<FakeRest> {
     base,
     requests,
     route: (key, handler) => void routes.set(key, handler),
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -30,8 +30,18 @@ export function testDeps(overrides: Partial<ConnectorDeps> = {}) {
   };
   const sink = createMemorySink();
   // No masker registrations: the [C25] tests check that nothing is logged in the first place.
-  const logger = createLogger({ name: "connectors-test", level: "debug", destination: sink.stream, masker: new SecretMasker() });
-  const deps: ConnectorDeps = { outbound, logger, clientInfo: { name: "secondshift-test", version: "0.0.0" }, ...overrides };
+  const logger = createLogger({
+    name: "connectors-test",
+    level: "debug",
+    destination: sink.stream,
+    masker: new SecretMasker(),
+  });
+  const deps: ConnectorDeps = {
+    outbound,
+    logger,
+    clientInfo: { name: "secondshift-test", version: "0.0.0" },
+    ...overrides,
+  };
   return { deps, requests, logs: sink.text, close: () => client.close() };
 }
 

@@ -2,7 +2,13 @@ import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createKeyring, decryptField, encryptField, CryptoError, type Keyring } from "@secondshift/crypto";
+import {
+  createKeyring,
+  decryptField,
+  encryptField,
+  CryptoError,
+  type Keyring,
+} from "@secondshift/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.ts";
 import { encryptedColumns } from "./encrypted-fields.ts";
@@ -20,15 +26,29 @@ beforeAll(async () => {
 afterAll(() => t.drop());
 
 async function seed(keyring: Keyring, connections: number) {
-  const workspace = await t.db.workspace.create({ data: { slug: `ws-${randomUUID()}`, name: "W" } });
+  const workspace = await t.db.workspace.create({
+    data: { slug: `ws-${randomUUID()}`, name: "W" },
+  });
   const expected = new Map<string, string>();
   const rows = [];
   for (let i = 0; i < connections; i++) {
     const id = randomUUID();
     const secret = `planted-credential-${i}-${randomBytes(8).toString("hex")}`;
     expected.set(id, secret);
-    const binding = { workspaceId: workspace.id, table: "Connection", rowId: id, field: "credentialCiphertext" };
-    rows.push({ id, workspaceId: workspace.id, kind: "MCP" as const, label: `c${i}`, endpoint: "https://mcp.example.com", credentialCiphertext: await encryptField(keyring, secret, binding) });
+    const binding = {
+      workspaceId: workspace.id,
+      table: "Connection",
+      rowId: id,
+      field: "credentialCiphertext",
+    };
+    rows.push({
+      id,
+      workspaceId: workspace.id,
+      kind: "MCP" as const,
+      label: `c${i}`,
+      endpoint: "https://mcp.example.com",
+      credentialCiphertext: await encryptField(keyring, secret, binding),
+    });
   }
   await t.db.connection.createMany({ data: rows });
   const webhookId = randomUUID();
@@ -38,8 +58,18 @@ async function seed(keyring: Keyring, connections: number) {
       id: webhookId,
       workspaceId: workspace.id,
       name: "h",
-      urlCiphertext: await encryptField(keyring, url, { workspaceId: workspace.id, table: "Webhook", rowId: webhookId, field: "urlCiphertext" }),
-      secretCiphertext: await encryptField(keyring, "whsec-planted", { workspaceId: workspace.id, table: "Webhook", rowId: webhookId, field: "secretCiphertext" }),
+      urlCiphertext: await encryptField(keyring, url, {
+        workspaceId: workspace.id,
+        table: "Webhook",
+        rowId: webhookId,
+        field: "urlCiphertext",
+      }),
+      secretCiphertext: await encryptField(keyring, "whsec-planted", {
+        workspaceId: workspace.id,
+        table: "Webhook",
+        rowId: webhookId,
+        field: "secretCiphertext",
+      }),
     },
   });
   return { workspaceId: workspace.id, expected, webhookId, url };
@@ -49,7 +79,15 @@ async function readAll(keyring: Keyring, workspaceId: string) {
   const rows = await t.db.connection.findMany({ where: { workspaceId } });
   const out = new Map<string, string>();
   for (const row of rows) {
-    out.set(row.id, await decryptField(keyring, row.credentialCiphertext!, { workspaceId, table: "Connection", rowId: row.id, field: "credentialCiphertext" }));
+    out.set(
+      row.id,
+      await decryptField(keyring, row.credentialCiphertext!, {
+        workspaceId,
+        table: "Connection",
+        rowId: row.id,
+        field: "credentialCiphertext",
+      }),
+    );
   }
   return out;
 }
@@ -64,7 +102,9 @@ describe("key check at startup", () => {
     const wrong = createKeyring(newKey());
     const error: unknown = await ensureKeyCheck(t.db, wrong).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CryptoError);
-    expect((error as Error).message).toMatch(new RegExp(`encrypted with key ${right.currentKeyId}.*Refusing to start`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`encrypted with key ${right.currentKeyId}.*Refusing to start`),
+    );
     await t.db.encryptionKeyCheck.deleteMany();
   });
 });
@@ -74,10 +114,14 @@ describe("rotate-keys", () => {
     const keyring = createKeyring(newKey());
     const { expected, workspaceId } = await seed(keyring, 3);
     for (const { table, field } of encryptedColumns) {
-      const rows = await t.db.$queryRawUnsafe<Array<{ v: Uint8Array | null }>>(`SELECT "${field}" AS v FROM "${table}" WHERE "workspaceId" = $1`, workspaceId);
+      const rows = await t.db.$queryRawUnsafe<Array<{ v: Uint8Array | null }>>(
+        `SELECT "${field}" AS v FROM "${table}" WHERE "workspaceId" = $1`,
+        workspaceId,
+      );
       for (const row of rows) {
         const text = row.v ? Buffer.from(row.v).toString("latin1") : "";
-        for (const secret of [...expected.values(), "whsec-planted", "planted-path"]) expect(text).not.toContain(secret);
+        for (const secret of [...expected.values(), "whsec-planted", "planted-path"])
+          expect(text).not.toContain(secret);
       }
     }
   });
@@ -97,7 +141,14 @@ describe("rotate-keys", () => {
     const onlyNew = createKeyring(next.currentKey);
     expect(await readAll(onlyNew, workspaceId)).toEqual(expected);
     const hook = await t.db.webhook.findUniqueOrThrow({ where: { id: webhookId } });
-    expect(await decryptField(onlyNew, hook.urlCiphertext, { workspaceId, table: "Webhook", rowId: webhookId, field: "urlCiphertext" })).toBe(url);
+    expect(
+      await decryptField(onlyNew, hook.urlCiphertext, {
+        workspaceId,
+        table: "Webhook",
+        rowId: webhookId,
+        field: "urlCiphertext",
+      }),
+    ).toBe(url);
     // The old key is no longer needed to start; the new one alone passes the key check.
     await ensureKeyCheck(t.db, onlyNew);
     await expect(ensureKeyCheck(t.db, old)).rejects.toThrow(/Refusing to start/);
@@ -124,20 +175,29 @@ describe("rotate-keys", () => {
 
     // First run: killed with SIGKILL after a few batches have committed.
     await new Promise<void>((done, fail) => {
-      const child = spawn(process.execPath, ["--import", "tsx", script], { env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["--import", "tsx", script], {
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let batches = 0;
       child.stdout.on("data", (chunk: Buffer) => {
         batches += chunk.toString().split("batch:").length - 1;
         if (batches >= 3) child.kill("SIGKILL");
       });
-      child.on("exit", (_code, signal) => (signal === "SIGKILL" ? done() : fail(new Error(`rotation finished before it was killed (${signal})`))));
+      child.on("exit", (_code, signal) =>
+        signal === "SIGKILL"
+          ? done()
+          : fail(new Error(`rotation finished before it was killed (${signal})`)),
+      );
     });
     const midway = await keyUsage(t.db);
     const next = createKeyring(currentKey, [oldKey]);
     expect(midway.get(next.currentKeyId)).toBeGreaterThan(0);
     expect(midway.get(old.currentKeyId)).toBeGreaterThan(0);
     // While data still uses the old key, a service with only the new key must refuse to start.
-    await expect(ensureKeyCheck(t.db, createKeyring(currentKey))).rejects.toThrow(/Refusing to start/);
+    await expect(ensureKeyCheck(t.db, createKeyring(currentKey))).rejects.toThrow(
+      /Refusing to start/,
+    );
     expect(await readAll(next, workspaceId)).toEqual(expected);
 
     // Second run completes.
@@ -163,7 +223,10 @@ describe("rotate-keys", () => {
     const row = await t.db.connection.findUniqueOrThrow({ where: { id: victim! } });
     const tampered = Uint8Array.from(row.credentialCiphertext!);
     tampered[tampered.length - 1] = (tampered[tampered.length - 1] ?? 0) ^ 1;
-    await t.db.connection.update({ where: { id: victim! }, data: { credentialCiphertext: tampered } });
+    await t.db.connection.update({
+      where: { id: victim! },
+      data: { credentialCiphertext: tampered },
+    });
     const result = await rotateKeys(t.db, createKeyring(newKey(), [oldKey]));
     expect(result.rotated).toBe(4);
     expect(result.failed.map((f) => f.rowId)).toEqual([victim]);

@@ -23,7 +23,11 @@ interface Row {
   value: Uint8Array;
 }
 
-export async function rotateKeys(db: Db, keyring: Keyring, options: RotateOptions = {}): Promise<RotateResult> {
+export async function rotateKeys(
+  db: Db,
+  keyring: Keyring,
+  options: RotateOptions = {},
+): Promise<RotateResult> {
   await ensureKeyCheck(db, keyring);
   const batchSize = options.batchSize ?? 100;
   const currentId = Buffer.from(keyring.currentKeyId, "hex");
@@ -46,7 +50,11 @@ export async function rotateKeys(db: Db, keyring: Keyring, options: RotateOption
         const binding = { workspaceId: row.workspaceId, table, rowId: row.id, field };
         try {
           const plain = await decryptField(keyring, row.value, binding);
-          updates.push({ id: row.id, old: row.value, next: await encryptField(keyring, plain, binding) });
+          updates.push({
+            id: row.id,
+            old: row.value,
+            next: await encryptField(keyring, plain, binding),
+          });
         } catch (error) {
           skip.push(row.id);
           result.failed.push({ table, field, rowId: row.id, reason: (error as Error).message });
@@ -54,7 +62,12 @@ export async function rotateKeys(db: Db, keyring: Keyring, options: RotateOption
       }
       await db.$transaction(
         updates.map((u) =>
-          db.$executeRawUnsafe(`UPDATE "${table}" SET "${field}" = $1 WHERE "id" = $2 AND "${field}" = $3`, u.next, u.id, u.old),
+          db.$executeRawUnsafe(
+            `UPDATE "${table}" SET "${field}" = $1 WHERE "id" = $2 AND "${field}" = $3`,
+            u.next,
+            u.id,
+            u.old,
+          ),
         ),
       );
       result.rotated += updates.length;
@@ -72,7 +85,9 @@ export async function rotateKeys(db: Db, keyring: Keyring, options: RotateOption
 export async function keyUsage(db: Db): Promise<Map<string, number>> {
   const usage = new Map<string, number>();
   for (const { table, field } of encryptedColumns) {
-    const rows = await db.$queryRawUnsafe<Array<{ value: Uint8Array }>>(`SELECT "${field}" AS "value" FROM "${table}" WHERE "${field}" IS NOT NULL`);
+    const rows = await db.$queryRawUnsafe<Array<{ value: Uint8Array }>>(
+      `SELECT "${field}" AS "value" FROM "${table}" WHERE "${field}" IS NOT NULL`,
+    );
     for (const row of rows) {
       const id = ciphertextKeyId(row.value);
       usage.set(id, (usage.get(id) ?? 0) + 1);

@@ -42,7 +42,10 @@ export async function diffMigrationsToSchema(options: MigrateOptions): Promise<s
   const handle = await openSchemaEngine(options.databaseUrl, files);
   try {
     const migrations = await readMigrationsDir(options.migrationsDir ?? defaultMigrationsDir);
-    const from = migrations.migrationDirectories.length === 0 ? ({ tag: "empty" } as const) : ({ tag: "migrations", ...migrations } as const);
+    const from =
+      migrations.migrationDirectories.length === 0
+        ? ({ tag: "empty" } as const)
+        : ({ tag: "migrations", ...migrations } as const);
     const result = await handle.engine.diff({
       from,
       to: { tag: "schemaDatamodel", files },

@@ -17,8 +17,11 @@ const PG_TEXT = 25;
 type QueryResultLike = { fields?: Array<{ dataTypeID: number }> };
 
 function charColumnsAsText<T>(result: T): T {
-  for (const r of Array.isArray(result) ? (result as QueryResultLike[]) : [result as QueryResultLike]) {
-    for (const field of r?.fields ?? []) if (field.dataTypeID === PG_CHAR) field.dataTypeID = PG_TEXT;
+  for (const r of Array.isArray(result)
+    ? (result as QueryResultLike[])
+    : [result as QueryResultLike]) {
+    for (const field of r?.fields ?? [])
+      if (field.dataTypeID === PG_CHAR) field.dataTypeID = PG_TEXT;
   }
   return result;
 }
@@ -28,7 +31,8 @@ class IntrospectionClient extends pg.Client {
   override query(...args: unknown[]): never {
     const last = args.at(-1);
     if (typeof last === "function") {
-      args[args.length - 1] = (err: unknown, res: unknown) => (last as (e: unknown, r: unknown) => void)(err, res && charColumnsAsText(res));
+      args[args.length - 1] = (err: unknown, res: unknown) =>
+        (last as (e: unknown, r: unknown) => void)(err, res && charColumnsAsText(res));
     }
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
     if (result && typeof (result as Promise<unknown>).then === "function") {
@@ -53,7 +57,9 @@ function poolConfig(databaseUrl: string): pg.PoolConfig {
 }
 
 /** A migration-aware adapter factory for `databaseUrl` with a well-behaved shadow database. */
-export function createMigrationAdapter(databaseUrl: string): SqlMigrationAwareDriverAdapterFactory & { closeAll(): Promise<void> } {
+export function createMigrationAdapter(
+  databaseUrl: string,
+): SqlMigrationAwareDriverAdapterFactory & { closeAll(): Promise<void> } {
   const config = poolConfig(databaseUrl);
   const main = new PrismaPg(config);
   // The engine never closes its connections; an idle one keeps holding the migration advisory

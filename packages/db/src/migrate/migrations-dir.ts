@@ -6,11 +6,17 @@ import type { MigrationList } from "@prisma/schema-engine-wasm/schema_engine_bg"
 
 export async function readMigrationsDir(dir: string): Promise<MigrationList> {
   const entries = existsSync(dir) ? await readdir(dir, { withFileTypes: true }) : [];
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const lockPath = join(dir, "migration_lock.toml");
   return {
     baseDir: dir,
-    lockfile: { path: "migration_lock.toml", content: existsSync(lockPath) ? await readFile(lockPath, "utf8") : null },
+    lockfile: {
+      path: "migration_lock.toml",
+      content: existsSync(lockPath) ? await readFile(lockPath, "utf8") : null,
+    },
     shadowDbInitScript: "",
     migrationDirectories: await Promise.all(
       names.map(async (name) => {

@@ -12,7 +12,10 @@ export type { SchemaEngine };
 
 // @types/node declares WebAssembly only as a namespace of types; this is the part we call.
 interface WasmApi {
-  instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: Record<string, unknown> } }>;
+  instantiate(
+    bytes: Uint8Array,
+    imports: object,
+  ): Promise<{ instance: { exports: Record<string, unknown> } }>;
 }
 const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
@@ -21,8 +24,12 @@ let wasmReady: Promise<void> | undefined;
 function loadWasm(): Promise<void> {
   wasmReady ??= (async () => {
     const require = createRequire(import.meta.url);
-    const wasmPath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg").replace(/\.js$/, ".wasm");
-    const { instance } = await wasmApi.instantiate(await readFile(wasmPath), { "./schema_engine_bg.js": engineBindings });
+    const wasmPath = require
+      .resolve("@prisma/schema-engine-wasm/schema_engine_bg")
+      .replace(/\.js$/, ".wasm");
+    const { instance } = await wasmApi.instantiate(await readFile(wasmPath), {
+      "./schema_engine_bg.js": engineBindings,
+    });
     const exports = instance.exports as { __wbindgen_start: () => void };
     (engineBindings as unknown as { __wbg_set_wasm: (e: unknown) => void }).__wbg_set_wasm(exports);
     exports.__wbindgen_start();
@@ -36,7 +43,10 @@ export interface EngineHandle {
 }
 
 /** Opens a schema engine on `databaseUrl` with the given schema files loaded. */
-export async function openSchemaEngine(databaseUrl: string, schemaFiles: Array<{ path: string; content: string }>): Promise<EngineHandle> {
+export async function openSchemaEngine(
+  databaseUrl: string,
+  schemaFiles: Array<{ path: string; content: string }>,
+): Promise<EngineHandle> {
   await loadWasm();
   const factory = createMigrationAdapter(databaseUrl);
   const adapter = bindMigrationAwareSqlAdapterFactory(factory);

@@ -4,7 +4,10 @@ import { requireDatabaseUrl } from "./script-env.ts";
 
 const sql = await diffMigrationsToSchema({ databaseUrl: requireDatabaseUrl() });
 if (sql) {
-  console.error("prisma/schema.prisma and prisma/migrations disagree. Run `npm run db:new-migration -- <name>`. Missing SQL:\n" + sql);
+  console.error(
+    "prisma/schema.prisma and prisma/migrations disagree. Run `npm run db:new-migration -- <name>`. Missing SQL:\n" +
+      sql,
+  );
   process.exit(1);
 }
 console.log("Schema and migrations agree.");

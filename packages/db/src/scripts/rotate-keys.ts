@@ -8,7 +8,10 @@ import { rotateKeys } from "../encryption/rotate-keys.ts";
 const env = loadMaintenanceEnv(process.env);
 const batchSize = Number(process.env.ROTATE_BATCH_SIZE ?? 100);
 const db = createDb(env.DATABASE_URL, { maxConnections: 2 });
-const keyring = createKeyring(env.SECONDSHIFT_ENCRYPTION_KEY, env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS);
+const keyring = createKeyring(
+  env.SECONDSHIFT_ENCRYPTION_KEY,
+  env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS,
+);
 try {
   const result = await rotateKeys(db, keyring, {
     batchSize,
@@ -16,7 +19,8 @@ try {
   });
   console.log(`Re-encrypted ${result.rotated} secret(s) with key ${keyring.currentKeyId}.`);
   if (result.failed.length > 0) {
-    for (const f of result.failed) console.error(`Could not re-encrypt ${f.table}.${f.field} row ${f.rowId}: ${f.reason}`);
+    for (const f of result.failed)
+      console.error(`Could not re-encrypt ${f.table}.${f.field} row ${f.rowId}: ${f.reason}`);
     console.error("The previous keys are still required until these rows are fixed.");
     process.exitCode = 1;
   }

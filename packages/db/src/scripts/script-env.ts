@@ -2,7 +2,9 @@
 export function requireDatabaseUrl(): string {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    console.error("DATABASE_URL is missing: set it to the PostgreSQL URL, e.g. postgresql://secondshift:PASSWORD@localhost:5432/secondshift");
+    console.error(
+      "DATABASE_URL is missing: set it to the PostgreSQL URL, e.g. postgresql://secondshift:PASSWORD@localhost:5432/secondshift",
+    );
     process.exit(2);
   }
   return url;

@@ -20,7 +20,9 @@ export interface TestDatabase {
 export function testAdminUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    throw new Error("TEST_DATABASE_URL is not set: run the tests through `npm run test:all` (scripts/test-all.sh), which starts PostgreSQL.");
+    throw new Error(
+      "TEST_DATABASE_URL is not set: run the tests through `npm run test:all` (scripts/test-all.sh), which starts PostgreSQL.",
+    );
   }
   return url;
 }
@@ -50,7 +52,10 @@ async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise
   }
 }
 
-export async function ensureTemplate(adminUrl: string, migrationsDir = defaultMigrationsDir): Promise<string> {
+export async function ensureTemplate(
+  adminUrl: string,
+  migrationsDir = defaultMigrationsDir,
+): Promise<string> {
   const template = `secondshift_tpl_${await migrationsHash(migrationsDir)}`;
   await withAdmin(adminUrl, async (admin) => {
     await admin.query("SELECT pg_advisory_lock(4242001)");
@@ -71,21 +76,30 @@ export async function ensureTemplate(adminUrl: string, migrationsDir = defaultMi
 }
 
 /** An empty database with no schema at all (for migration tests). */
-export async function createEmptyDatabase(adminUrl = testAdminUrl()): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createEmptyDatabase(
+  adminUrl = testAdminUrl(),
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `secondshift_test_${randomBytes(6).toString("hex")}`;
   await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
   return {
     url: databaseUrl(adminUrl, name),
-    drop: () => withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withAdmin(adminUrl, (admin) =>
+        admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+      ).then(() => undefined),
   };
 }
 
 /** A fresh, fully migrated database for one test file. Call `drop()` in afterAll. */
-export async function createTestDatabase(options: { maxConnections?: number } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { maxConnections?: number } = {},
+): Promise<TestDatabase> {
   const adminUrl = testAdminUrl();
   const template = await ensureTemplate(adminUrl);
   const name = `secondshift_test_${randomBytes(6).toString("hex")}`;
-  await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
+  await withAdmin(adminUrl, (admin) =>
+    admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`),
+  );
   const url = databaseUrl(adminUrl, name);
   const db = createDb(url, { maxConnections: options.maxConnections ?? 5 });
   return {
@@ -94,7 +108,9 @@ export async function createTestDatabase(options: { maxConnections?: number } = 
     db,
     async drop() {
       await db.$disconnect();
-      await withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await withAdmin(adminUrl, (admin) =>
+        admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+      );
     },
   };
 }

@@ -32,7 +32,13 @@ export interface SeedOptions {
 export async function seedRun(db: Db, keyring: Keyring, o: SeedOptions): Promise<SeededRun> {
   const suffix = randomBytes(4).toString("hex");
   const ws = await db.workspace.create({ data: { slug: `ws-${suffix}`, name: "Test" } });
-  const repo = await db.repository.create({ data: { workspaceId: ws.id, fullName: "acme/app", cloneUrl: "https://example.invalid/acme/app.git" } });
+  const repo = await db.repository.create({
+    data: {
+      workspaceId: ws.id,
+      fullName: "acme/app",
+      cloneUrl: "https://example.invalid/acme/app.git",
+    },
+  });
   const job = await db.job.create({
     data: {
       workspaceId: ws.id,
@@ -48,9 +54,22 @@ export async function seedRun(db: Db, keyring: Keyring, o: SeedOptions): Promise
     },
   });
   const providerId = randomUUID();
-  const apiKeyCiphertext = await encryptField(keyring, o.providerKey, { workspaceId: ws.id, table: "ModelProvider", rowId: providerId, field: "apiKeyCiphertext" });
+  const apiKeyCiphertext = await encryptField(keyring, o.providerKey, {
+    workspaceId: ws.id,
+    table: "ModelProvider",
+    rowId: providerId,
+    field: "apiKeyCiphertext",
+  });
   await db.modelProvider.create({
-    data: { id: providerId, workspaceId: ws.id, name: "p", kind: o.kind ?? "ANTHROPIC", baseUrl: o.baseUrl, apiKeyCiphertext, isDefault: true },
+    data: {
+      id: providerId,
+      workspaceId: ws.id,
+      name: "p",
+      kind: o.kind ?? "ANTHROPIC",
+      baseUrl: o.baseUrl,
+      apiKeyCiphertext,
+      isDefault: true,
+    },
   });
   const run = await db.run.create({
     data: {
@@ -83,7 +102,11 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export const testLimits: GatewayLimits = { maxBodyBytes: 256 * 1024, upstreamTimeoutMs: 2000, maxParallelPerRun: 4 };
+export const testLimits: GatewayLimits = {
+  maxBodyBytes: 256 * 1024,
+  upstreamTimeoutMs: 2000,
+  maxParallelPerRun: 4,
+};
 
 export interface TestGatewayOptions {
   limits?: Partial<GatewayLimits>;
@@ -92,16 +115,37 @@ export interface TestGatewayOptions {
   poolUrl?: string;
 }
 
-export async function startTestGateway(db: Db, options: TestGatewayOptions = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  db: Db,
+  options: TestGatewayOptions = {},
+): Promise<TestGateway> {
   const { limits = {}, keyring: shared, poolUrl } = options;
   const pool = poolUrl ? new pg.Pool({ connectionString: poolUrl, max: 5 }) : undefined;
   const keyring = shared ?? createKeyring(new Uint8Array(randomBytes(32)));
   const sink = createMemorySink();
   const masker = new SecretMasker();
-  const logger = createLogger({ name: "gateway", level: "debug", destination: sink.stream, masker });
+  const logger = createLogger({
+    name: "gateway",
+    level: "debug",
+    destination: sink.stream,
+    masker,
+  });
   // The scripted provider listens on 127.0.0.1; the policy allows exactly that address.
-  const client = createOutboundClient({ production: false, allowHttp: true, allowedPrivateHosts: [], allowedPrivateCidrs: ["127.0.0.1/32"] });
-  const gateway = createGatewayServer({ db, keyring, outbound: client, logger, masker, pool, limits: { ...testLimits, ...limits } });
+  const client = createOutboundClient({
+    production: false,
+    allowHttp: true,
+    allowedPrivateHosts: [],
+    allowedPrivateCidrs: ["127.0.0.1/32"],
+  });
+  const gateway = createGatewayServer({
+    db,
+    keyring,
+    outbound: client,
+    logger,
+    masker,
+    pool,
+    limits: { ...testLimits, ...limits },
+  });
   const port = await gateway.listen(0, "127.0.0.1");
   return {
     gateway,

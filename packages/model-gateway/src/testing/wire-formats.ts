@@ -20,7 +20,12 @@ export function anthropicMessage(model: string, u: Usage) {
     content: [{ type: "text", text: words(u.output).join(" ") }],
     stop_reason: "end_turn",
     stop_sequence: null,
-    usage: { input_tokens: u.input, cache_creation_input_tokens: u.cacheWrite, cache_read_input_tokens: u.cacheRead, output_tokens: u.output },
+    usage: {
+      input_tokens: u.input,
+      cache_creation_input_tokens: u.cacheWrite,
+      cache_read_input_tokens: u.cacheRead,
+      output_tokens: u.output,
+    },
   };
 }
 
@@ -33,21 +38,48 @@ export function anthropicEvents(model: string, u: Usage, extraDeltas = 0): strin
         ...anthropicMessage(model, u),
         content: [],
         stop_reason: null,
-        usage: { input_tokens: u.input, cache_creation_input_tokens: u.cacheWrite, cache_read_input_tokens: u.cacheRead, output_tokens: 1 },
+        usage: {
+          input_tokens: u.input,
+          cache_creation_input_tokens: u.cacheWrite,
+          cache_read_input_tokens: u.cacheRead,
+          output_tokens: 1,
+        },
       },
     }),
-    sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+    sse("content_block_start", {
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "text", text: "" },
+    }),
     sse("ping", { type: "ping" }),
   ];
   for (const w of words(u.output)) {
-    events.push(sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: `${w} ` } }));
+    events.push(
+      sse("content_block_delta", {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "text_delta", text: `${w} ` },
+      }),
+    );
   }
   events.push(sse("content_block_stop", { type: "content_block_stop", index: 0 }));
   // Real streams may repeat message_delta with growing cumulative counts; never sum them.
   for (let i = extraDeltas; i > 0; i -= 1) {
-    events.push(sse("message_delta", { type: "message_delta", delta: { stop_reason: null, stop_sequence: null }, usage: { output_tokens: Math.max(1, u.output - i) } }));
+    events.push(
+      sse("message_delta", {
+        type: "message_delta",
+        delta: { stop_reason: null, stop_sequence: null },
+        usage: { output_tokens: Math.max(1, u.output - i) },
+      }),
+    );
   }
-  events.push(sse("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: u.output } }));
+  events.push(
+    sse("message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: "end_turn", stop_sequence: null },
+      usage: { output_tokens: u.output },
+    }),
+  );
   events.push(sse("message_stop", { type: "message_stop" }));
   return events;
 }
@@ -58,7 +90,12 @@ function openaiUsage(u: Usage) {
     completion_tokens: u.output,
     total_tokens: u.input + u.cacheRead + u.output,
     prompt_tokens_details: { cached_tokens: u.cacheRead, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
@@ -68,7 +105,19 @@ export function chatCompletion(model: string, u: Usage) {
     object: "chat.completion",
     created: 1764460800,
     model,
-    choices: [{ index: 0, message: { role: "assistant", content: words(u.output).join(" "), refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" }],
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: words(u.output).join(" "),
+          refusal: null,
+          annotations: [],
+        },
+        logprobs: null,
+        finish_reason: "stop",
+      },
+    ],
     usage: openaiUsage(u),
     service_tier: "default",
     system_fingerprint: null,
@@ -77,10 +126,29 @@ export function chatCompletion(model: string, u: Usage) {
 
 /** OpenAI chat stream: with include_usage every chunk has usage: null and a last chunk has it. */
 export function chatEvents(model: string, u: Usage, includeUsage: boolean): string[] {
-  const base = { id: "chatcmpl-scripted01", object: "chat.completion.chunk", created: 1764460800, model, system_fingerprint: null };
-  const chunk = (choices: unknown[]) => sse(null, { ...base, choices, ...(includeUsage ? { usage: null } : {}) });
-  const events = [chunk([{ index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null }])];
-  for (const w of words(u.output)) events.push(chunk([{ index: 0, delta: { content: `${w} ` }, logprobs: null, finish_reason: null }]));
+  const base = {
+    id: "chatcmpl-scripted01",
+    object: "chat.completion.chunk",
+    created: 1764460800,
+    model,
+    system_fingerprint: null,
+  };
+  const chunk = (choices: unknown[]) =>
+    sse(null, { ...base, choices, ...(includeUsage ? { usage: null } : {}) });
+  const events = [
+    chunk([
+      {
+        index: 0,
+        delta: { role: "assistant", content: "", refusal: null },
+        logprobs: null,
+        finish_reason: null,
+      },
+    ]),
+  ];
+  for (const w of words(u.output))
+    events.push(
+      chunk([{ index: 0, delta: { content: `${w} ` }, logprobs: null, finish_reason: null }]),
+    );
   events.push(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }]));
   if (includeUsage) events.push(sse(null, { ...base, choices: [], usage: openaiUsage(u) }));
   events.push(sse(null, "[DONE]"));
@@ -97,7 +165,13 @@ export function response(model: string, u: Usage, status = "completed") {
     incomplete_details: null,
     model,
     output: [
-      { type: "message", id: "msg_scripted01", status: "completed", role: "assistant", content: [{ type: "output_text", text: words(u.output).join(" "), annotations: [] }] },
+      {
+        type: "message",
+        id: "msg_scripted01",
+        status: "completed",
+        role: "assistant",
+        content: [{ type: "output_text", text: words(u.output).join(" "), annotations: [] }],
+      },
     ],
     parallel_tool_calls: true,
     usage:
@@ -116,11 +190,23 @@ export function response(model: string, u: Usage, status = "completed") {
 /** OpenAI responses stream: usage only in response.completed. */
 export function responseEvents(model: string, u: Usage): string[] {
   let seq = 0;
-  const ev = (type: string, rest: Record<string, unknown>) => sse(type, { type, sequence_number: seq++, ...rest });
+  const ev = (type: string, rest: Record<string, unknown>) =>
+    sse(type, { type, sequence_number: seq++, ...rest });
   const inProgress = { ...response(model, u, "in_progress"), output: [] };
-  const events = [ev("response.created", { response: inProgress }), ev("response.in_progress", { response: inProgress })];
+  const events = [
+    ev("response.created", { response: inProgress }),
+    ev("response.in_progress", { response: inProgress }),
+  ];
   for (const w of words(u.output)) {
-    events.push(ev("response.output_text.delta", { item_id: "msg_scripted01", output_index: 0, content_index: 0, delta: `${w} `, logprobs: [] }));
+    events.push(
+      ev("response.output_text.delta", {
+        item_id: "msg_scripted01",
+        output_index: 0,
+        content_index: 0,
+        delta: `${w} `,
+        logprobs: [],
+      }),
+    );
   }
   events.push(ev("response.completed", { response: response(model, u) }));
   return events;

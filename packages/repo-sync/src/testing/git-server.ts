@@ -35,7 +35,10 @@ export async function createTestRepo(): Promise<TestRepo> {
   const home = join(root, "home");
   await mkdir(home, { recursive: true });
   const env = gitEnvForTests(home);
-  const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] }).toString().trim();
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
+      .toString()
+      .trim();
   await mkdir(bare, { recursive: true });
   git(bare, "init", "--quiet", "--bare", "--initial-branch=main");
   // Serving a commit that is no branch head, as GitHub does.
@@ -68,7 +71,10 @@ export interface GitHttpServer {
 }
 
 /** Serves `projectRoot` over git smart HTTP; 401 unless Basic user:token matches. */
-export async function startGitHttpServer(projectRoot: string, credential: { username: string; token: string }): Promise<GitHttpServer> {
+export async function startGitHttpServer(
+  projectRoot: string,
+  credential: { username: string; token: string },
+): Promise<GitHttpServer> {
   const expected = `Basic ${Buffer.from(`${credential.username}:${credential.token}`).toString("base64")}`;
   const authorizations: Array<string | undefined> = [];
   const server = createServer((req: IncomingMessage, res) => {
@@ -91,8 +97,12 @@ export async function startGitHttpServer(projectRoot: string, credential: { user
         CONTENT_TYPE: req.headers["content-type"] ?? "",
         REMOTE_ADDR: "127.0.0.1",
         REMOTE_USER: credential.username,
-        ...(req.headers["content-encoding"] ? { HTTP_CONTENT_ENCODING: req.headers["content-encoding"] } : {}),
-        ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}),
+        ...(req.headers["content-encoding"]
+          ? { HTTP_CONTENT_ENCODING: req.headers["content-encoding"] }
+          : {}),
+        ...(req.headers["git-protocol"]
+          ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) }
+          : {}),
       },
       stdio: ["pipe", "pipe", "ignore"],
     });
@@ -135,7 +145,9 @@ export async function startGitHttpServer(projectRoot: string, credential: { user
 export async function argvLoggingGit(root: string): Promise<{ binary: string; log: string }> {
   const binary = join(root, "git-argv-logger");
   const log = join(root, "git-argv.log");
-  await writeFile(binary, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec git "$@"\n`, { mode: 0o755 });
+  await writeFile(binary, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec git "$@"\n`, {
+    mode: 0o755,
+  });
   await writeFile(log, "");
   return { binary, log };
 }
@@ -143,7 +155,10 @@ export async function argvLoggingGit(root: string): Promise<{ binary: string; lo
 /** Every file under `dir` (including .git), as one searchable buffer per file. */
 export function grepTree(dir: string, needle: string): string[] {
   try {
-    return execFileSync("grep", ["-rlaF", "--", needle, dir]).toString().split("\n").filter(Boolean);
+    return execFileSync("grep", ["-rlaF", "--", needle, dir])
+      .toString()
+      .split("\n")
+      .filter(Boolean);
   } catch {
     return []; // grep exits 1 when nothing matched
   }

@@ -3,14 +3,31 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@secondshift/db";
 
-export async function seedRunningRun(db: Db, options: { withProvider?: boolean; timeoutSeconds?: number } = {}) {
+export async function seedRunningRun(
+  db: Db,
+  options: { withProvider?: boolean; timeoutSeconds?: number } = {},
+) {
   const workspace = await db.workspace.create({ data: { slug: `ws-${randomUUID()}`, name: "W" } });
   if (options.withProvider !== false) {
     await db.modelProvider.create({
-      data: { workspaceId: workspace.id, name: "p", kind: "ANTHROPIC", baseUrl: "https://api.anthropic.com", apiKeyCiphertext: new Uint8Array([1]), defaultModel: "claude-test", isDefault: true },
+      data: {
+        workspaceId: workspace.id,
+        name: "p",
+        kind: "ANTHROPIC",
+        baseUrl: "https://api.anthropic.com",
+        apiKeyCiphertext: new Uint8Array([1]),
+        defaultModel: "claude-test",
+        isDefault: true,
+      },
     });
   }
-  const repository = await db.repository.create({ data: { workspaceId: workspace.id, fullName: "acme/app", cloneUrl: `https://git.example.com/${randomUUID()}.git` } });
+  const repository = await db.repository.create({
+    data: {
+      workspaceId: workspace.id,
+      fullName: "acme/app",
+      cloneUrl: `https://git.example.com/${randomUUID()}.git`,
+    },
+  });
   const job = await db.job.create({
     data: {
       workspaceId: workspace.id,
@@ -27,7 +44,14 @@ export async function seedRunningRun(db: Db, options: { withProvider?: boolean; 
     },
   });
   const run = await db.run.create({
-    data: { workspaceId: workspace.id, jobId: job.id, trigger: "MANUAL", status: "RUNNING", budgetTokens: 10_000, startedAt: new Date() },
+    data: {
+      workspaceId: workspace.id,
+      jobId: job.id,
+      trigger: "MANUAL",
+      status: "RUNNING",
+      budgetTokens: 10_000,
+      startedAt: new Date(),
+    },
   });
   return { workspace, repository, job, run };
 }

@@ -26,7 +26,10 @@ export function memoryLogger(): { logger: ReturnType<typeof createLogger>; lines
       done();
     },
   });
-  return { logger: createLogger({ name: "sandbox-test", level: "debug", destination }), lines: () => lines };
+  return {
+    logger: createLogger({ name: "sandbox-test", level: "debug", destination }),
+    lines: () => lines,
+  };
 }
 
 export function manager(overrides: Partial<SandboxManagerConfig> = {}) {
@@ -42,6 +45,9 @@ export function manager(overrides: Partial<SandboxManagerConfig> = {}) {
   });
 }
 
-export function runOptions(runId = `test-${Math.random().toString(36).slice(2, 10)}`, deadlineMs = 10 * 60_000) {
+export function runOptions(
+  runId = `test-${Math.random().toString(36).slice(2, 10)}`,
+  deadlineMs = 10 * 60_000,
+) {
   return { runId, workspaceId: "ws-test", deadline: new Date(Date.now() + deadlineMs) };
 }

@@ -10,7 +10,11 @@ export async function createWorkspace(db: Db, maxConcurrentRuns = 2): Promise<st
 
 export async function createRepository(db: Db, workspaceId: string): Promise<string> {
   const repo = await db.repository.create({
-    data: { workspaceId, fullName: "acme/app", cloneUrl: `https://example.invalid/${randomUUID()}.git` },
+    data: {
+      workspaceId,
+      fullName: "acme/app",
+      cloneUrl: `https://example.invalid/${randomUUID()}.git`,
+    },
   });
   return repo.id;
 }

@@ -9,13 +9,19 @@ import type { QueueConnection } from "../queues.ts";
 
 export function testRedisUrl(): string {
   const url = process.env.TEST_REDIS_URL;
-  if (!url) throw new Error("TEST_REDIS_URL is not set: run the tests through `npm run test:all` (scripts/test-all.sh), which starts Redis.");
+  if (!url)
+    throw new Error(
+      "TEST_REDIS_URL is not set: run the tests through `npm run test:all` (scripts/test-all.sh), which starts Redis.",
+    );
   return url;
 }
 
 /** Connection options BullMQ workers need (no per-request retry limit) and a fresh prefix. */
 export function testQueueConnection(url = testRedisUrl()): Required<QueueConnection> {
-  return { connection: { url, maxRetriesPerRequest: null }, prefix: `sstest-${randomUUID().slice(0, 12)}` };
+  return {
+    connection: { url, maxRetriesPerRequest: null },
+    prefix: `sstest-${randomUUID().slice(0, 12)}`,
+  };
 }
 
 /** Deletes every key under the prefix. */
@@ -39,7 +45,11 @@ export async function freeLoopbackPort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -54,13 +64,30 @@ export interface OwnRedis {
 export async function startRedisServer(dir: string, port: number): Promise<OwnRedis> {
   const child: ChildProcess = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--appendonly", "yes", "--dir", dir, "--save", "", "--daemonize", "no"],
+    [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--appendonly",
+      "yes",
+      "--dir",
+      dir,
+      "--save",
+      "",
+      "--daemonize",
+      "no",
+    ],
     { stdio: "ignore" },
   );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    const probe = new Redis(url, { maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+    const probe = new Redis(url, {
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
     probe.on("error", () => undefined); // refused until the server listens; retried below
     try {
       await probe.connect();
