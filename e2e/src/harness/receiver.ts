@@ -9,9 +9,7 @@ export interface Received {
   body: string;
 }
 
-export async function startReceiver(
-  path: string,
-): Promise<{
+export async function startReceiver(path: string): Promise<{
   url: string;
   received: Received[];
   setUp(up: boolean): void;

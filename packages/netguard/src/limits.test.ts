@@ -119,14 +119,12 @@ describe("total deadline", () => {
 describe("everyday requests", () => {
   it("sends a JSON request and reads the JSON answer", async () => {
     const { url } = await setup((req, res, body) =>
-      res
-        .setHeader("content-type", "application/json")
-        .end(
-          JSON.stringify({
-            got: JSON.parse(body.toString()) as unknown,
-            ct: req.headers["content-type"],
-          }),
-        ),
+      res.setHeader("content-type", "application/json").end(
+        JSON.stringify({
+          got: JSON.parse(body.toString()) as unknown,
+          ct: req.headers["content-type"],
+        }),
+      ),
     );
     const policy = testPolicy({
       resolver: tableResolver({ "api.example.test": [FAKE_PUBLIC_V4] }),

@@ -68,15 +68,13 @@ export async function startFakeMcp(header = "authorization"): Promise<FakeMcp> {
       if (typeof sessionId === "string") {
         const transport = transports.get(sessionId);
         if (!transport) {
-          res
-            .writeHead(404, { "content-type": "application/json" })
-            .end(
-              JSON.stringify({
-                jsonrpc: "2.0",
-                error: { code: -32001, message: "Session not found" },
-                id: null,
-              }),
-            );
+          res.writeHead(404, { "content-type": "application/json" }).end(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              error: { code: -32001, message: "Session not found" },
+              id: null,
+            }),
+          );
           return;
         }
         await transport.handleRequest(req, res, parsed);
