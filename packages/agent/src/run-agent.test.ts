@@ -72,7 +72,7 @@ describe.each(providers)("runAgent over %s", (provider) => {
       { toolName: "echo", args: { message: "hi" }, connectionId: "conn-1" },
     ]);
     expect(h.sink.types()).toEqual([
-      "run_started",
+      "agent_started",
       "model_turn",
       "tool_call",
       "tool_result",
@@ -83,7 +83,7 @@ describe.each(providers)("runAgent over %s", (provider) => {
       "tool_result",
       "model_turn",
       "final_answer",
-      "run_finished",
+      "agent_finished",
     ]);
     expect(h.sink.events.at(-2)?.payload).toEqual({ summary: "Fixed the test." });
 

@@ -42,7 +42,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
   } finally {
     clearTimeout(timer);
   }
-  await transcript.appendQuietly("run_finished", {
+  await transcript.appendQuietly("agent_finished", {
     outcome: result.outcome,
     usage: { ...usage },
     ...(result.error ? { error: result.error } : {}),
@@ -91,7 +91,7 @@ async function loop(
     taskMessage(options.prompt),
     toolbox.specs,
   );
-  await transcript.append("run_started", {
+  await transcript.append("agent_started", {
     provider: model.provider,
     model: model.model,
     tools: toolbox.specs.map((s) => s.name),

@@ -30,7 +30,7 @@ describe.each(providers)("how a run stops over %s", (provider) => {
     expect(result.outcome).toBe("budget_exhausted");
     expect(result.usage).toEqual({ inputTokens: 100, outputTokens: 20 });
     expect(h.model.requests).toHaveLength(2);
-    expect(h.sink.types().slice(-2)).toEqual(["error", "run_finished"]);
+    expect(h.sink.types().slice(-2)).toEqual(["error", "agent_finished"]);
   });
 
   it("a 429 with reason BUDGET_EXHAUSTED is budget_exhausted too, not a rate limit to wait out", async () => {

@@ -61,13 +61,13 @@ export interface PlanTool {
 }
 
 export type AgentEventType =
-  | "run_started"
+  | "agent_started"
   | "model_turn"
   | "tool_call"
   | "tool_result"
   | "error"
   | "final_answer"
-  | "run_finished";
+  | "agent_finished";
 
 export interface AgentEvent {
   type: AgentEventType;

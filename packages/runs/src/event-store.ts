@@ -4,6 +4,9 @@ import type { AgentEvent, EventSink } from "@secondshift/agent";
 import type { Db, Prisma } from "@secondshift/db";
 import type { SecretMasker } from "@secondshift/logging";
 
+/** Events the executor writes around the agent loop's: sandbox ready, and the recorded end. */
+export type RunEventType = "run_started" | "run_finished" | "error";
+
 export class RunEventStore implements EventSink {
   private next = 0;
   private ready: Promise<void>;
@@ -20,7 +23,10 @@ export class RunEventStore implements EventSink {
       });
   }
 
-  async append(event: AgentEvent): Promise<void> {
+  /** Agent events, and the executor's own (run_started, run_finished, error). */
+  async append(
+    event: AgentEvent | { type: RunEventType; payload: Record<string, unknown> },
+  ): Promise<void> {
     await this.ready;
     const seq = this.next++;
     await this.db.runEvent.create({
