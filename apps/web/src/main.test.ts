@@ -36,7 +36,7 @@ function start(env: Record<string, string | undefined>) {
 
 const baseEnv = (key: string, port: number) => ({
   DATABASE_URL: t.url,
-  REDIS_URL: "redis://127.0.0.1:1",
+  REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
   SECONDSHIFT_PUBLIC_URL: "http://127.0.0.1",
   SECONDSHIFT_ENCRYPTION_KEY: key,
   PORT: String(port),

@@ -21,6 +21,8 @@ import {
   createRunQueueWorker,
   createScheduleQueue,
   createScheduleWorker,
+  createSyncQueue,
+  createSyncWorker,
   recoverLostRuns,
   requeueQueuedRuns,
   syncSchedules,
@@ -77,6 +79,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
   };
   const scheduleQueue = createScheduleQueue(queueOptions);
   const runQueue = createRunQueue(queueOptions);
+  const syncQueue = createSyncQueue(queueOptions);
   // Heartbeats must come several times per heartbeatTimeoutMs, or recovery (on this worker or
   // another) declares a healthy run lost between two beats.
   const heartbeatMs = Math.max(250, Math.min(5_000, Math.floor(settings.heartbeatTimeoutMs / 4)));
@@ -138,6 +141,17 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     await syncSchedules(db, scheduleQueue, { logger });
   }
 
+  /** One repository, then its workspace's schedules (a changed request may stop a schedule). */
+  async function syncOne(target: { workspaceId: string; repositoryId: string }): Promise<void> {
+    const result = await syncRepository(db, syncDeps, target);
+    if (result.status === "failed")
+      logger.warn(
+        { repositoryId: target.repositoryId, reason: result.reason },
+        "repository sync failed",
+      );
+    await syncSchedules(db, scheduleQueue, { workspaceId: target.workspaceId, logger });
+  }
+
   async function recover(): Promise<void> {
     await recoverLostRuns(db, {
       heartbeatTimeoutMs: settings.heartbeatTimeoutMs,
@@ -164,6 +178,8 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     sandboxes,
     scheduleQueue,
     runQueue,
+    syncQueue,
+    syncOne,
     executorDeps,
     delivery,
     reaper,
@@ -176,6 +192,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
       await syncSchedules(db, scheduleQueue, { logger });
       workers = [
         createScheduleWorker({ ...queueOptions, db, runQueue, logger }),
+        createSyncWorker({ ...queueOptions, logger, sync: syncOne }),
         createRunQueueWorker({
           ...queueOptions,
           db,
@@ -208,7 +225,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
       await delivery.stop();
       reaper.stop();
       await Promise.all(workers.map((w) => w.close()));
-      await Promise.all([scheduleQueue.close(), runQueue.close()]);
+      await Promise.all([scheduleQueue.close(), runQueue.close(), syncQueue.close()]);
       await closeConnectors(connectors);
       await client.close();
     },

@@ -27,3 +27,5 @@ export type {
   RunQueue,
   ScheduleQueue,
 } from "./queues.ts";
+export { createSyncQueue, createSyncWorker, requestSync, SYNC_QUEUE } from "./sync-queue.ts";
+export type { SyncJobData, SyncQueue, SyncWorkerOptions } from "./sync-queue.ts";

@@ -1,0 +1,90 @@
+// The web app's HTTP routes outside the UI: health, and inbound push webhooks that start a
+// repository sync. A push is authenticated only by its HMAC signature with that repository's
+// own secret (constant time, replay window); everything else answers 404.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { Keyring } from "@secondshift/crypto";
+import type { Db } from "@secondshift/db";
+import type { Logger } from "@secondshift/logging";
+import { handlePushWebhook } from "@secondshift/repo-sync";
+import { requestSync, type SyncQueue } from "@secondshift/scheduler";
+import { createReplayGuard } from "@secondshift/webhooks";
+
+const MAX_WEBHOOK_BYTES = 1024 * 1024;
+const PUSH_ROUTE = /^\/webhooks\/repositories\/([0-9a-f-]{36})\/push$/;
+
+export interface WebServerDeps {
+  db: Db;
+  keyring: Keyring;
+  syncQueue: SyncQueue;
+  logger: Logger;
+}
+
+function json(status: number, body: unknown) {
+  return { status, body: JSON.stringify(body) };
+}
+
+function readLimited(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        resolve(null);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+export function createWebServer(deps: WebServerDeps): Server {
+  const replayGuard = createReplayGuard({ windowSeconds: 600 });
+
+  async function route(req: IncomingMessage): Promise<{ status: number; body: string }> {
+    if (req.method === "GET" && req.url === "/healthz") {
+      try {
+        await deps.db.$queryRaw`SELECT 1`;
+        return json(200, { status: "ok" });
+      } catch {
+        return json(503, { status: "database unavailable" });
+      }
+    }
+    const push = PUSH_ROUTE.exec(req.url ?? "");
+    if (req.method === "POST" && push) {
+      const rawBody = await readLimited(req, MAX_WEBHOOK_BYTES);
+      if (!rawBody)
+        return json(413, {
+          error: { code: "PAYLOAD_TOO_LARGE", message: "Webhook bodies are limited to 1 MiB." },
+        });
+      const result = await handlePushWebhook(
+        deps.db,
+        {
+          keyring: deps.keyring,
+          replayGuard,
+          triggerSync: (target) => requestSync(deps.syncQueue, target),
+        },
+        { repositoryId: push[1]!, headers: req.headers, rawBody },
+      );
+      deps.logger.info({ repositoryId: push[1], status: result.status }, "push webhook");
+      return json(result.status, { message: result.message });
+    }
+    return json(404, { error: { code: "NOT_FOUND", message: "No such page." } });
+  }
+
+  return createServer((req, res) => {
+    route(req)
+      .then(({ status, body }) =>
+        res.writeHead(status, { "content-type": "application/json" }).end(body),
+      )
+      .catch((err: unknown) => {
+        deps.logger.error({ err }, "request failed");
+        res
+          .writeHead(500, { "content-type": "application/json" })
+          .end('{"error":{"code":"INTERNAL","message":"The request failed; retry."}}');
+      });
+  });
+}
