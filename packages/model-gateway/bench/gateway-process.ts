@@ -24,3 +24,5 @@ const gateway = createGatewayServer({
 });
 const port = await gateway.listen(0, "127.0.0.1");
 console.log(`http://127.0.0.1:${port}`);
+// A clean exit on SIGINT lets `--cpu-prof` write its profile (bench/profile.ts).
+process.once("SIGINT", () => process.exit(0));
