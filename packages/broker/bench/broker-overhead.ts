@@ -20,6 +20,7 @@ import { createLogger } from "@secondshift/logging";
 import { createOutboundClient } from "@secondshift/netguard";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import pg from "pg";
 import { createBroker } from "../src/broker.ts";
 import { listConnectionTools } from "../src/discovery.ts";
 
@@ -118,8 +119,11 @@ try {
   });
   const runId = await createRun(t.db, tenant.workspaceId, jobId);
   await freezePlan(t.db, { workspaceId: tenant.workspaceId, runId });
+  // As in the worker: the two per-call queries go through a plain pg pool.
+  const pool = new pg.Pool({ connectionString: t.url, max: 4 });
   const broker = createBroker({
     db: t.db,
+    pool,
     keyring,
     connectors: { MCP: timed },
     logger,
@@ -173,6 +177,7 @@ try {
   await sdk.close();
   await real.MCP.close?.();
 } finally {
+  await pool.end();
   await t.drop();
   server.kill("SIGTERM");
 }

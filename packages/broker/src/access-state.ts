@@ -48,26 +48,37 @@ interface Row {
   oauthConfig: Record<string, unknown> | null;
 }
 
-export async function readAccessState(
-  db: Db,
-  ids: { workspaceId: string; runId: string; grantId: string; connectionId: string; tool: string },
-): Promise<AccessState | null> {
-  // Every join is pinned to the run's workspace: another tenant's grant or connection id
-  // simply does not match.
-  const rows = await db.$queryRaw<Row[]>`
+/** A node-postgres pool (or anything with its `query`): the fast path for the per-call queries. */
+export interface SqlPool {
+  query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+// Every join is pinned to the run's workspace: another tenant's grant or connection id simply
+// does not match.
+const ACCESS_SQL = `
     SELECT r."status"::text AS "runStatus", r."jobId" AS "runJobId", j."requestHash" AS "jobHash",
            g."id" AS "grantId", g."revokedAt" AS "grantRevokedAt", g."requestHash" AS "grantHash",
            c."id" AS "connectionId", c."deletedAt", c."allowedTools",
            EXISTS (SELECT 1 FROM "GrantTool" gt WHERE gt."grantId" = g."id" AND gt."connectionId" = c."id"
-                   AND gt."toolName" = ${ids.tool} AND gt."workspaceId" = r."workspaceId") AS "granted",
+                   AND gt."toolName" = $1 AND gt."workspaceId" = r."workspaceId") AS "granted",
            c."endpoint", c."authType"::text AS "authType", c."authHeaderName", c."settings",
            c."credentialCiphertext", c."oauthAccessTokenCiphertext", c."oauthRefreshTokenCiphertext",
            c."oauthAccessTokenExpiresAt", c."oauthConfig"
       FROM "Run" r
       JOIN "Job" j ON j."id" = r."jobId" AND j."workspaceId" = r."workspaceId"
-      LEFT JOIN "Grant" g ON g."id" = ${ids.grantId} AND g."workspaceId" = r."workspaceId" AND g."jobId" = r."jobId"
-      LEFT JOIN "Connection" c ON c."id" = ${ids.connectionId} AND c."workspaceId" = r."workspaceId"
-     WHERE r."id" = ${ids.runId} AND r."workspaceId" = ${ids.workspaceId}`;
+      LEFT JOIN "Grant" g ON g."id" = $2 AND g."workspaceId" = r."workspaceId" AND g."jobId" = r."jobId"
+      LEFT JOIN "Connection" c ON c."id" = $3 AND c."workspaceId" = r."workspaceId"
+     WHERE r."id" = $4 AND r."workspaceId" = $5`;
+
+export async function readAccessState(
+  db: Db,
+  ids: { workspaceId: string; runId: string; grantId: string; connectionId: string; tool: string },
+  pool?: SqlPool,
+): Promise<AccessState | null> {
+  const values = [ids.tool, ids.grantId, ids.connectionId, ids.runId, ids.workspaceId];
+  const rows = pool
+    ? ((await pool.query(ACCESS_SQL, values)).rows as Row[])
+    : await db.$queryRawUnsafe<Row[]>(ACCESS_SQL, ...values);
   const row = rows[0];
   if (!row) return null;
   return {

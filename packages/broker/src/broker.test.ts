@@ -19,6 +19,7 @@ import { decryptField } from "@secondshift/crypto";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { AppError } from "@secondshift/errors";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createBroker, type BrokerRun } from "./broker.ts";
 import { isToolCallError } from "./refusals.ts";
@@ -145,7 +146,7 @@ describe("broker", () => {
     });
     expect(mcp.calls).toHaveLength(1);
     expect(mcp.calls[0]?.secrets.credential).toBe(CREDENTIAL);
-    expect(mcp.calls[0]?.options.scope).toEqual({ repositoryFullName: "acme/app" });
+    expect(mcp.calls[0]?.options.scope).toEqual({ repositoryFullName: "acme/app", runId: run.id });
     const rows = await audits(run.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -485,5 +486,45 @@ describe("broker", () => {
         bind("oauthRefreshTokenCiphertext"),
       ),
     ).toBe("rt-new-123456");
+  });
+});
+
+describe("broker with a pg pool for its per-call queries", () => {
+  it("[C06][C29] reads access and writes the audit row through the pool exactly as through Prisma", async () => {
+    const pool = new pg.Pool({ connectionString: t.url, max: 2 });
+    try {
+      const fast = createBroker({
+        db: t.db,
+        keyring,
+        connectors: { MCP: mcp.connector, GITHUB: github.connector },
+        logger: createLogger({ name: "t", destination: sink.stream, masker }),
+        masker,
+        limits,
+        pool,
+      });
+      const run = await startRun("pool-path");
+      const result = await fast.call(run, "search", { q: ARG_PLANT });
+      expect(result.untrusted).toBe(true);
+      expect(mcp.calls).toHaveLength(1);
+      const [row] = await audits(run.id);
+      expect(row).toMatchObject({
+        actorType: "RUN",
+        action: "tool.call",
+        toolName: "search",
+        outcome: "ok",
+      });
+      expect(JSON.stringify(row)).not.toContain(ARG_PLANT);
+      const grant = await t.db.grant.findFirstOrThrow({
+        where: { jobId: run.jobId, revokedAt: null },
+      });
+      await revokeGrant({ ...owner(), grantId: grant.id });
+      const refused = await fast.call(run, "search", { q: "x" }).catch((e: unknown) => e);
+      expect(isToolCallError(refused) ? refused.reason : refused).toBe("GRANT_REVOKED");
+      expect(mcp.calls).toHaveLength(1);
+      expect((await audits(run.id)).map((r) => r.outcome)).toEqual(["ok", "GRANT_REVOKED"]);
+      expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
+    } finally {
+      await pool.end();
+    }
   });
 });

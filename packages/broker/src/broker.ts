@@ -10,7 +10,8 @@ import type { Db } from "@secondshift/db";
 import { isAppError } from "@secondshift/errors";
 import { SecretMasker, type Logger } from "@secondshift/logging";
 import type { ValidateFunction } from "ajv";
-import { readAccessState, type AccessState } from "./access-state.ts";
+import { readAccessState, type AccessState, type SqlPool } from "./access-state.ts";
+import { randomUUID } from "node:crypto";
 import { compileArguments, validateArguments } from "./arguments.ts";
 import { ToolCallError, type RefusalReason } from "./refusals.ts";
 import { capResult } from "./result.ts";
@@ -32,6 +33,11 @@ export interface BrokerOptions {
   limits: BrokerLimits;
   oauthRefresher?: OAuthRefresher;
   now?: () => Date;
+  /**
+   * Optional node-postgres pool on the same database for the two queries of every call (the
+   * access re-read and the audit insert): they cost a fraction of Prisma's raw-query layer.
+   */
+  pool?: SqlPool;
 }
 
 export interface BrokerRun {
@@ -73,6 +79,36 @@ export function createBroker(options: BrokerOptions): Broker {
   const masker = options.masker ?? new SecretMasker();
   const now = options.now ?? (() => new Date());
   const cache = new Map<string, RunCache>();
+
+  /** Exactly one audit row per call: actor run, tool, connection, outcome, duration (C29). */
+  async function auditCall(a: {
+    workspaceId: string;
+    runId: string;
+    toolName: string | null;
+    connectionId: string | null;
+    outcome: string;
+    durationMs: number;
+  }): Promise<void> {
+    if (!options.pool) {
+      await writeAudit(db, {
+        workspaceId: a.workspaceId,
+        actorType: "RUN",
+        actorId: a.runId,
+        action: "tool.call",
+        ...(a.toolName && a.connectionId
+          ? { toolName: a.toolName, connectionId: a.connectionId }
+          : {}),
+        outcome: a.outcome,
+        durationMs: a.durationMs,
+      });
+      return;
+    }
+    await options.pool.query(
+      `INSERT INTO "AuditEvent" ("id", "workspaceId", "actorType", "actorId", "action", "toolName", "connectionId", "outcome", "durationMs", "createdAt")
+       VALUES ($1, $2, 'RUN', $3, 'tool.call', $4, $5, $6, $7, now())`,
+      [randomUUID(), a.workspaceId, a.runId, a.toolName, a.connectionId, a.outcome, a.durationMs],
+    );
+  }
 
   async function planFor(run: BrokerRun): Promise<RunCache> {
     const hit = cache.get(run.id);
@@ -177,7 +213,7 @@ export function createBroker(options: BrokerOptions): Broker {
           signal: controller.signal,
           timeoutMs: limits.timeoutMs,
           maxResultBytes: limits.maxResultBytes,
-          scope: { repositoryFullName: run.repositoryFullName },
+          scope: { repositoryFullName: run.repositoryFullName, runId: run.id },
         }),
         timeout,
       ]);
@@ -229,13 +265,17 @@ export function createBroker(options: BrokerOptions): Broker {
             "This tool is not in the run's execution plan. Use only the tools listed for this run, with their exact names.",
           );
         const state = checkAccess(
-          await readAccessState(db, {
-            workspaceId: run.workspaceId,
-            runId: run.id,
-            grantId: cached.plan.grantId,
-            connectionId: entry.connectionId,
-            tool: entry.tool,
-          }),
+          await readAccessState(
+            db,
+            {
+              workspaceId: run.workspaceId,
+              runId: run.id,
+              grantId: cached.plan.grantId,
+              connectionId: entry.connectionId,
+              tool: entry.tool,
+            },
+            options.pool,
+          ),
           run,
           entry,
         );
@@ -257,13 +297,12 @@ export function createBroker(options: BrokerOptions): Broker {
         if (refusal.failsRun) await failRun(run, refusal);
         throw refusal;
       } finally {
-        await writeAudit(db, {
+        await auditCall({
           workspaceId: run.workspaceId,
-          actorType: "RUN",
-          actorId: run.id,
-          action: "tool.call",
+          runId: run.id,
           // An unknown name came from the model and is not recorded: it could carry anything.
-          ...(entry ? { toolName: entry.name, connectionId: entry.connectionId } : {}),
+          toolName: entry?.name ?? null,
+          connectionId: entry?.connectionId ?? null,
           outcome,
           durationMs: Math.round(performance.now() - started),
         });
