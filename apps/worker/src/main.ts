@@ -3,6 +3,7 @@
 import { createKeyring } from "@secondshift/crypto";
 import { createDb, ensureKeyCheck } from "@secondshift/db";
 import { createLogger, SecretMasker } from "@secondshift/logging";
+import pg from "pg";
 import { createWorkerPlatform } from "./platform.ts";
 import { settingsFromEnv } from "./settings.ts";
 
@@ -21,13 +22,19 @@ async function main() {
     env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS,
   );
   await ensureKeyCheck(db, keyring).catch(fatal);
-  const platform = createWorkerPlatform(settingsFromEnv(env, keyring), { db, logger, masker });
+  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 10 });
+  const platform = createWorkerPlatform(settingsFromEnv(env, keyring), {
+    db,
+    logger,
+    masker,
+    pool,
+  });
   await platform.start();
   const stop = () => {
     logger.info("shutting down");
     void platform
       .stop()
-      .then(() => db.$disconnect())
+      .then(() => Promise.all([db.$disconnect(), pool.end()]))
       .then(() => process.exit(0));
   };
   process.once("SIGTERM", stop);

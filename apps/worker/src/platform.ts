@@ -3,7 +3,7 @@
 // webhook delivery. The entry point (main.ts) and the end-to-end suite both build it.
 import { randomUUID } from "node:crypto";
 import { freezePlan } from "@secondshift/access";
-import { createBroker } from "@secondshift/broker";
+import { createBroker, type SqlPool } from "@secondshift/broker";
 import {
   closeConnectors,
   createConnectors,
@@ -37,6 +37,8 @@ export interface WorkerServices {
   logger: Logger;
   masker: SecretMasker;
   docker?: Docker;
+  /** A pg pool on the same database for the broker's per-call queries (faster than Prisma). */
+  pool?: SqlPool;
 }
 
 export type WorkerPlatform = ReturnType<typeof createWorkerPlatform>;
@@ -54,6 +56,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
   });
   const broker = createBroker({
     db,
+    ...(services.pool ? { pool: services.pool } : {}),
     keyring: settings.keyring,
     connectors,
     logger,
