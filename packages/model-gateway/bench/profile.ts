@@ -12,36 +12,72 @@ import { seedRun } from "../src/testing/fixtures.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = process.env.PROFILE_DIR ?? "/tmp/gateway-profile";
 const start = (args: string[], env: Record<string, string> = {}) => {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return {
     child,
-    url: new Promise<string>((resolve) => child.stdout.on("data", (c: Buffer) => /(http:\/\/127\.0\.0\.1:\d+)/.test(c.toString()) && resolve(/(http:\/\/127\.0\.0\.1:\d+)/.exec(c.toString())![1]!))),
+    url: new Promise<string>((resolve) =>
+      child.stdout.on(
+        "data",
+        (c: Buffer) =>
+          /(http:\/\/127\.0\.0\.1:\d+)/.test(c.toString()) &&
+          resolve(/(http:\/\/127\.0\.0\.1:\d+)/.exec(c.toString())![1]!),
+      ),
+    ),
   };
 };
 const tdb = await createTestDatabase();
 const key = randomBytes(32);
 const provider = start(["--import", "tsx", join(here, "provider-process.ts")]);
 const providerUrl = await provider.url;
-const run = await seedRun(tdb.db, createKeyring(new Uint8Array(key)), { kind: "OPENAI", baseUrl: providerUrl, providerKey: "sk-profile-000000", budget: 2_000_000_000 });
-const gateway = start(["--cpu-prof", `--cpu-prof-dir=${dir}`, "--import", "tsx", join(here, "gateway-process.ts")], { BENCH_DATABASE_URL: tdb.url, BENCH_KEY: key.toString("base64") });
+const run = await seedRun(tdb.db, createKeyring(new Uint8Array(key)), {
+  kind: "OPENAI",
+  baseUrl: providerUrl,
+  providerKey: "sk-profile-000000",
+  budget: 2_000_000_000,
+});
+const gateway = start(
+  ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--import", "tsx", join(here, "gateway-process.ts")],
+  { BENCH_DATABASE_URL: tdb.url, BENCH_KEY: key.toString("base64") },
+);
 const url = await gateway.url;
-const body = JSON.stringify({ model: "m", max_tokens: 64, messages: [{ role: "user", content: "hi" }] });
+const body = JSON.stringify({
+  model: "m",
+  max_tokens: 64,
+  messages: [{ role: "user", content: "hi" }],
+});
 const t0 = performance.now();
 for (let i = 0; i < 3000; i++) {
-  const r = await fetch(`${url}/v1/chat/completions`, { method: "POST", body, headers: { authorization: `Bearer ${run.token}`, "content-type": "application/json" } });
+  const r = await fetch(`${url}/v1/chat/completions`, {
+    method: "POST",
+    body,
+    headers: { authorization: `Bearer ${run.token}`, "content-type": "application/json" },
+  });
   await r.arrayBuffer();
 }
 console.log(`3000 requests in ${(performance.now() - t0).toFixed(0)} ms`);
 gateway.child.kill("SIGINT");
 await new Promise((r) => gateway.child.on("exit", r));
 provider.child.kill();
-const file = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort().at(-1)!;
-const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount: number }> };
+const file = readdirSync(dir)
+  .filter((f) => f.endsWith(".cpuprofile"))
+  .sort()
+  .at(-1)!;
+const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    hitCount: number;
+  }>;
+};
 const self = new Map<string, number>();
 for (const n of profile.nodes) {
   const k = `${n.callFrame.functionName || "(anon)"} ${n.callFrame.url.replace(/.*node_modules\//, "").replace(/.*\/work\/main\//, "")}:${n.callFrame.lineNumber}`;
   self.set(k, (self.get(k) ?? 0) + n.hitCount);
 }
 const total = [...self.values()].reduce((a, b) => a + b, 0);
-for (const [k, v] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${((100 * v) / total).toFixed(1)}%  ${k}`);
+for (const [k, v] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30))
+  console.log(`${((100 * v) / total).toFixed(1)}%  ${k}`);
 await tdb.drop();
