@@ -17,6 +17,7 @@ cleanup() {
   rm -rf "$state"
 }
 trap cleanup EXIT
+trap "exit 130" INT TERM
 
 step() { printf '\n=== %s\n' "$*"; }
 fail_setup() { echo "setup failed: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
