@@ -29,3 +29,4 @@ export type {
 } from "./queues.ts";
 export { createSyncQueue, createSyncWorker, requestSync, SYNC_QUEUE } from "./sync-queue.ts";
 export type { SyncJobData, SyncQueue, SyncWorkerOptions } from "./sync-queue.ts";
+export { requestRepositorySync, setJobPaused } from "./job-controls.ts";
