@@ -1,11 +1,10 @@
 // The service entry: configuration errors and a wrong encryption key stop it before it serves
 // (P07); with the right key it serves health and the model routes, and exits cleanly on SIGTERM.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { freePort, startService } from "@secondshift/service/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
@@ -15,26 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.drop());
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
-
-function start(env: Record<string, string | undefined>) {
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
-  return { child, exited, output: () => output };
-}
+const start = (env: Record<string, string | undefined>) => startService(main, env);
 
 const baseEnv = (key: string, port: number) => ({
   DATABASE_URL: t.url,

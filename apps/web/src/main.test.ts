@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { freePort, startService } from "@secondshift/service/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
@@ -13,26 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.drop());
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
-
-function start(env: Record<string, string | undefined>) {
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
-  return { child, exited, output: () => output };
-}
+const start = (env: Record<string, string | undefined>) => startService(main, env);
 
 const baseEnv = (key: string, port: number) => ({
   DATABASE_URL: t.url,

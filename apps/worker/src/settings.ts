@@ -3,6 +3,7 @@
 // their own values.
 import type { WorkerEnv } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
+import { outboundPolicy } from "@secondshift/service";
 import type { OutboundPolicy } from "@secondshift/netguard";
 import type { SandboxLimits, SandboxRuntime } from "@secondshift/sandbox";
 
@@ -43,12 +44,7 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
     redis: { url: env.REDIS_URL },
     gatewayUrl: env.SECONDSHIFT_GATEWAY_URL,
     publicUrl: env.SECONDSHIFT_PUBLIC_URL,
-    outbound: {
-      production,
-      allowHttp: !production,
-      allowedPrivateHosts: env.SECONDSHIFT_ALLOWED_PRIVATE_HOSTS,
-      allowedPrivateCidrs: env.SECONDSHIFT_ALLOWED_PRIVATE_CIDRS,
-    },
+    outbound: outboundPolicy(env),
     allowFileRemotes: false,
     sandbox: {
       image: env.SANDBOX_IMAGE,

@@ -109,9 +109,10 @@ export async function seedWorkspace(
   p: Platform,
   options: {
     planted: Planted;
-    mcpUrl: string;
+    /** Without it the workspace gets no MCP connection (jobs that use no broker tools). */
+    mcpUrl?: string;
     repoDir: string;
-    allowedTools: string[];
+    allowedTools?: string[];
     webhookUrl?: string;
     maxConcurrentRuns?: number;
   },
@@ -154,23 +155,26 @@ export async function seedWorkspace(
     },
   });
 
-  const { id: connectionId } = await createConnection({
-    ...ctx,
-    keyring: p.keyring,
-    kind: "MCP",
-    label: "everything",
-    endpoint: options.mcpUrl,
-    authType: "BEARER",
-    credential: options.planted.mcpCredential,
-  });
-  await listConnectionTools({
-    ...ctx,
-    keyring: p.keyring,
-    connectors: p.worker.connectors,
-    connectionId,
-    timeoutMs: 20_000,
-  });
-  await setAllowedTools({ ...ctx, connectionId, tools: options.allowedTools });
+  let connectionId = "";
+  if (options.mcpUrl) {
+    ({ id: connectionId } = await createConnection({
+      ...ctx,
+      keyring: p.keyring,
+      kind: "MCP",
+      label: "everything",
+      endpoint: options.mcpUrl,
+      authType: "BEARER",
+      credential: options.planted.mcpCredential,
+    }));
+    await listConnectionTools({
+      ...ctx,
+      keyring: p.keyring,
+      connectors: p.worker.connectors,
+      connectionId,
+      timeoutMs: 20_000,
+    });
+    await setAllowedTools({ ...ctx, connectionId, tools: options.allowedTools ?? [] });
+  }
 
   const repository = await db.repository.create({
     data: {

@@ -1,0 +1,69 @@
+// What every service's entry point does the same way: stop with a readable reason on a
+// configuration or key problem, open the database only after proving the encryption key is the
+// one the data was written with (P07), derive the outbound policy from the operator's settings,
+// and shut down once on SIGTERM / SIGINT.
+import { createKeyring, type Keyring } from "@secondshift/crypto";
+import { createDb, ensureKeyCheck, type Db } from "@secondshift/db";
+import type { Logger } from "@secondshift/logging";
+import type { OutboundPolicy } from "@secondshift/netguard";
+
+/** Ends the process with the reason on stderr; configuration and key errors carry no secret. */
+export function fatal(error: unknown): never {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}
+
+export interface DatabaseSettings {
+  DATABASE_URL: string;
+  SECONDSHIFT_ENCRYPTION_KEY: Uint8Array;
+  SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: Uint8Array[];
+}
+
+/** The database and keyring, after the key check; a wrong key ends the process here. */
+export async function openVerifiedDatabase(
+  env: DatabaseSettings,
+): Promise<{ db: Db; keyring: Keyring }> {
+  const db = createDb(env.DATABASE_URL);
+  const keyring = createKeyring(
+    env.SECONDSHIFT_ENCRYPTION_KEY,
+    env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS,
+  );
+  await ensureKeyCheck(db, keyring).catch(fatal);
+  return { db, keyring };
+}
+
+export interface OutboundSettings {
+  SECONDSHIFT_ENV: "production" | "development" | "test";
+  SECONDSHIFT_ALLOWED_PRIVATE_HOSTS: string[];
+  SECONDSHIFT_ALLOWED_PRIVATE_CIDRS: string[];
+}
+
+/** Public HTTPS only in production, plus the internal hosts / ranges the operator names. */
+export function outboundPolicy(env: OutboundSettings): OutboundPolicy {
+  const production = env.SECONDSHIFT_ENV === "production";
+  return {
+    production,
+    allowHttp: !production,
+    allowedPrivateHosts: env.SECONDSHIFT_ALLOWED_PRIVATE_HOSTS,
+    allowedPrivateCidrs: env.SECONDSHIFT_ALLOWED_PRIVATE_CIDRS,
+  };
+}
+
+/** Runs `stop` once on the first SIGTERM / SIGINT, then exits 0 (or 1 if stopping failed). */
+export function onShutdown(logger: Logger, stop: () => Promise<unknown>): void {
+  let stopping = false;
+  const handler = () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shutting down");
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", handler);
+  process.once("SIGINT", handler);
+}
