@@ -58,10 +58,17 @@ export async function exportTreeToDirectory(
   await mkdir(dest, { recursive: true });
   const tar = await exportTree(dir, commit);
   // --no-same-owner / -p off: files belong to whoever extracts, not to uids from the archive.
-  const extract = spawn("tar", ["-x", "--no-same-owner", "--no-same-permissions", "-C", dest], {
-    env: { PATH: DEFAULT_GIT_PATH, LANG: "C" },
-    stdio: ["pipe", "ignore", "pipe"],
-  });
+  // --ignore-zeros: tar would otherwise stop reading at the end-of-archive blocks and close its
+  // stdin while git is still writing the record padding, which fails the pipe now and then
+  // ("Premature close"); with it tar drains the stream to the end.
+  const extract = spawn(
+    "tar",
+    ["-x", "--ignore-zeros", "--no-same-owner", "--no-same-permissions", "-C", dest],
+    {
+      env: { PATH: DEFAULT_GIT_PATH, LANG: "C" },
+      stdio: ["pipe", "ignore", "pipe"],
+    },
+  );
   const exited = new Promise<void>((resolve, reject) => {
     extract.on("error", reject);
     extract.on("close", (code) =>

@@ -157,7 +157,8 @@ describe("run executor", () => {
     const result = await executeRun(d, run.id);
     expect(result).toMatchObject({
       status: "FAILED",
-      error: "The repository could not be fetched.",
+      error:
+        "The run failed while fetching the repository and starting the sandbox: The repository could not be fetched.",
     });
     expect(box.destroyed()).toBe(1);
     expect(box.calls).toEqual([]);

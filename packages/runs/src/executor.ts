@@ -62,6 +62,8 @@ export async function executeRun(
   let result: AgentResult | undefined;
   let failure: string | undefined;
   let diff: string | null = null;
+  // What the executor was doing, so a failure says where it happened.
+  let phase = "preparing the run";
 
   try {
     await db.run.updateMany({
@@ -80,9 +82,12 @@ export async function executeRun(
       );
     await db.run.updateMany({ where: scope, data: { modelProviderId: provider.id } });
 
+    phase = "issuing the run token";
     const token = await issueRunToken(db, scope, deadline);
     masker.add(token);
+    phase = "freezing the execution plan";
     const plan = await deps.freezePlan(db, { workspaceId: run.workspaceId, runId: run.id });
+    phase = "fetching the repository and starting the sandbox";
     // The checkout and the sandbox start side by side (neither needs the other); whichever
     // succeeded is cleaned up in `finally` if the other failed.
     const [checkedOut, created] = await Promise.allSettled([
@@ -99,6 +104,7 @@ export async function executeRun(
     if (created.status === "rejected") throw created.reason;
     [checkout, sandbox] = [checkedOut.value, created.value];
     await db.run.updateMany({ where: scope, data: { commitSha: checkout.commit } });
+    phase = "copying the repository into the sandbox";
     await sandbox.copyInDirectory(checkout.dir);
     const canDiff = await snapshotWorkspace(sandbox);
     await events.append({
@@ -107,6 +113,7 @@ export async function executeRun(
     });
     log.info({ event: "run.started", commit: checkout.commit }, "run started");
 
+    phase = "running the agent";
     const repositoryFullName = run.job.repository.fullName;
     const brokerRun = {
       id: run.id,
@@ -143,10 +150,18 @@ export async function executeRun(
       },
       masker,
     });
+    phase = "capturing the diff";
     if (canDiff) diff = await captureDiff(sandbox, limits.maxDiffBytes).catch(() => null);
   } catch (error) {
-    failure = masker.mask(error instanceof Error ? error.message : String(error));
-    log.warn({ event: "run.failed_to_start", error: failure }, "run failed");
+    const message = error instanceof Error ? error.message : String(error);
+    // The freeze-plan refusal already names the tool and is written for the owner; other
+    // failures say which step failed.
+    failure = masker.mask(
+      phase === "freezing the execution plan"
+        ? message
+        : `The run failed while ${phase}: ${message}`,
+    );
+    log.warn({ event: "run.failed", phase, err: error }, "run failed");
     await events.append({ type: "error", payload: { message: failure } }).catch(() => undefined);
   } finally {
     watch.close();

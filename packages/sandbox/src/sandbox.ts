@@ -104,7 +104,9 @@ export class Sandbox {
     this.assertAlive();
     const safe = sanitizeArchive(archive);
     const result = await this.runHelper(
-      `tar -x -f - -C ${WORKSPACE_DIR} --no-same-owner --no-same-permissions`,
+      // --ignore-zeros: read to the end of the stream instead of stopping at the end-of-archive
+      // blocks, so the writer never finds its pipe closed under it.
+      `tar -x -f - --ignore-zeros -C ${WORKSPACE_DIR} --no-same-owner --no-same-permissions`,
       [],
       safe.stream,
     );
