@@ -6,7 +6,8 @@ COPY package.json package-lock.json ./
 COPY apps apps
 COPY packages packages
 COPY e2e/package.json e2e/package.json
-RUN npm ci --no-audit --no-fund --omit=dev --include-workspace-root=false || npm ci --no-audit --no-fund
+# Services run from TypeScript sources with tsx (a dev dependency), so the full install is kept.
+RUN npm ci --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates tini \
