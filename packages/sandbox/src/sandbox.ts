@@ -59,7 +59,17 @@ export class Sandbox {
       containerGone: this.gone,
     }).catch(translateDockerError);
     let oomKilled = false;
-    if (raw.containerGone) {
+    let containerGone = raw.containerGone;
+    // A command killed with the whole sandbox (out of memory) can end its stream a moment
+    // before the engine reports the container stopped: after a kill-like exit, give the
+    // container watch up to 2 s to see it, so the death is reported, not missed.
+    if (!containerGone && !raw.timedOut && (raw.exitCode === null || raw.exitCode >= 128)) {
+      containerGone = await Promise.race([
+        this.gone.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000).unref()),
+      ]);
+    }
+    if (containerGone) {
       const state = await this.state();
       oomKilled = state?.OOMKilled ?? false;
       this.logger.warn(
