@@ -8,6 +8,7 @@ import { connectFailed, isNetguardError, netguardError, tooLarge } from "./error
 import { resolvePolicy, type OutboundPolicy, type ResolvedPolicy } from "./policy.ts";
 import { isReplayableBody, nextHop, REDIRECT_STATUSES, type HopRequest } from "./redirect.ts";
 import { checkUrl, parseUrl, urlHostname } from "./target.ts";
+import { guardedDispatch, type GuardedRequestOptions, type GuardedResponse } from "./request.ts";
 
 export interface GuardedRequestInit extends Omit<
   RequestInit,
@@ -26,6 +27,8 @@ export interface GuardedRequestInit extends Omit<
 export interface OutboundClient {
   /** WHATWG fetch, guarded. The response body is a size- and time-limited stream. */
   fetch(input: string | URL, init?: GuardedRequestInit): Promise<Response>;
+  /** The same guards with a Node stream body: far cheaper than fetch on hot paths. */
+  request(input: string | URL, options?: GuardedRequestOptions): Promise<GuardedResponse>;
   /** The guarded dispatcher itself, for libraries that take an undici dispatcher. */
   dispatcher: Agent;
   /** Closes pooled connections. */
@@ -158,6 +161,7 @@ export function createOutboundClient(
   const dispatcher = createGuardedDispatcher(policy, options);
   return {
     fetch: (input, init) => guardedRequest(resolved, dispatcher, input, init),
+    request: (input, options) => guardedDispatch(resolved, dispatcher, input, options),
     dispatcher,
     close: () => dispatcher.close(),
   };

@@ -2,6 +2,7 @@ export { checkAddress, classifyAddress, isPublicAddress } from "./address.ts";
 export type { AddressAllowances, AddressClass, AddressDecision } from "./address.ts";
 export { createOutboundClient, guardedFetch } from "./client.ts";
 export type { GuardedRequestInit, OutboundClient } from "./client.ts";
+export type { GuardedRequestOptions, GuardedResponse } from "./request.ts";
 export { createDefaultConnector } from "./connector.ts";
 export type { TlsOptions } from "./connector.ts";
 export { createGuardedDispatcher } from "./dispatcher.ts";
