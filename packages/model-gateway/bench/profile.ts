@@ -2,7 +2,7 @@
 // gateway process to $PROFILE_DIR and prints its hottest functions (self time).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createKeyring } from "@secondshift/crypto";
@@ -39,7 +39,14 @@ const run = await seedRun(tdb.db, createKeyring(new Uint8Array(key)), {
   budget: 2_000_000_000,
 });
 const gateway = start(
-  ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--import", "tsx", join(here, "gateway-process.ts")],
+  [
+    "--cpu-prof",
+    "--cpu-prof-interval=100",
+    `--cpu-prof-dir=${dir}`,
+    "--import",
+    "tsx",
+    join(here, "gateway-process.ts"),
+  ],
   { BENCH_DATABASE_URL: tdb.url, BENCH_KEY: key.toString("base64") },
 );
 const url = await gateway.url;
@@ -61,10 +68,11 @@ console.log(`3000 requests in ${(performance.now() - t0).toFixed(0)} ms`);
 gateway.child.kill("SIGINT");
 await new Promise((r) => gateway.child.on("exit", r));
 provider.child.kill();
+// tsx's loader thread writes a profile too; the main thread's is the largest.
 const file = readdirSync(dir)
   .filter((f) => f.endsWith(".cpuprofile"))
-  .sort()
-  .at(-1)!;
+  .map((f) => ({ f, size: statSync(join(dir, f)).size }))
+  .sort((a, b) => b.size - a.size)[0]!.f;
 const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
   nodes: Array<{
     id: number;

@@ -53,11 +53,12 @@ const passResponse = new Set([
   "openai-processing-ms",
 ]);
 
-export function clientResponseHeaders(upstream: Headers): OutgoingHttpHeaders {
+export function clientResponseHeaders(upstream: IncomingHttpHeaders): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
-  upstream.forEach((value, name) => {
-    if (passResponse.has(name)) out[name] = value;
-  });
+  for (const name of passResponse) {
+    const value = upstream[name];
+    if (typeof value === "string") out[name] = value;
+  }
   if (String(out["content-type"] ?? "").startsWith("text/event-stream")) {
     out["cache-control"] = "no-cache";
     // Tell buffering reverse proxies in front of the gateway to pass events through at once.

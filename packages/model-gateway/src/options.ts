@@ -3,11 +3,12 @@
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
+import type { GuardedResponse } from "@secondshift/netguard";
 import type { PgQueryable, Sql } from "./sql.ts";
 
 /** The outbound HTTP client; in production `createOutboundClient(policy)` from @secondshift/netguard. */
 export interface Outbound {
-  fetch(
+  request(
     url: string,
     init: {
       method: string;
@@ -18,7 +19,7 @@ export interface Outbound {
       timeoutMs: number;
       maxResponseBytes: number;
     },
-  ): Promise<Response>;
+  ): Promise<GuardedResponse>;
 }
 
 export interface GatewayLimits {

@@ -2,8 +2,10 @@
 // written chunk by chunk and the next upstream chunk is read only once the client has taken
 // the previous one (backpressure: a slow client slows the provider read instead of filling
 // memory). Usage is read on the side. A client that goes away aborts the upstream request.
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AppError } from "@secondshift/errors";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { Readable } from "node:stream";
+import { isNetguardError, type GuardedResponse } from "@secondshift/netguard";
+import { AppError } from "@secondshift/errors";
 import type { Charge } from "./budget.ts";
 import { providerError, sendError, sendJson, upstreamFailure } from "./errors.ts";
 import { clientResponseHeaders, upstreamHeaders } from "./headers.ts";
@@ -47,16 +49,61 @@ function waitDrain(res: ServerResponse): Promise<void> {
   });
 }
 
-async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
-  if (!body) return "";
-  const chunks: Uint8Array[] = [];
+async function readCapped(body: Readable, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
+  for await (const chunk of body as AsyncIterable<Buffer>) {
     size += chunk.byteLength;
     if (size > limit) break;
     chunks.push(chunk);
   }
+  body.destroy();
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Non-streamed answers up to this size go to the client in one write, with their length. */
+const ONE_PIECE_BYTES = 256 * 1024;
+
+/**
+ * Passes the upstream body to the client. Events (SSE) are written as they arrive. A JSON
+ * answer is held until it ends (up to ONE_PIECE_BYTES, then it streams too) and sent with its
+ * length in one write: on loopback-class networks each socket write is a large share of the
+ * gateway's added latency, and a chunked answer costs two (body, then the final chunk).
+ */
+async function relay(
+  upstream: GuardedResponse,
+  res: ServerResponse,
+  headers: OutgoingHttpHeaders,
+  isSse: boolean,
+  tap: UsageTap | null,
+): Promise<void> {
+  let held: Buffer[] | null = isSse ? null : [];
+  let heldBytes = 0;
+  if (isSse) {
+    res.writeHead(upstream.status, headers);
+    res.flushHeaders();
+  }
+  for await (const received of upstream.body as AsyncIterable<Buffer>) {
+    tap?.write(received);
+    let chunk = received;
+    if (held) {
+      held.push(received);
+      heldBytes += received.byteLength;
+      if (heldBytes <= ONE_PIECE_BYTES) continue;
+      chunk = Buffer.concat(held);
+      held = null;
+      res.writeHead(upstream.status, headers);
+    }
+    if (!res.write(chunk)) await waitDrain(res);
+    if (res.destroyed) throw new Error("client disconnected");
+  }
+  if (held) {
+    const whole = Buffer.concat(held);
+    res.writeHead(upstream.status, { ...headers, "content-length": whole.byteLength });
+    res.end(whole);
+    return;
+  }
+  res.end();
 }
 
 export async function forward(
@@ -73,9 +120,9 @@ export async function forward(
   try {
     if (res.destroyed)
       return { outcome: "client_gone", upstreamStatus: null, usage: null, mayHaveCharged: false };
-    let upstream: Response;
+    let upstream: GuardedResponse;
     try {
-      upstream = await deps.outbound.fetch(upstreamUrl(fwd.baseUrl, fwd.route), {
+      upstream = await deps.outbound.request(upstreamUrl(fwd.baseUrl, fwd.route), {
         method: "POST",
         headers: upstreamHeaders(fwd.family, req.headers, fwd.providerKey),
         body: fwd.body,
@@ -102,12 +149,14 @@ export async function forward(
     if (upstream.status < 200 || upstream.status >= 300) {
       const text = await readCapped(upstream.body, ERROR_BODY_LIMIT).catch(() => "");
       const cleaned = providerError(fwd.family, upstream.status, text, deps.masker);
-      const retryAfter = upstream.headers.get("retry-after");
+      const retryAfter = upstream.headers["retry-after"];
       sendJson(
         res,
         cleaned.status,
         cleaned.body,
-        retryAfter && /^\d+$/.test(retryAfter) ? { "retry-after": retryAfter } : {},
+        typeof retryAfter === "string" && /^\d+$/.test(retryAfter)
+          ? { "retry-after": retryAfter }
+          : {},
       );
       return {
         outcome: "provider_error",
@@ -124,27 +173,28 @@ export async function forward(
       : isSse
         ? sseUsageTap(fwd.route.format)
         : jsonUsageTap(fwd.route.format, deps.limits.maxResponseBytes);
-    res.writeHead(upstream.status, headers);
-    if (isSse) res.flushHeaders();
     const metered = fwd.route.metered;
     try {
-      if (upstream.body) {
-        const reader = (upstream.body as ReadableStream<Uint8Array>).getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          tap?.write(value);
-          if (!res.write(value)) await waitDrain(res);
-          if (res.destroyed) throw new Error("client disconnected");
-        }
-      }
-    } catch {
+      await relay(upstream, res, headers, isSse, tap);
+    } catch (cause) {
       const usage = tap?.result() ?? null;
-      res.destroy();
+      upstream.body.destroy();
       const outcome: Outcome = clientGone.signal.aborted ? "client_gone" : "stream_cut";
+      if (outcome === "stream_cut" && !res.headersSent) {
+        // A held JSON answer was cut before any of it was sent: the client gets a clean error.
+        const error = isNetguardError(cause)
+          ? upstreamFailure(cause)
+          : new AppError(
+              "BAD_GATEWAY",
+              "The model provider's answer ended before it was complete; retry the request.",
+              { reason: "PROVIDER_ANSWER_CUT" },
+            );
+        sendError(res, error);
+        return { outcome, upstreamStatus: upstream.status, usage, mayHaveCharged: metered, error };
+      }
+      res.destroy();
       return { outcome, upstreamStatus: upstream.status, usage, mayHaveCharged: metered };
     }
-    res.end();
     const usage = tap?.result() ?? null;
     return {
       outcome: metered && usage === null ? "no_usage" : "ok",
