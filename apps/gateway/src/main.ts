@@ -19,6 +19,9 @@ async function main() {
   // The per-request budget query runs over a plain pg pool (lower overhead than Prisma's raw
   // query layer; the same database and user).
   const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 20 });
+  // An idle connection dropped by the server (restart, failover) is replaced on next use;
+  // without a listener node-postgres would take the whole process down with it.
+  pool.on("error", (err) => logger.warn({ err }, "an idle database connection closed"));
   const gateway = createGatewayServer({
     db,
     pool,

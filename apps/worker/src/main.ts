@@ -13,6 +13,9 @@ async function main() {
   const logger = createLogger({ name: "worker", level: env.LOG_LEVEL, masker });
   const { db, keyring } = await openVerifiedDatabase(env);
   const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 10 });
+  // An idle connection dropped by the server (restart, failover) is replaced on next use;
+  // without a listener node-postgres would take the whole process down with it.
+  pool.on("error", (err) => logger.warn({ err }, "an idle database connection closed"));
   const platform = createWorkerPlatform(settingsFromEnv(env, keyring), {
     db,
     logger,
