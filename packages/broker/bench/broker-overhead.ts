@@ -55,6 +55,7 @@ await new Promise<void>((resolve, reject) => {
 const url = `http://127.0.0.1:${port}/mcp`;
 
 const t = await createTestDatabase();
+let pool: pg.Pool | undefined;
 try {
   const logger = createLogger({ name: "bench", level: "error" });
   const outbound = outboundFromNetguard(
@@ -120,7 +121,7 @@ try {
   const runId = await createRun(t.db, tenant.workspaceId, jobId);
   await freezePlan(t.db, { workspaceId: tenant.workspaceId, runId });
   // As in the worker: the two per-call queries go through a plain pg pool.
-  const pool = new pg.Pool({ connectionString: t.url, max: 4 });
+  pool = new pg.Pool({ connectionString: t.url, max: 4 });
   const broker = createBroker({
     db: t.db,
     pool,
@@ -177,7 +178,7 @@ try {
   await sdk.close();
   await real.MCP.close?.();
 } finally {
-  await pool.end();
+  await pool?.end();
   await t.drop();
   server.kill("SIGTERM");
 }
