@@ -48,9 +48,13 @@ interface Row {
   oauthConfig: Record<string, unknown> | null;
 }
 
-/** A node-postgres pool (or anything with its `query`): the fast path for the per-call queries. */
+/**
+ * A node-postgres pool (or anything with its `query`): the fast path for the per-call queries.
+ * They are sent as named (prepared) statements: each pooled connection parses and plans them
+ * once, and every call still executes them against the database.
+ */
 export interface SqlPool {
-  query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
 // Every join is pinned to the run's workspace: another tenant's grant or connection id simply
@@ -70,6 +74,10 @@ const ACCESS_SQL = `
       LEFT JOIN "Connection" c ON c."id" = $3 AND c."workspaceId" = r."workspaceId"
      WHERE r."id" = $4 AND r."workspaceId" = $5`;
 
+// Planning this five-table query costs several times its execution (~0.8 ms against ~0.1 ms on
+// the bench machine); a prepared statement plans it once per connection.
+const ACCESS_STATEMENT = "secondshift_broker_access_v1";
+
 export async function readAccessState(
   db: Db,
   ids: { workspaceId: string; runId: string; grantId: string; connectionId: string; tool: string },
@@ -77,7 +85,7 @@ export async function readAccessState(
 ): Promise<AccessState | null> {
   const values = [ids.tool, ids.grantId, ids.connectionId, ids.runId, ids.workspaceId];
   const rows = pool
-    ? ((await pool.query(ACCESS_SQL, values)).rows as Row[])
+    ? ((await pool.query({ name: ACCESS_STATEMENT, text: ACCESS_SQL, values })).rows as Row[])
     : await db.$queryRawUnsafe<Row[]>(ACCESS_SQL, ...values);
   const row = rows[0];
   if (!row) return null;

@@ -68,6 +68,11 @@ export interface Broker {
 // reach the exact comparison, so they cannot be normalised into a match somewhere later.
 const TOOL_NAME = /^[\x21-\x7e]{1,200}$/;
 
+// A prepared statement on each pooled connection, like the access re-read (access-state.ts).
+const AUDIT_STATEMENT = "secondshift_broker_audit_v1";
+const AUDIT_SQL = `INSERT INTO "AuditEvent" ("id", "workspaceId", "actorType", "actorId", "action", "toolName", "connectionId", "outcome", "durationMs", "createdAt")
+       VALUES ($1, $2, 'RUN', $3, 'tool.call', $4, $5, $6, $7, now())`;
+
 interface RunCache {
   plan: FrozenPlan;
   byName: Map<string, PlanEntry>;
@@ -103,11 +108,19 @@ export function createBroker(options: BrokerOptions): Broker {
       });
       return;
     }
-    await options.pool.query(
-      `INSERT INTO "AuditEvent" ("id", "workspaceId", "actorType", "actorId", "action", "toolName", "connectionId", "outcome", "durationMs", "createdAt")
-       VALUES ($1, $2, 'RUN', $3, 'tool.call', $4, $5, $6, $7, now())`,
-      [randomUUID(), a.workspaceId, a.runId, a.toolName, a.connectionId, a.outcome, a.durationMs],
-    );
+    await options.pool.query({
+      name: AUDIT_STATEMENT,
+      text: AUDIT_SQL,
+      values: [
+        randomUUID(),
+        a.workspaceId,
+        a.runId,
+        a.toolName,
+        a.connectionId,
+        a.outcome,
+        a.durationMs,
+      ],
+    });
   }
 
   async function planFor(run: BrokerRun): Promise<RunCache> {
