@@ -6,6 +6,9 @@
 //   while its own pool still holds a connection, which PostgreSQL refuses.
 // - The engine's introspection reads pg_catalog columns of type "char" (OID 18), which the
 //   adapter does not map; they are plain one-letter text, so they are reported as text.
+// - The adapter runs a migration script by splitting it at every ";", which cuts function
+//   bodies ($$ ... $$) apart; the whole script is sent as one simple query instead, which
+//   PostgreSQL runs statement by statement in one implicit transaction.
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
@@ -56,6 +59,25 @@ function poolConfig(databaseUrl: string): pg.PoolConfig {
   };
 }
 
+interface ScriptRunner {
+  executeScript(script: string): Promise<void>;
+}
+
+function wholeScripts<T extends ScriptRunner>(adapter: T): T {
+  const inner = adapter as unknown as {
+    client: { query(text: string): Promise<unknown> };
+    onError(error: unknown): never;
+  };
+  adapter.executeScript = async (script: string) => {
+    try {
+      await inner.client.query(script);
+    } catch (error) {
+      inner.onError(error);
+    }
+  };
+  return adapter;
+}
+
 /** A migration-aware adapter factory for `databaseUrl` with a well-behaved shadow database. */
 export function createMigrationAdapter(
   databaseUrl: string,
@@ -69,7 +91,7 @@ export function createMigrationAdapter(
     provider: main.provider,
     adapterName: main.adapterName,
     async connect() {
-      const adapter = await main.connect();
+      const adapter = wholeScripts(await main.connect());
       opened.push(adapter);
       return adapter;
     },
@@ -84,7 +106,7 @@ export function createMigrationAdapter(
       await admin.end();
       const pool = new pg.Pool({ ...config, database });
       const shadow = new PrismaPg(pool);
-      const adapter = await shadow.connect();
+      const adapter = wholeScripts(await shadow.connect());
       const dispose = adapter.dispose.bind(adapter);
       adapter.dispose = async () => {
         await dispose();
