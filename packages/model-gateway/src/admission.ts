@@ -4,6 +4,7 @@
 import { AppError } from "@secondshift/errors";
 import { invalidToken } from "./auth.ts";
 import { diagnose, exhaust, MAX_RESERVATION, tryReserve, type Reservation } from "./budget.ts";
+import type { SettlementBatch } from "./settlements.ts";
 import type { Sql } from "./sql.ts";
 
 export interface Admitted extends Reservation {
@@ -15,6 +16,8 @@ export interface Admitted extends Reservation {
 
 export interface AdmissionRequest {
   tokenHash: Uint8Array;
+  /** The token's pending settlements (from the SettlementQueue), written with this admission. */
+  settlements?: SettlementBatch | null;
   metered: boolean;
   inputEstimate: number;
   requestedOutput: number;
@@ -36,7 +39,22 @@ export async function admit(sql: Sql, req: AdmissionRequest): Promise<Admitted> 
   let output = req.metered ? Math.min(req.requestedOutput, MAX_RESERVATION - req.inputEstimate) : 0;
   for (let attempt = 0; ; attempt += 1) {
     const amount = req.metered ? req.inputEstimate + output : 0;
-    const reservation = await tryReserve(sql, req.tokenHash, amount, req.maxParallel);
+    // Only the first attempt carries the settlements: once written they are gone.
+    const batch = attempt === 0 ? (req.settlements ?? null) : null;
+    let reservation: Reservation | null;
+    try {
+      reservation = await tryReserve(
+        sql,
+        req.tokenHash,
+        amount,
+        req.maxParallel,
+        batch?.settlement,
+      );
+    } catch (error) {
+      batch?.failed();
+      throw error;
+    }
+    batch?.written();
     if (reservation) return { ...reservation, reserved: amount, grantedOutput: output };
 
     const state = await diagnose(sql, req.tokenHash);

@@ -161,6 +161,7 @@ describe("path allowlist", () => {
       404,
       "PATH_NOT_FOR_PROVIDER",
     );
+    await gw.gateway.settled();
     const after = await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } });
     expect([after.tokensReserved, after.gatewayInFlight, after.tokensUsed]).toEqual([0, 0, 0]);
   });

@@ -30,44 +30,56 @@ interface ReserveRow {
   apiKeyCiphertext: Uint8Array | null;
 }
 
+/** Finished requests of one run whose charges are not written yet (see settlements.ts). */
+export interface Settlement {
+  runId: string;
+  workspaceId: string;
+  /** Sum of their reservations, released now. */
+  released: number;
+  charge: Charge;
+  /** How many requests; each leaves the in-flight count. */
+  requests: number;
+}
+
+const NO_SETTLEMENT: Settlement = {
+  runId: "",
+  workspaceId: "",
+  released: 0,
+  charge: { input: 0, output: 0, cache: 0 },
+  requests: 0,
+};
+
 /**
- * Authenticates and reserves in one round trip: token (by hash, not revoked, not expired) →
- * its run (same workspace, RUNNING, under the parallel limit, budget left for `amount`) →
- * reserve and count the request in flight → the run's provider (scoped by the run's
- * workspace). Null when any condition fails; `diagnose` then says which.
+ * Authenticates and reserves in one round trip (`secondshift_gateway_admit`, see its
+ * migration): token (by hash, not revoked, not expired) → its run (same workspace, RUNNING,
+ * under the parallel limit, budget left for `amount`) → reserve and count the request in
+ * flight → the run's provider (scoped by the run's workspace). A given settlement of the same
+ * run's finished requests is written first, in the same call. Null when any admission
+ * condition fails; `diagnose` then says which.
  */
 export async function tryReserve(
   sql: Sql,
   tokenHash: Uint8Array,
   amount: number,
   maxParallel: number,
+  settlement: Settlement = NO_SETTLEMENT,
 ): Promise<Reservation | null> {
+  const s = settlement;
   const rows = await sql<ReserveRow>(
-    `
-    WITH tok AS (
-      SELECT "runId", "workspaceId" FROM "RunToken"
-      WHERE "tokenHash" = $1 AND "revokedAt" IS NULL AND "expiresAt" > now()
-    ), run AS (
-      UPDATE "Run" r
-      SET "tokensReserved" = r."tokensReserved" + $2::int,
-          "gatewayInFlight" = r."gatewayInFlight" + 1
-      FROM tok
-      WHERE r."id" = tok."runId" AND r."workspaceId" = tok."workspaceId"
-        AND r."status" = 'RUNNING'
-        AND r."gatewayInFlight" < $3::int
-        AND r."tokensUsed"::bigint + r."tokensReserved" + $2::int <= r."budgetTokens"
-      RETURNING r."id", r."workspaceId", r."modelProviderId"
-    )
-    SELECT run."id" AS "runId", run."workspaceId", mp."id" AS "providerId", mp."kind"::text AS "kind",
-           mp."baseUrl", mp."apiKeyCiphertext"
-    FROM run
-    LEFT JOIN LATERAL (
-      SELECT p."id", p."kind", p."baseUrl", p."apiKeyCiphertext" FROM "ModelProvider" p
-      WHERE p."workspaceId" = run."workspaceId"
-        AND (p."id" = run."modelProviderId" OR (run."modelProviderId" IS NULL AND p."isDefault"))
-      ORDER BY p."createdAt" LIMIT 1
-    ) mp ON true`,
-    [tokenHash, amount, maxParallel],
+    `SELECT * FROM "secondshift_gateway_admit"($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      tokenHash,
+      amount,
+      maxParallel,
+      s.runId,
+      s.workspaceId,
+      s.released,
+      chargeTotal(s.charge),
+      s.charge.input,
+      s.charge.output,
+      s.charge.cache,
+      s.requests,
+    ],
   );
   const row = rows[0];
   if (!row) return null;
@@ -117,44 +129,24 @@ export interface Charge {
 export const chargeTotal = (c: Charge): number => c.input + c.output + c.cache;
 
 /**
- * Settles one request: releases its reservation, records what it used, leaves the in-flight
- * count, and — when the run has used its budget — marks it BUDGET_EXHAUSTED and revokes its
- * tokens, all in one statement. Returns the run's status afterwards.
+ * Settles finished requests of one run (`secondshift_gateway_settle`): releases their
+ * reservations, records what they used, leaves the in-flight count, and — when the run has
+ * used its budget — marks it BUDGET_EXHAUSTED and revokes its tokens. Returns the run's status
+ * afterwards.
  */
-export async function settle(
-  sql: Sql,
-  run: { runId: string; workspaceId: string },
-  reserved: number,
-  charge: Charge,
-): Promise<string | null> {
-  const rows = await sql<{ status: string }>(
-    `
-    WITH r AS (
-      UPDATE "Run"
-      SET "tokensReserved" = GREATEST("tokensReserved" - $3::int, 0),
-          "tokensUsed" = "tokensUsed" + $4::int,
-          "inputTokens" = "inputTokens" + $5::int,
-          "outputTokens" = "outputTokens" + $6::int,
-          "cacheTokens" = "cacheTokens" + $7::int,
-          "gatewayInFlight" = GREATEST("gatewayInFlight" - 1, 0),
-          "status" = CASE WHEN "status" = 'RUNNING' AND "tokensUsed" + $4::int >= "budgetTokens"
-                          THEN 'BUDGET_EXHAUSTED'::"RunStatus" ELSE "status" END
-      WHERE "id" = $1 AND "workspaceId" = $2
-      RETURNING "status"::text AS "status"
-    ), revoke AS (
-      UPDATE "RunToken" SET "revokedAt" = now()
-      WHERE "runId" = $1 AND "workspaceId" = $2 AND "revokedAt" IS NULL
-        AND EXISTS (SELECT 1 FROM r WHERE r."status" = 'BUDGET_EXHAUSTED')
-    )
-    SELECT "status" FROM r`,
+export async function settle(sql: Sql, settlement: Settlement): Promise<string | null> {
+  const s = settlement;
+  const rows = await sql<{ status: string | null }>(
+    `SELECT "secondshift_gateway_settle"($1, $2, $3, $4, $5, $6, $7, $8) AS "status"`,
     [
-      run.runId,
-      run.workspaceId,
-      reserved,
-      chargeTotal(charge),
-      charge.input,
-      charge.output,
-      charge.cache,
+      s.runId,
+      s.workspaceId,
+      s.released,
+      chargeTotal(s.charge),
+      s.charge.input,
+      s.charge.output,
+      s.charge.cache,
+      s.requests,
     ],
   );
   return rows[0]?.status ?? null;

@@ -7,7 +7,7 @@ import { decryptField } from "@secondshift/crypto";
 import { AppError, isAppError } from "@secondshift/errors";
 import { admit, type Admitted } from "./admission.ts";
 import { presentedTokenHash } from "./auth.ts";
-import { settle, type Charge } from "./budget.ts";
+import type { Charge } from "./budget.ts";
 import { sendError } from "./errors.ts";
 import type { GatewayDeps } from "./options.ts";
 import { forward, type ForwardResult } from "./proxy.ts";
@@ -58,6 +58,8 @@ function chargeFor(
   return { input: 0, output: 0, cache: 0 };
 }
 
+const tokenKey = (hash: Buffer): string => hash.toString("base64");
+
 export async function handleModelRequest(
   deps: GatewayDeps,
   tracker: Tracker,
@@ -70,13 +72,16 @@ export async function handleModelRequest(
   let result: ForwardResult | null = null;
   let inputEstimate = 0;
   let status = 0;
+  let settlementKey = "";
   try {
     const tokenHash = presentedTokenHash(req.headers);
+    settlementKey = tokenKey(tokenHash);
     const raw = await readBody(req, deps.limits.maxBodyBytes);
     const inspected = inspectRequest(route, raw, deps.limits.defaultMaxOutputTokens);
     inputEstimate = inspected.inputEstimate;
     admitted = await admit(deps.sql, {
       tokenHash,
+      settlements: deps.settlements.take(settlementKey),
       metered: route.metered,
       inputEstimate,
       requestedOutput: inspected.requestedOutput,
@@ -129,7 +134,8 @@ export async function handleModelRequest(
   // include it, and the reservation keeps the budget safe until it lands.
   const charge = chargeFor(done, inputEstimate, result);
   tracker.track(
-    settle(deps.sql, done, done.reserved, charge)
+    deps.settlements
+      .add(settlementKey, done, done.reserved, charge)
       .then((runStatus) => {
         deps.logger.info(
           {

@@ -4,6 +4,7 @@ import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
 import type { GuardedResponse } from "@secondshift/netguard";
+import type { SettlementQueue } from "./settlements.ts";
 import type { PgQueryable, Sql } from "./sql.ts";
 
 /** The outbound HTTP client; in production `createOutboundClient(policy)` from @secondshift/netguard. */
@@ -33,6 +34,8 @@ export interface GatewayLimits {
   maxResponseBytes?: number;
   /** Output bound set on requests that name none (OpenAI may omit it); default 8192. */
   defaultMaxOutputTokens?: number;
+  /** How long a finished request's charge waits to be written with the run's next admission; default 20 ms. */
+  settleDelayMs?: number;
 }
 
 export interface GatewayOptions {
@@ -53,8 +56,14 @@ export interface GatewayOptions {
 export interface GatewayDeps extends Omit<GatewayOptions, "limits"> {
   limits: Required<GatewayLimits>;
   sql: Sql;
+  settlements: SettlementQueue;
 }
 
 export function resolveLimits(limits: GatewayLimits): Required<GatewayLimits> {
-  return { maxResponseBytes: 64 * 1024 * 1024, defaultMaxOutputTokens: 8192, ...limits };
+  return {
+    maxResponseBytes: 64 * 1024 * 1024,
+    defaultMaxOutputTokens: 8192,
+    settleDelayMs: 20,
+    ...limits,
+  };
 }

@@ -8,6 +8,7 @@ import { sendError, sendJson } from "./errors.ts";
 import { handleModelRequest } from "./handler.ts";
 import { resolveLimits, type GatewayOptions } from "./options.ts";
 import { matchRoute } from "./routes.ts";
+import { SettlementQueue } from "./settlements.ts";
 import { pgSql, prismaSql } from "./sql.ts";
 
 export interface Gateway {
@@ -30,11 +31,10 @@ const notFound = () =>
   );
 
 export function createGatewayServer(options: GatewayOptions): Gateway {
-  const deps = {
-    ...options,
-    limits: resolveLimits(options.limits),
-    sql: options.pool ? pgSql(options.pool) : prismaSql(options.db),
-  };
+  const limits = resolveLimits(options.limits);
+  const sql = options.pool ? pgSql(options.pool) : prismaSql(options.db);
+  const settlements = new SettlementQueue(sql, limits.settleDelayMs);
+  const deps = { ...options, limits, sql, settlements };
   const pending = new Set<Promise<unknown>>();
   const tracker = {
     track(work: Promise<unknown>) {
@@ -65,7 +65,10 @@ export function createGatewayServer(options: GatewayOptions): Gateway {
   server.keepAliveTimeout = 65_000;
 
   const settled = async () => {
-    while (pending.size > 0) await Promise.allSettled([...pending]);
+    while (pending.size > 0) {
+      settlements.flushAll();
+      await Promise.allSettled([...pending]);
+    }
   };
 
   return {
