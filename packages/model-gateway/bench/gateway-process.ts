@@ -4,6 +4,7 @@ import { createKeyring, decodeKey } from "@secondshift/crypto";
 import { createDb } from "@secondshift/db";
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import { createOutboundClient } from "@secondshift/netguard";
+import { createWriteStream } from "node:fs";
 import pg from "pg";
 import { createGatewayServer } from "../src/index.ts";
 
@@ -18,7 +19,16 @@ const gateway = createGatewayServer({
     allowedPrivateHosts: [],
     allowedPrivateCidrs: ["127.0.0.1/32"],
   }),
-  logger: createLogger({ name: "gateway", level: process.env.BENCH_LOG_LEVEL ?? "warn", masker }),
+  // As in production: one info line per request (LOG_LEVEL's default), written to a file the
+  // way a container's log driver would, not to the bench's own pipe.
+  logger: createLogger({
+    name: "gateway",
+    level: process.env.BENCH_LOG_LEVEL ?? "info",
+    masker,
+    destination: process.env.BENCH_LOG_FILE
+      ? createWriteStream(process.env.BENCH_LOG_FILE)
+      : process.stderr,
+  }),
   masker,
   limits: { maxBodyBytes: 10 * 1024 * 1024, upstreamTimeoutMs: 600_000, maxParallelPerRun: 64 },
 });

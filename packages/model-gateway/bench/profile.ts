@@ -2,7 +2,7 @@
 // gateway process to $PROFILE_DIR and prints its hottest functions (self time).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createKeyring } from "@secondshift/crypto";
@@ -28,6 +28,7 @@ const start = (args: string[], env: Record<string, string> = {}) => {
     ),
   };
 };
+mkdirSync(dir, { recursive: true });
 const tdb = await createTestDatabase();
 const key = randomBytes(32);
 const provider = start(["--import", "tsx", join(here, "provider-process.ts")]);
@@ -47,7 +48,11 @@ const gateway = start(
     "tsx",
     join(here, "gateway-process.ts"),
   ],
-  { BENCH_DATABASE_URL: tdb.url, BENCH_KEY: key.toString("base64") },
+  {
+    BENCH_DATABASE_URL: tdb.url,
+    BENCH_KEY: key.toString("base64"),
+    BENCH_LOG_FILE: join(dir, "gateway.log"),
+  },
 );
 const url = await gateway.url;
 const body = JSON.stringify({

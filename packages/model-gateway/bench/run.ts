@@ -5,8 +5,10 @@
 // Needs TEST_DATABASE_URL (PostgreSQL admin URL), as the tests do.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createKeyring } from "@secondshift/crypto";
@@ -17,6 +19,7 @@ import { percentile, runLoad, type Target } from "./load.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const children: ChildProcess[] = [];
+const logFile = join(tmpdir(), `secondshift-bench-gateway-${process.pid}.log`);
 
 function startChild(
   args: string[],
@@ -66,6 +69,7 @@ try {
   const gatewayUrl = await startChild([...tsx, join(here, "gateway-process.ts")], {
     BENCH_DATABASE_URL: tdb.url,
     BENCH_KEY: keyBase64,
+    BENCH_LOG_FILE: logFile,
   });
   const portkeyPort = await freePort();
   const portkeyMain = join(
@@ -172,4 +176,5 @@ try {
 } finally {
   for (const child of children) child.kill("SIGTERM");
   await tdb.drop();
+  rmSync(logFile, { force: true });
 }
