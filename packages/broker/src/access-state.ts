@@ -26,25 +26,29 @@ export interface AccessState {
   };
 }
 
-interface Row {
+// The row comes back as one JSON value: node-postgres spends more per column (field
+// descriptions, one parser each) than on parsing a small JSON document, and both database
+// paths (pg pool, Prisma) then read it the same way. Byte columns travel as base64, the token
+// expiry as epoch milliseconds (the column is a UTC timestamp without time zone).
+interface StateJson {
   runStatus: string;
   runJobId: string;
   jobHash: string;
-  grantId: string | null;
-  grantRevokedAt: Date | null;
+  grantFound: boolean;
+  grantRevoked: boolean;
   grantHash: string | null;
-  connectionId: string | null;
-  deletedAt: Date | null;
+  connectionFound: boolean;
+  connectionDeleted: boolean;
   allowedTools: string[] | null;
   granted: boolean;
   endpoint: string | null;
   authType: AccessState["connection"]["authType"] | null;
   authHeaderName: string | null;
   settings: Record<string, unknown> | null;
-  credentialCiphertext: Uint8Array | null;
-  oauthAccessTokenCiphertext: Uint8Array | null;
-  oauthRefreshTokenCiphertext: Uint8Array | null;
-  oauthAccessTokenExpiresAt: Date | null;
+  credential: string | null;
+  oauthAccessToken: string | null;
+  oauthRefreshToken: string | null;
+  oauthExpiresAtMs: number | null;
   oauthConfig: Record<string, unknown> | null;
 }
 
@@ -60,14 +64,22 @@ export interface SqlPool {
 // Every join is pinned to the run's workspace: another tenant's grant or connection id simply
 // does not match.
 const ACCESS_SQL = `
-    SELECT r."status"::text AS "runStatus", r."jobId" AS "runJobId", j."requestHash" AS "jobHash",
-           g."id" AS "grantId", g."revokedAt" AS "grantRevokedAt", g."requestHash" AS "grantHash",
-           c."id" AS "connectionId", c."deletedAt", c."allowedTools",
-           EXISTS (SELECT 1 FROM "GrantTool" gt WHERE gt."grantId" = g."id" AND gt."connectionId" = c."id"
-                   AND gt."toolName" = $1 AND gt."workspaceId" = r."workspaceId") AS "granted",
-           c."endpoint", c."authType"::text AS "authType", c."authHeaderName", c."settings",
-           c."credentialCiphertext", c."oauthAccessTokenCiphertext", c."oauthRefreshTokenCiphertext",
-           c."oauthAccessTokenExpiresAt", c."oauthConfig"
+    SELECT json_build_object(
+             'runStatus', r."status", 'runJobId', r."jobId", 'jobHash', j."requestHash",
+             'grantFound', g."id" IS NOT NULL, 'grantRevoked', g."revokedAt" IS NOT NULL,
+             'grantHash', g."requestHash",
+             'connectionFound', c."id" IS NOT NULL, 'connectionDeleted', c."deletedAt" IS NOT NULL,
+             'allowedTools', c."allowedTools",
+             'granted', EXISTS (SELECT 1 FROM "GrantTool" gt WHERE gt."grantId" = g."id"
+                                AND gt."connectionId" = c."id" AND gt."toolName" = $1
+                                AND gt."workspaceId" = r."workspaceId"),
+             'endpoint', c."endpoint", 'authType', c."authType", 'authHeaderName', c."authHeaderName",
+             'settings', c."settings",
+             'credential', encode(c."credentialCiphertext", 'base64'),
+             'oauthAccessToken', encode(c."oauthAccessTokenCiphertext", 'base64'),
+             'oauthRefreshToken', encode(c."oauthRefreshTokenCiphertext", 'base64'),
+             'oauthExpiresAtMs', floor(extract(epoch FROM c."oauthAccessTokenExpiresAt") * 1000),
+             'oauthConfig', c."oauthConfig") AS "state"
       FROM "Run" r
       JOIN "Job" j ON j."id" = r."jobId" AND j."workspaceId" = r."workspaceId"
       LEFT JOIN "Grant" g ON g."id" = $2 AND g."workspaceId" = r."workspaceId" AND g."jobId" = r."jobId"
@@ -76,7 +88,7 @@ const ACCESS_SQL = `
 
 // Planning this five-table query costs several times its execution (~0.8 ms against ~0.1 ms on
 // the bench machine); a prepared statement plans it once per connection.
-const ACCESS_STATEMENT = "secondshift_broker_access_v1";
+const ACCESS_STATEMENT = "secondshift_broker_access_v2";
 
 export async function readAccessState(
   db: Db,
@@ -84,32 +96,39 @@ export async function readAccessState(
   pool?: SqlPool,
 ): Promise<AccessState | null> {
   const values = [ids.tool, ids.grantId, ids.connectionId, ids.runId, ids.workspaceId];
-  const rows = pool
-    ? ((await pool.query({ name: ACCESS_STATEMENT, text: ACCESS_SQL, values })).rows as Row[])
-    : await db.$queryRawUnsafe<Row[]>(ACCESS_SQL, ...values);
+  const rows = (
+    pool
+      ? (await pool.query({ name: ACCESS_STATEMENT, text: ACCESS_SQL, values })).rows
+      : await db.$queryRawUnsafe<unknown[]>(ACCESS_SQL, ...values)
+  ) as { state: StateJson | string }[];
   const row = rows[0];
   if (!row) return null;
+  // node-postgres parses json columns; a driver that hands over the text is read the same way.
+  const state = typeof row.state === "string" ? (JSON.parse(row.state) as StateJson) : row.state;
+  const bytes = (base64: string | null) =>
+    base64 === null ? null : new Uint8Array(Buffer.from(base64, "base64"));
   return {
-    runStatus: row.runStatus,
-    runJobId: row.runJobId,
-    jobHash: row.jobHash,
-    grantFound: row.grantId !== null,
-    grantRevoked: row.grantRevokedAt !== null,
-    grantHash: row.grantHash,
-    connectionFound: row.connectionId !== null,
-    connectionDeleted: row.deletedAt !== null,
-    allowedTools: row.allowedTools ?? [],
-    granted: row.granted,
+    runStatus: state.runStatus,
+    runJobId: state.runJobId,
+    jobHash: state.jobHash,
+    grantFound: state.grantFound,
+    grantRevoked: state.grantRevoked,
+    grantHash: state.grantHash,
+    connectionFound: state.connectionFound,
+    connectionDeleted: state.connectionDeleted,
+    allowedTools: state.allowedTools ?? [],
+    granted: state.granted,
     connection: {
-      endpoint: row.endpoint ?? "",
-      authType: row.authType ?? "NONE",
-      authHeaderName: row.authHeaderName,
-      settings: row.settings ?? {},
-      credentialCiphertext: row.credentialCiphertext,
-      oauthAccessTokenCiphertext: row.oauthAccessTokenCiphertext,
-      oauthRefreshTokenCiphertext: row.oauthRefreshTokenCiphertext,
-      oauthAccessTokenExpiresAt: row.oauthAccessTokenExpiresAt,
-      oauthConfig: row.oauthConfig,
+      endpoint: state.endpoint ?? "",
+      authType: state.authType ?? "NONE",
+      authHeaderName: state.authHeaderName,
+      settings: state.settings ?? {},
+      credentialCiphertext: bytes(state.credential),
+      oauthAccessTokenCiphertext: bytes(state.oauthAccessToken),
+      oauthRefreshTokenCiphertext: bytes(state.oauthRefreshToken),
+      oauthAccessTokenExpiresAt:
+        state.oauthExpiresAtMs === null ? null : new Date(state.oauthExpiresAtMs),
+      oauthConfig: state.oauthConfig,
     },
   };
 }

@@ -21,6 +21,7 @@ import { AppError } from "@secondshift/errors";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { readAccessState } from "./access-state.ts";
 import { createBroker, type BrokerRun } from "./broker.ts";
 import { isToolCallError } from "./refusals.ts";
 import { fakeConnector } from "./testing-fake.ts";
@@ -523,6 +524,66 @@ describe("broker with a pg pool for its per-call queries", () => {
       expect(mcp.calls).toHaveLength(1);
       expect((await audits(run.id)).map((r) => r.outcome)).toEqual(["ok", "GRANT_REVOKED"]);
       expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it("[C06] reads the same access state as Prisma, OAuth ciphertexts and expiry included", async () => {
+    const pool = new pg.Pool({ connectionString: t.url, max: 1 });
+    try {
+      const expiresAt = new Date(Date.now() + 3600_123);
+      const connectionId = await seedConnection(t.db, keyring, a, {
+        kind: "MCP",
+        label: "oauth-pool",
+        tools: [tool("search", false, searchSchema)],
+        allowed: ["search"],
+        authType: "OAUTH",
+        settings: { region: "eu" },
+        oauth: {
+          accessToken: "at-pool-123456",
+          refreshToken: "rt-pool-123456",
+          expiresAt,
+          config: { tokenEndpoint: "https://auth.example/token" },
+        },
+      });
+      const run = await startRun("pool-state", "oauth-pool", ["search"]);
+      const { plan } = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+      const ids = {
+        workspaceId: a.workspaceId,
+        runId: run.id,
+        grantId: (plan as { grantId: string }).grantId,
+        connectionId,
+        tool: "search",
+      };
+      const viaPrisma = await readAccessState(t.db, ids);
+      // Twice through the pool: the second execution uses the prepared statement.
+      await readAccessState(t.db, ids, pool);
+      const viaPool = await readAccessState(t.db, ids, pool);
+      expect(viaPool).toEqual(viaPrisma);
+      const stored = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+      expect(viaPool).toMatchObject({
+        runStatus: "RUNNING",
+        grantFound: true,
+        grantRevoked: false,
+        connectionFound: true,
+        connectionDeleted: false,
+        allowedTools: ["search"],
+        granted: true,
+        connection: {
+          authType: "OAUTH",
+          settings: { region: "eu" },
+          credentialCiphertext: null,
+          oauthAccessTokenCiphertext: new Uint8Array(stored.oauthAccessTokenCiphertext!),
+          oauthRefreshTokenCiphertext: new Uint8Array(stored.oauthRefreshTokenCiphertext!),
+          oauthAccessTokenExpiresAt: expiresAt,
+          oauthConfig: { tokenEndpoint: "https://auth.example/token" },
+        },
+      });
+      expect(viaPool?.grantHash).toBe(viaPool?.jobHash);
+      expect(
+        await readAccessState(t.db, { ...ids, connectionId: "missing", tool: "x" }, pool),
+      ).toMatchObject({ connectionFound: false, granted: false });
     } finally {
       await pool.end();
     }
