@@ -129,8 +129,7 @@ export function contentDecoders(contentEncoding: string | null): Transform[] | E
  * same guarantees as limitBody in a single stream layer: a chunk is taken from the Node stream
  * only when the consumer pulls (highWaterMark 0; below it undici's own Readable pauses the
  * socket when its buffer is full), bytes are counted after decoding, and the deadline errors
- * the stream even while nobody reads (the deadline's signal is the request's signal, so undici
- * destroys the body with our reason).
+ * the stream even while nobody reads (also once undici has received the whole body).
  */
 export function nodeBodyStream(
   source: Readable,
@@ -147,9 +146,14 @@ export function nodeBodyStream(
     resolve?.();
   };
   let onError: (error: unknown) => void = noop;
+  const onDeadline = (): void => {
+    onError(deadline.signal.reason);
+    source.destroy();
+  };
   const finish = (): void => {
     done = true;
     deadline.clear();
+    deadline.signal.removeEventListener("abort", onDeadline);
     source.off("readable", onWake);
     source.off("end", onWake);
     onWake();
@@ -171,7 +175,8 @@ export function nodeBodyStream(
         source.on("error", onError);
         source.on("readable", onWake);
         source.on("end", onWake);
-        if (deadline.signal.aborted) onError(deadline.signal.reason);
+        if (deadline.signal.aborted) onDeadline();
+        else deadline.signal.addEventListener("abort", onDeadline, { once: true });
       },
       async pull(controller) {
         while (!done) {

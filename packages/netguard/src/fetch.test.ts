@@ -148,6 +148,13 @@ describe("fetch without undici's fetch", () => {
     expect(received).toBeGreaterThan(total * chunk.length - 2 * 1024 * 1024);
   });
 
+  it("[C21] the deadline errors a body nobody read, also one that arrived in full", async () => {
+    const { client, url } = await setup((_req, res) => res.end("complete"), { timeoutMs: 150 });
+    const response = await client.fetch(url);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await failure(response.text())).reason).toBe("TIMEOUT");
+  });
+
   it("a cancelled body closes the upstream response", async () => {
     let closed = false;
     const { client, url } = await setup((_req, res) => {
