@@ -4,7 +4,6 @@ import { createKeyring, decodeKey } from "@secondshift/crypto";
 import { createDb } from "@secondshift/db";
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import { createOutboundClient } from "@secondshift/netguard";
-import { createWriteStream } from "node:fs";
 import pg from "pg";
 import { createGatewayServer } from "../src/index.ts";
 
@@ -19,20 +18,14 @@ const gateway = createGatewayServer({
     allowedPrivateHosts: [],
     allowedPrivateCidrs: ["127.0.0.1/32"],
   }),
-  // As in production: one info line per request (LOG_LEVEL's default), written to a file the
-  // way a container's log driver would, not to the bench's own pipe.
-  logger: createLogger({
-    name: "gateway",
-    level: process.env.BENCH_LOG_LEVEL ?? "info",
-    masker,
-    destination: process.env.BENCH_LOG_FILE
-      ? createWriteStream(process.env.BENCH_LOG_FILE)
-      : process.stderr,
-  }),
+  // As in production: one info line per request (LOG_LEVEL's default) on stdout, which the
+  // bench points at a file, the way a container's log driver takes it.
+  logger: createLogger({ name: "gateway", level: process.env.BENCH_LOG_LEVEL ?? "info", masker }),
   masker,
   limits: { maxBodyBytes: 10 * 1024 * 1024, upstreamTimeoutMs: 600_000, maxParallelPerRun: 64 },
 });
 const port = await gateway.listen(0, "127.0.0.1");
-console.log(`http://127.0.0.1:${port}`);
+// The URL goes to stderr: stdout carries the log.
+console.error(`http://127.0.0.1:${port}`);
 // A clean exit on SIGINT lets `--cpu-prof` write its profile (bench/profile.ts).
 process.once("SIGINT", () => process.exit(0));

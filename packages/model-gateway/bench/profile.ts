@@ -2,7 +2,7 @@
 // gateway process to $PROFILE_DIR and prints its hottest functions (self time).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createKeyring } from "@secondshift/crypto";
@@ -11,21 +11,23 @@ import { seedRun } from "../src/testing/fixtures.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = process.env.PROFILE_DIR ?? "/tmp/gateway-profile";
-const start = (args: string[], env: Record<string, string> = {}) => {
+const urlPattern = /(http:\/\/127\.0\.0\.1:\d+)/;
+// The gateway prints its URL on stderr and logs on stdout (pointed at a file, as in the bench).
+const start = (args: string[], env: Record<string, string> = {}, stdoutFd?: number) => {
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", stdoutFd ?? "pipe", "pipe"],
   });
   return {
     child,
-    url: new Promise<string>((resolve) =>
-      child.stdout.on(
-        "data",
-        (c: Buffer) =>
-          /(http:\/\/127\.0\.0\.1:\d+)/.test(c.toString()) &&
-          resolve(/(http:\/\/127\.0\.0\.1:\d+)/.exec(c.toString())![1]!),
-      ),
-    ),
+    url: new Promise<string>((resolve) => {
+      const onData = (c: Buffer) => {
+        const m = urlPattern.exec(c.toString());
+        if (m) resolve(m[1]!);
+      };
+      child.stdout?.on("data", onData);
+      child.stderr?.on("data", onData);
+    }),
   };
 };
 mkdirSync(dir, { recursive: true });
@@ -48,11 +50,8 @@ const gateway = start(
     "tsx",
     join(here, "gateway-process.ts"),
   ],
-  {
-    BENCH_DATABASE_URL: tdb.url,
-    BENCH_KEY: key.toString("base64"),
-    BENCH_LOG_FILE: join(dir, "gateway.log"),
-  },
+  { BENCH_DATABASE_URL: tdb.url, BENCH_KEY: key.toString("base64") },
+  openSync(join(dir, "gateway.log"), "w"),
 );
 const url = await gateway.url;
 const body = JSON.stringify({

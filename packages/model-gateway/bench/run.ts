@@ -5,7 +5,7 @@
 // Needs TEST_DATABASE_URL (PostgreSQL admin URL), as the tests do.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { openSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -25,10 +25,11 @@ function startChild(
   args: string[],
   env: Record<string, string> = {},
   ready?: RegExp,
+  stdoutFd?: number,
 ): Promise<string> {
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", stdoutFd ?? "pipe", "pipe"],
   });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -38,7 +39,7 @@ function startChild(
       const m = ready ? ready.exec(out) : /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) resolve(m[1] ?? m[0]);
     };
-    child.stdout!.on("data", onData);
+    child.stdout?.on("data", onData);
     child.stderr!.on("data", onData);
     child.on("exit", (code) =>
       reject(new Error(`${args.join(" ")} exited with ${code}: ${out.slice(-2000)}`)),
@@ -66,11 +67,12 @@ try {
     providerKey: "sk-bench-provider-key-000000",
     budget: 2_000_000_000,
   });
-  const gatewayUrl = await startChild([...tsx, join(here, "gateway-process.ts")], {
-    BENCH_DATABASE_URL: tdb.url,
-    BENCH_KEY: keyBase64,
-    BENCH_LOG_FILE: logFile,
-  });
+  const gatewayUrl = await startChild(
+    [...tsx, join(here, "gateway-process.ts")],
+    { BENCH_DATABASE_URL: tdb.url, BENCH_KEY: keyBase64 },
+    undefined,
+    openSync(logFile, "w"),
+  );
   const portkeyPort = await freePort();
   const portkeyMain = join(
     dirname(createRequire(import.meta.url).resolve("@portkey-ai/gateway/package.json")),

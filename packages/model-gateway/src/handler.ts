@@ -71,7 +71,7 @@ export async function handleModelRequest(
   let admitted: Admitted | null = null;
   let result: ForwardResult | null = null;
   let inputEstimate = 0;
-  let status = 0;
+  let status: number;
   let settlementKey = "";
   try {
     const tokenHash = presentedTokenHash(req.headers);
@@ -133,26 +133,34 @@ export async function handleModelRequest(
   // Settle after the response has been handed to the client: the client's latency does not
   // include it, and the reservation keeps the budget safe until it lands.
   const charge = chargeFor(done, inputEstimate, result);
+  const line = {
+    runId: done.runId,
+    workspaceId: done.workspaceId,
+    path: route.path,
+    status,
+    upstreamStatus: result?.upstreamStatus ?? null,
+    outcome: result?.outcome ?? "refused",
+    usage: result?.usage ?? null,
+    reserved: done.reserved,
+    charged: charge.input + charge.output + charge.cache,
+    latencyMs: +(performance.now() - started).toFixed(3),
+  };
+  // The log line is written once this turn of the event loop is over, so that it never sits
+  // on the path of a request that is waiting to be admitted or forwarded.
+  tracker.track(
+    new Promise<void>((resolve) =>
+      setImmediate(() => {
+        deps.logger.info(line, "model request");
+        resolve();
+      }),
+    ),
+  );
   tracker.track(
     deps.settlements
       .add(settlementKey, done, done.reserved, charge)
       .then((runStatus) => {
-        deps.logger.info(
-          {
-            runId: done.runId,
-            workspaceId: done.workspaceId,
-            path: route.path,
-            status,
-            upstreamStatus: result?.upstreamStatus ?? null,
-            outcome: result?.outcome ?? "refused",
-            usage: result?.usage ?? null,
-            reserved: done.reserved,
-            charged: charge.input + charge.output + charge.cache,
-            runStatus,
-            latencyMs: +(performance.now() - started).toFixed(3),
-          },
-          "model request",
-        );
+        if (runStatus === "BUDGET_EXHAUSTED")
+          deps.logger.info({ runId: done.runId }, "run used its token budget");
       })
       .catch((err: unknown) =>
         deps.logger.error({ err, runId: done.runId }, "settling a model request failed"),
