@@ -52,6 +52,37 @@ export async function runLoad(
   return { latencies, seconds, errors };
 }
 
+/** One request at a time with a pause before each: every call reaches a process that was idle. */
+export async function runPaced(
+  target: Target,
+  body: string,
+  requests: number,
+  pauseMs: number,
+): Promise<LoadResult> {
+  const pool = new Pool(target.origin, { connections: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  for (let i = 0; i < requests; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    const t0 = performance.now();
+    const res = await pool.request({
+      method: "POST",
+      path: target.path,
+      headers: { "content-type": "application/json", ...target.headers },
+      body,
+    });
+    for await (const _chunk of res.body) {
+      // read to the end
+    }
+    if (res.statusCode !== 200) errors += 1;
+    latencies.push(performance.now() - t0);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  return { latencies, seconds, errors };
+}
+
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;

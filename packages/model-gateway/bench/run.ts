@@ -14,7 +14,8 @@ import { fileURLToPath } from "node:url";
 import { createKeyring } from "@secondshift/crypto";
 import { createTestDatabase } from "@secondshift/db/testing";
 import { seedRun } from "../src/testing/fixtures.ts";
-import { percentile, runLoad, type Target } from "./load.ts";
+import pg from "pg";
+import { percentile, runLoad, runPaced, type Target } from "./load.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -172,6 +173,36 @@ try {
   );
   console.log(line(header));
   for (const r of rows) console.log(line(r));
+  // What one hop to an idle process costs on this machine: the gateway's own hops (to
+  // PostgreSQL, to the provider) always reach a process that has been waiting, while the
+  // direct baseline's back-to-back calls never do.
+  const body = JSON.stringify({
+    model: "scripted",
+    max_tokens: 64,
+    messages: [{ role: "user", content: "ping" }],
+  });
+  const warm = await runLoad(targets.direct!, body, 1, 500);
+  const idle = await runPaced(targets.direct!, body, 500, 2);
+  console.log(
+    `Direct calls back to back p50 ${percentile(warm.latencies, 50).toFixed(2)} ms; ` +
+      `direct calls 2 ms apart (the provider idle before each) p50 ${percentile(idle.latencies, 50).toFixed(2)} ms.`,
+  );
+  const client = new pg.Client({ connectionString: tdb.url });
+  await client.connect();
+  const selectOne = async (pauseMs: number) => {
+    const times: number[] = [];
+    for (let i = 0; i < 500; i += 1) {
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      const t0 = performance.now();
+      await client.query("SELECT 1");
+      times.push(performance.now() - t0);
+    }
+    return percentile(times, 50).toFixed(2);
+  };
+  console.log(
+    `PostgreSQL SELECT 1 back to back p50 ${await selectOne(0)} ms; 2 ms apart p50 ${await selectOne(2)} ms.`,
+  );
+  await client.end();
   console.log(
     '"failed": most requests through that gateway failed (Portkey 1.15.2 answers 500 to streamed OpenAI calls on Node 20: TypeError: immutable in its header update).',
   );
