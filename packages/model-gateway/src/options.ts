@@ -34,7 +34,7 @@ export interface GatewayLimits {
   maxResponseBytes?: number;
   /** Output bound set on requests that name none (OpenAI may omit it); default 8192. */
   defaultMaxOutputTokens?: number;
-  /** How long a finished request's charge waits to be written with the run's next admission; default 20 ms. */
+  /** How long a finished request's charge waits to be written with the run's next admission; default 5 ms. */
   settleDelayMs?: number;
 }
 
@@ -63,7 +63,7 @@ export function resolveLimits(limits: GatewayLimits): Required<GatewayLimits> {
   return {
     maxResponseBytes: 64 * 1024 * 1024,
     defaultMaxOutputTokens: 8192,
-    settleDelayMs: 20,
+    settleDelayMs: 5,
     ...limits,
   };
 }

@@ -2,9 +2,11 @@
 // (`tryReserve` with a settlement): an agent loop, or a client at a steady pace, sends its next
 // request right after the last answer, and two statements on the same Run row per request
 // would otherwise queue behind each other's row lock. A settlement nobody picks up is written
-// on its own after `delayMs`. While it waits, its reservation stays counted, so the budget and
-// the parallel limit stay safe for every gateway instance: a pending settlement can only make
-// the run look busier than it is, for at most `delayMs`.
+// on its own after `delayMs` (5 ms by default: long enough for a client that sends its next
+// request at once, short enough that another gateway instance rarely sees the run busier).
+// While it waits, its reservation stays counted, so the budget and the parallel limit stay
+// safe for every gateway instance: a pending settlement can only make the run look busier
+// than it is, for at most `delayMs`.
 import { settle, type Charge, type Settlement } from "./budget.ts";
 import type { Sql } from "./sql.ts";
 
