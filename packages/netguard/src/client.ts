@@ -19,9 +19,14 @@ import { createGuardedDispatcher, type DispatcherOptions } from "./dispatcher.ts
 import { startDeadline, type Deadline } from "./deadline.ts";
 import { contentDecoders, limitBody, nodeBodyStream } from "./body.ts";
 import { pipeline, type Readable } from "node:stream";
-import { connectFailed, isNetguardError, netguardError, tooLarge } from "./errors.ts";
+import { connectFailed, isNetguardError, tooLarge } from "./errors.ts";
 import { resolvePolicy, type OutboundPolicy, type ResolvedPolicy } from "./policy.ts";
-import { isReplayableBody, nextHop, REDIRECT_STATUSES, type HopRequest } from "./redirect.ts";
+import {
+  followRedirect,
+  isReplayableBody,
+  REDIRECT_STATUSES,
+  type HopRequest,
+} from "./redirect.ts";
 import { checkUrl, parseUrl, urlHostname } from "./target.ts";
 import { guardedDispatch, type GuardedRequestOptions, type GuardedResponse } from "./request.ts";
 
@@ -314,25 +319,12 @@ export async function guardedRequest(
         return answer.respond(hop.url, maxBytes, deadline);
       }
       await answer.discard();
-      const host = urlHostname(hop.url);
-      if (mode === "error") {
-        throw netguardError(
-          "REDIRECT_NOT_ALLOWED",
-          `${host} answered with a redirect, which this call does not follow.`,
-        );
-      }
-      if (redirects >= policy.maxRedirects) {
-        throw netguardError(
-          "TOO_MANY_REDIRECTS",
-          `Outbound request stopped after ${policy.maxRedirects} redirects (last from ${host}); call the final URL directly.`,
-        );
-      }
-      hop = nextHop(
-        hop,
-        answer.status,
-        location,
-        (init.sensitiveHeaders ?? []).map((h) => h.toLowerCase()),
-      );
+      hop = followRedirect(hop, answer.status, location, {
+        mode,
+        followed: redirects,
+        maxRedirects: policy.maxRedirects,
+        sensitiveHeaders: init.sensitiveHeaders,
+      });
     }
   } catch (error) {
     const mapped = toNetguardError(error, urlHostname(hop.url), deadline);

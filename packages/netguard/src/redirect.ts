@@ -74,3 +74,42 @@ export function nextHop(
   url.hash = "";
   return { url, method, headers, body };
 }
+
+export interface RedirectRules {
+  mode: "follow" | "error";
+  /** Redirects followed so far in this chain. */
+  followed: number;
+  maxRedirects: number;
+  sensitiveHeaders: readonly string[] | undefined;
+}
+
+/**
+ * The hop a redirect leads to, or the refusal: "error" refuses any redirect, and a chain stops
+ * after maxRedirects. Shared by fetch and request(), so both follow exactly the same rules.
+ */
+export function followRedirect(
+  current: HopRequest,
+  status: number,
+  location: string,
+  rules: RedirectRules,
+): HopRequest {
+  const host = urlHostname(current.url);
+  if (rules.mode === "error") {
+    throw netguardError(
+      "REDIRECT_NOT_ALLOWED",
+      `${host} answered with a redirect, which this call does not follow.`,
+    );
+  }
+  if (rules.followed >= rules.maxRedirects) {
+    throw netguardError(
+      "TOO_MANY_REDIRECTS",
+      `Outbound request stopped after ${rules.maxRedirects} redirects (last from ${host}); call the final URL directly.`,
+    );
+  }
+  return nextHop(
+    current,
+    status,
+    location,
+    (rules.sensitiveHeaders ?? []).map((h) => h.toLowerCase()),
+  );
+}

@@ -8,10 +8,10 @@ import { Headers, type Agent, type Dispatcher } from "undici";
 import type { Readable } from "node:stream";
 import type { IncomingHttpHeaders } from "node:http";
 import { startDeadline, type Deadline } from "./deadline.ts";
-import { connectFailed, isNetguardError, netguardError, tooLarge } from "./errors.ts";
+import { connectFailed, isNetguardError, tooLarge } from "./errors.ts";
 import type { ResolvedPolicy } from "./policy.ts";
 import { RESPONSE_LIMIT, responseLimit, type ResponseLimit } from "./response-limit.ts";
-import { nextHop, REDIRECT_STATUSES, type HopRequest } from "./redirect.ts";
+import { followRedirect, REDIRECT_STATUSES, type HopRequest } from "./redirect.ts";
 import { checkUrl, parseUrl, urlHostname } from "./target.ts";
 
 export interface GuardedRequestOptions {
@@ -144,24 +144,12 @@ export async function guardedDispatch(
         };
       }
       discard(body);
-      if (mode === "error") {
-        throw netguardError(
-          "REDIRECT_NOT_ALLOWED",
-          `${host} answered with a redirect, which this call does not follow.`,
-        );
-      }
-      if (redirects >= policy.maxRedirects) {
-        throw netguardError(
-          "TOO_MANY_REDIRECTS",
-          `Outbound request stopped after ${policy.maxRedirects} redirects (last from ${host}); call the final URL directly.`,
-        );
-      }
-      hop = nextHop(
-        hop,
-        response.statusCode,
-        location,
-        (options.sensitiveHeaders ?? []).map((h) => h.toLowerCase()),
-      );
+      hop = followRedirect(hop, response.statusCode, location, {
+        mode,
+        followed: redirects,
+        maxRedirects: policy.maxRedirects,
+        sensitiveHeaders: options.sensitiveHeaders,
+      });
     }
   } catch (error) {
     const mapped = mapError(error, urlHostname(hop.url), deadline);
