@@ -1,6 +1,8 @@
-// The per-call re-read (C06): run, job, grant, grant tool and connection in one SQL round trip,
-// never cached, so a revocation committed a moment ago is seen by the very next call.
-import type { Db } from "@secondshift/db";
+// The per-call statement: the access re-read (C06) — run, job, grant, grant tool and
+// connection, never cached, so a revocation committed a moment ago is seen by the very next
+// call — and, in the same round trip, the call's audit row written ahead as 'started' and the
+// outcome of the run's previous call (audit.ts).
+import { STARTED, upsertSql, writeValues, type AuditWrite, type Sql } from "./audit.ts";
 
 export interface AccessState {
   runStatus: string;
@@ -52,18 +54,19 @@ interface StateJson {
   oauthConfig: Record<string, unknown> | null;
 }
 
-/**
- * A node-postgres pool (or anything with its `query`): the fast path for the per-call queries.
- * They are sent as named (prepared) statements: each pooled connection parses and plans them
- * once, and every call still executes them against the database.
- */
-export interface SqlPool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
-}
-
 // Every join is pinned to the run's workspace: another tenant's grant or connection id simply
-// does not match.
-const ACCESS_SQL = `
+// does not match. The writes come first, as a data-modifying CTE: it runs exactly once whether
+// or not the select finds the run, and the select does not see it (one snapshot), so the
+// checks read exactly what they read without it.
+const CALL_SQL = `
+    WITH written AS (
+      ${upsertSql({
+        workspace: "$5",
+        run: "$4",
+        rows: `(VALUES ($6::text, $7::text, $3::text, '${STARTED}', NULL::int),
+                       ($8::text, $9::text, $10::text, $11::text, $12::int))`,
+      })}
+    )
     SELECT json_build_object(
              'runStatus', r."status", 'runJobId', r."jobId", 'jobHash', j."requestHash",
              'grantFound', g."id" IS NOT NULL, 'grantRevoked', g."revokedAt" IS NOT NULL,
@@ -88,23 +91,50 @@ const ACCESS_SQL = `
 
 // Planning this five-table query costs several times its execution (~0.8 ms against ~0.1 ms on
 // the bench machine); a prepared statement plans it once per connection.
-const ACCESS_STATEMENT = "secondshift_broker_access_v2";
+const CALL_STATEMENT = "secondshift_broker_call_v1";
 
-export async function readAccessState(
-  db: Db,
-  ids: { workspaceId: string; runId: string; grantId: string; connectionId: string; tool: string },
-  pool?: SqlPool,
-): Promise<AccessState | null> {
-  const values = [ids.tool, ids.grantId, ids.connectionId, ids.runId, ids.workspaceId];
-  const rows = (
-    pool
-      ? (await pool.query({ name: ACCESS_STATEMENT, text: ACCESS_SQL, values })).rows
-      : await db.$queryRawUnsafe<unknown[]>(ACCESS_SQL, ...values)
-  ) as { state: StateJson | string }[];
+export interface CallInput {
+  workspaceId: string;
+  runId: string;
+  grantId: string;
+  connectionId: string;
+  /** The service's tool name (what the grant lists). */
+  tool: string;
+  /** The row written ahead for this call: its id and the plan's tool name. */
+  auditId: string;
+  toolName: string;
+  /** The final row of one of the run's earlier calls, written in the same statement. */
+  previous: AuditWrite | null;
+}
+
+/**
+ * One round trip per call: writes the previous call's outcome and this call's audit row as
+ * 'started', and re-reads the access state (null when the run is not found).
+ */
+export async function openCall(sql: Sql, input: CallInput): Promise<AccessState | null> {
+  const rows = (await sql({
+    name: CALL_STATEMENT,
+    text: CALL_SQL,
+    values: [
+      input.tool,
+      input.grantId,
+      input.connectionId,
+      input.runId,
+      input.workspaceId,
+      input.auditId,
+      input.toolName,
+      ...writeValues(input.previous),
+    ],
+  })) as { state: StateJson | string }[];
   const row = rows[0];
   if (!row) return null;
   // node-postgres parses json columns; a driver that hands over the text is read the same way.
-  const state = typeof row.state === "string" ? (JSON.parse(row.state) as StateJson) : row.state;
+  return readState(
+    typeof row.state === "string" ? (JSON.parse(row.state) as StateJson) : row.state,
+  );
+}
+
+function readState(state: StateJson): AccessState {
   const bytes = (base64: string | null) =>
     base64 === null ? null : new Uint8Array(Buffer.from(base64, "base64"));
   return {

@@ -21,7 +21,8 @@ import { AppError } from "@secondshift/errors";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { readAccessState } from "./access-state.ts";
+import { openCall } from "./access-state.ts";
+import { brokerSql } from "./audit.ts";
 import { createBroker, type BrokerRun } from "./broker.ts";
 import { isToolCallError } from "./refusals.ts";
 import { fakeConnector } from "./testing-fake.ts";
@@ -148,6 +149,7 @@ describe("broker", () => {
     expect(mcp.calls).toHaveLength(1);
     expect(mcp.calls[0]?.secrets.credential).toBe(CREDENTIAL);
     expect(mcp.calls[0]?.options.scope).toEqual({ repositoryFullName: "acme/app", runId: run.id });
+    await broker.forget(run.id);
     const rows = await audits(run.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -295,6 +297,7 @@ describe("broker", () => {
       "acme/app",
       "acme/app",
     ]);
+    await broker.flush();
     const rows = await audits(run.id);
     expect(rows.map((r) => r.outcome)).toEqual(["ok", "OUT_OF_SCOPE"]);
   });
@@ -340,6 +343,7 @@ describe("broker", () => {
     expect(`${error.message} ${JSON.stringify(error)} ${error.stack ?? ""}`).not.toContain(
       CREDENTIAL,
     );
+    await Promise.all([echoBroker.flush(), leakyBroker.flush()]);
     const rows = await t.db.auditEvent.findMany();
     expect(JSON.stringify(rows)).not.toContain(CREDENTIAL);
     expect(sink.text()).not.toContain(CREDENTIAL);
@@ -350,6 +354,7 @@ describe("broker", () => {
     await broker.call(run, "search", { q: ARG_PLANT });
     await broker.call(run, "search", { q: ARG_PLANT, extra: ARG_PLANT }).catch(() => undefined);
     await broker.call(run, ARG_PLANT, { q: ARG_PLANT }).catch(() => undefined);
+    await broker.flush();
     const rows = await audits(run.id);
     expect(rows).toHaveLength(3);
     const text = JSON.stringify(await t.db.$queryRawUnsafe(`SELECT * FROM "AuditEvent"`));
@@ -378,6 +383,7 @@ describe("broker", () => {
         targetId: null,
       });
       expect(typeof row.durationMs).toBe("number");
+      expect(row.outcome).not.toBe("started");
     }
   });
 
@@ -507,6 +513,7 @@ describe("broker with a pg pool for its per-call queries", () => {
       const result = await fast.call(run, "search", { q: ARG_PLANT });
       expect(result.untrusted).toBe(true);
       expect(mcp.calls).toHaveLength(1);
+      await fast.flush();
       const [row] = await audits(run.id);
       expect(row).toMatchObject({
         actorType: "RUN",
@@ -555,11 +562,15 @@ describe("broker with a pg pool for its per-call queries", () => {
         grantId: (plan as { grantId: string }).grantId,
         connectionId,
         tool: "search",
+        toolName: "search",
+        previous: null,
       };
-      const viaPrisma = await readAccessState(t.db, ids);
+      const read = (sql: ReturnType<typeof brokerSql>) =>
+        openCall(sql, { ...ids, auditId: crypto.randomUUID() });
+      const viaPrisma = await read(brokerSql(t.db));
       // Twice through the pool: the second execution uses the prepared statement.
-      await readAccessState(t.db, ids, pool);
-      const viaPool = await readAccessState(t.db, ids, pool);
+      await read(brokerSql(t.db, pool));
+      const viaPool = await read(brokerSql(t.db, pool));
       expect(viaPool).toEqual(viaPrisma);
       const stored = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
       expect(viaPool).toMatchObject({
@@ -582,10 +593,291 @@ describe("broker with a pg pool for its per-call queries", () => {
       });
       expect(viaPool?.grantHash).toBe(viaPool?.jobHash);
       expect(
-        await readAccessState(t.db, { ...ids, connectionId: "missing", tool: "x" }, pool),
+        await openCall(brokerSql(t.db, pool), {
+          ...ids,
+          connectionId: "missing",
+          tool: "x",
+          auditId: crypto.randomUUID(),
+        }),
       ).toMatchObject({ connectionFound: false, granted: false });
+      expect(
+        await openCall(brokerSql(t.db), { ...ids, runId: "missing", auditId: crypto.randomUUID() }),
+      ).toBeNull();
     } finally {
       await pool.end();
     }
+  });
+});
+
+// The audit row is written ahead ('started', with the access re-read) and completed later: with
+// the run's next statement, on its own after the delay, or at flush / forget. Both database
+// paths send the same statements.
+describe.each([
+  ["the pg pool", true],
+  ["Prisma", false],
+])("write-ahead audit through %s", (_label, usePool) => {
+  let pool: pg.Pool | undefined;
+  const gate = () => {
+    let release!: () => void;
+    const opened = new Promise<void>((resolve) => (release = resolve));
+    return { opened, release };
+  };
+  let gates: Array<ReturnType<typeof gate>> = [];
+  const blocking = fakeConnector("MCP", async ({ args }) => {
+    const g = gate();
+    gates.push(g);
+    await g.opened;
+    return {
+      content: [{ type: "text", text: `${RESULT_PLANT} ${String(args.q)}` }],
+      isError: args.q === "tool-error",
+      truncated: false,
+    };
+  });
+  const memory = createMemorySink();
+  const make = (auditDelayMs: number) =>
+    createBroker({
+      db: t.db,
+      ...(pool ? { pool } : {}),
+      keyring,
+      connectors: { MCP: blocking.connector },
+      logger: createLogger({ name: "t", destination: memory.stream, masker }),
+      masker,
+      limits: { ...limits, timeoutMs: 5_000, auditDelayMs },
+    });
+  /** Waits until the connector holds `n` calls (the broker got past every check). */
+  const inFlight = async (n: number) => {
+    for (let i = 0; i < 500 && gates.length < n; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(gates).toHaveLength(n);
+  };
+  const outcomes = async (runId: string) =>
+    (await audits(runId)).map((r) => [r.outcome, r.durationMs === null ? null : "ms"]);
+  // A test-only trigger refuses audit writes of chosen runs (INSERT or UPDATE), on both paths.
+  const refuseAudit = (runId: string, op: "INSERT" | "UPDATE") =>
+    t.db.$executeRawUnsafe(`INSERT INTO audit_refused VALUES ($1, $2)`, runId, op);
+  const allowAudit = (runId: string) =>
+    t.db.$executeRawUnsafe(`DELETE FROM audit_refused WHERE run_id = $1`, runId);
+
+  beforeAll(async () => {
+    if (usePool) pool = new pg.Pool({ connectionString: t.url, max: 2 });
+    await t.db.$executeRawUnsafe(
+      `CREATE TABLE IF NOT EXISTS audit_refused (run_id text NOT NULL, op text NOT NULL)`,
+    );
+    await t.db.$executeRawUnsafe(`
+      CREATE OR REPLACE FUNCTION audit_refused_check() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM audit_refused WHERE run_id = NEW."actorId" AND op = TG_OP) THEN
+          RAISE EXCEPTION 'audit write refused by the test';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await t.db.$executeRawUnsafe(`
+      CREATE OR REPLACE TRIGGER audit_refused BEFORE INSERT OR UPDATE ON "AuditEvent"
+      FOR EACH ROW EXECUTE FUNCTION audit_refused_check()`);
+  });
+  afterAll(async () => {
+    await pool?.end();
+  });
+  beforeEach(() => {
+    gates = [];
+    blocking.calls.length = 0;
+  });
+
+  it("[C29] the row exists as 'started' while the connector call is in flight; flush completes it", async () => {
+    const b = make(60_000);
+    const run = await startRun(`ahead-${String(usePool)}`);
+    const call = b.call(run, "search", { q: ARG_PLANT });
+    await inFlight(1);
+    const [row] = await audits(run.id);
+    expect(row).toMatchObject({
+      actorType: "RUN",
+      actorId: run.id,
+      action: "tool.call",
+      toolName: "search",
+      outcome: "started",
+      durationMs: null,
+      targetType: null,
+      targetId: null,
+    });
+    expect(row?.connectionId).toBe(blocking.calls[0]?.target.connectionId);
+    await new Promise((r) => setTimeout(r, 30));
+    gates[0]?.release();
+    expect((await call).content[0]?.text).toContain(RESULT_PLANT);
+    expect(await outcomes(run.id)).toEqual([["started", null]]); // the delay is a minute
+    await b.flush();
+    const [done] = await audits(run.id);
+    expect(done?.outcome).toBe("ok");
+    expect(done?.durationMs).toBeGreaterThanOrEqual(25);
+    expect(done?.createdAt).toEqual(row?.createdAt);
+  });
+
+  it("[C29] a finished call's outcome is written with the run's next call, in its statement", async () => {
+    const b = make(60_000);
+    const run = await startRun(`next-${String(usePool)}`);
+    const first = b.call(run, "search", { q: "tool-error" });
+    await inFlight(1);
+    gates[0]?.release();
+    expect((await first).isError).toBe(true);
+    const second = b.call(run, "search", { q: "x" });
+    await inFlight(2);
+    // While the second call is at the connector, the first one's outcome is already written.
+    expect(await outcomes(run.id)).toEqual([
+      ["tool_error", "ms"],
+      ["started", null],
+    ]);
+    gates[1]?.release();
+    await second;
+    await b.forget(run.id);
+    expect(await outcomes(run.id)).toEqual([
+      ["tool_error", "ms"],
+      ["ok", "ms"],
+    ]);
+  });
+
+  it("[C29] an outcome nobody picks up is written on its own after the delay", async () => {
+    const b = make(500);
+    const run = await startRun(`delay-${String(usePool)}`);
+    const call = b.call(run, "search", { q: "x" });
+    await inFlight(1);
+    gates[0]?.release();
+    await call;
+    expect(await outcomes(run.id)).toEqual([["started", null]]);
+    let rows = await outcomes(run.id);
+    for (let i = 0; i < 250 && rows[0]?.[0] === "started"; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      rows = await outcomes(run.id);
+    }
+    expect(rows).toEqual([["ok", "ms"]]);
+  });
+
+  it("[C29] forget() at the run's end writes what is pending; a call still in flight is written when it ends", async () => {
+    const b = make(60_000);
+    const run = await startRun(`forget-${String(usePool)}`);
+    for (let i = 0; i < 3; i++) {
+      const call = b.call(run, "search", { q: `n${i}` });
+      await inFlight(i + 1);
+      gates[i]?.release();
+      await call;
+    }
+    // A call the agent loop gave up on (cancelled run) is still at the connector.
+    const late = b.call(run, "search", { q: "late" });
+    await inFlight(4);
+    await b.forget(run.id);
+    expect((await outcomes(run.id)).map(([o]) => o)).toEqual(["ok", "ok", "ok", "started"]);
+    gates[3]?.release();
+    await late;
+    await b.flush();
+    expect((await outcomes(run.id)).map(([o]) => o)).toEqual(["ok", "ok", "ok", "ok"]);
+  });
+
+  it("[C29] exactly one row per call, parallel calls included, and never argument or result text", async () => {
+    const b = make(20);
+    const run = await startRun(`one-${String(usePool)}`);
+    const calls = [
+      b.call(run, "search", { q: ARG_PLANT }),
+      b.call(run, "echo", { q: ARG_PLANT }),
+      b.call(run, "search", { q: ARG_PLANT, extra: ARG_PLANT }).catch((e: unknown) => e),
+      b.call(run, "missing", { q: ARG_PLANT }).catch((e: unknown) => e),
+    ];
+    await inFlight(2);
+    for (const g of gates) g.release();
+    await Promise.all(calls);
+    await b.forget(run.id);
+    const rows = await audits(run.id);
+    expect(rows.map((r) => [r.toolName, r.outcome]).sort()).toEqual(
+      [
+        ["echo", "ok"],
+        ["search", "INVALID_ARGUMENTS"],
+        ["search", "ok"],
+        [null, "NOT_IN_PLAN"],
+      ].sort(),
+    );
+    expect(new Set(rows.map((r) => r.id)).size).toBe(4);
+    const text = JSON.stringify(await t.db.$queryRawUnsafe(`SELECT * FROM "AuditEvent"`));
+    expect(text).not.toContain(ARG_PLANT);
+    expect(text).not.toContain(RESULT_PLANT);
+  });
+
+  it("[C29] a deferred write that fails is logged and surfaced by flush; the run's next call is refused and fails the run", async () => {
+    const b = make(60_000);
+    const run = await startRun(`fail-${String(usePool)}`);
+    const first = b.call(run, "search", { q: ARG_PLANT });
+    await inFlight(1);
+    gates[0]?.release();
+    await first;
+    await refuseAudit(run.id, "UPDATE");
+    const flushed = await b.flush().catch((e: unknown) => e);
+    expect(isToolCallError(flushed, "AUDIT_UNAVAILABLE")).toBe(true);
+    expect(memory.text()).toContain("broker audit write failed");
+    expect(memory.text()).not.toContain(ARG_PLANT);
+
+    const refused = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
+    expect(isToolCallError(refused, "AUDIT_UNAVAILABLE")).toBe(true);
+    expect(blocking.calls).toHaveLength(1); // the refused call never reached the connector
+    const row = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(row.status).toBe("FAILED");
+    expect(row.error).toContain("audit");
+    // Still refused at the run's end while the database refuses; nothing is dropped.
+    expect(
+      isToolCallError(await b.forget(run.id).catch((e: unknown) => e), "AUDIT_UNAVAILABLE"),
+    ).toBe(true);
+    expect(await outcomes(run.id)).toEqual([["started", null]]);
+  });
+
+  it("[C29] a failed deferred write fails the run even when the database is back; nothing is lost, one row each", async () => {
+    const b = make(60_000);
+    const run = await startRun(`recover-${String(usePool)}`);
+    const first = b.call(run, "search", { q: "x" });
+    await inFlight(1);
+    gates[0]?.release();
+    await first;
+    await refuseAudit(run.id, "UPDATE");
+    await b.flush().catch(() => undefined);
+    await allowAudit(run.id);
+    // The database accepts writes again, but the run lost an audit write once: it stops.
+    const refused = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
+    expect(isToolCallError(refused, "AUDIT_UNAVAILABLE")).toBe(true);
+    expect(blocking.calls).toHaveLength(1);
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("FAILED");
+    // The refusal's row went with the queued outcome, in one statement.
+    expect(await outcomes(run.id)).toEqual([
+      ["ok", "ms"],
+      ["AUDIT_UNAVAILABLE", "ms"],
+    ]);
+    await b.forget(run.id);
+  });
+
+  it("[C29] a call whose row cannot be written ahead never reaches the connector and fails the run", async () => {
+    const b = make(60_000);
+    const run = await startRun(`insert-${String(usePool)}`);
+    await refuseAudit(run.id, "INSERT");
+    const refused = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
+    expect(isToolCallError(refused, "AUDIT_UNAVAILABLE")).toBe(true);
+    expect(blocking.calls).toHaveLength(0);
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("FAILED");
+    await allowAudit(run.id);
+    await b.forget(run.id);
+    expect(await outcomes(run.id)).toEqual([["AUDIT_UNAVAILABLE", "ms"]]);
+  });
+
+  it("[C06] a revocation between two calls is seen by the second one's statement, which also completes the first", async () => {
+    const b = make(60_000);
+    const run = await startRun(`revoke-${String(usePool)}`);
+    const first = b.call(run, "search", { q: "x" });
+    await inFlight(1);
+    gates[0]?.release();
+    await first;
+    const grant = await t.db.grant.findFirstOrThrow({
+      where: { jobId: run.jobId, revokedAt: null },
+    });
+    await revokeGrant({ ...owner(), grantId: grant.id });
+    const refused = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
+    expect(isToolCallError(refused, "GRANT_REVOKED")).toBe(true);
+    expect(blocking.calls).toHaveLength(1);
+    // Both written before the refusal was returned: no flush needed.
+    expect(await outcomes(run.id)).toEqual([
+      ["ok", "ms"],
+      ["GRANT_REVOKED", "ms"],
+    ]);
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
   });
 });

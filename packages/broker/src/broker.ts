@@ -2,16 +2,18 @@
 // order and at every call (C18): exact plan membership; grant, request hash and connection
 // re-read from the database (C06); arguments against the snapshotted schema (C19); only then
 // decrypts the credential (C25), calls the connector with a timeout and caps the result. Each
-// call writes exactly one audit row with ids, names, outcome and duration — nothing else (C29).
-import { readPlan, writeAudit, type FrozenPlan, type PlanEntry } from "@secondshift/access";
+// call writes exactly one audit row with ids, names, outcome and duration — nothing else (C29):
+// a call that passed the plan check writes its row ahead, as 'started', in the same round trip
+// as the re-read, and its outcome follows with the run's next statement (audit.ts).
+import { readPlan, type FrozenPlan, type PlanEntry } from "@secondshift/access";
 import type { ConnectionKind, Connector, ToolResultContent } from "@secondshift/connectors";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { isAppError } from "@secondshift/errors";
 import { SecretMasker, type Logger } from "@secondshift/logging";
 import type { ValidateFunction } from "ajv";
-import { readAccessState, type AccessState, type SqlPool } from "./access-state.ts";
-import { randomUUID } from "node:crypto";
+import { openCall, type AccessState } from "./access-state.ts";
+import { AuditQueue, auditId, brokerSql, type SqlPool } from "./audit.ts";
 import { compileArguments, validateArguments } from "./arguments.ts";
 import { ToolCallError, type RefusalReason } from "./refusals.ts";
 import { capResult } from "./result.ts";
@@ -22,6 +24,11 @@ export interface BrokerLimits {
   maxResultBytes: number;
   maxStringLength: number;
   maxArrayItems: number;
+  /**
+   * How long a finished call's outcome waits to be written with the run's next call (one round
+   * trip for both) before it is written on its own; default 20 ms.
+   */
+  auditDelayMs?: number;
 }
 
 export interface BrokerOptions {
@@ -34,8 +41,9 @@ export interface BrokerOptions {
   oauthRefresher?: OAuthRefresher;
   now?: () => Date;
   /**
-   * Optional node-postgres pool on the same database for the two queries of every call (the
-   * access re-read and the audit insert): they cost a fraction of Prisma's raw-query layer.
+   * Optional node-postgres pool on the same database for the per-call statements (access
+   * re-read with the audit write): they cost a fraction of Prisma's raw-query layer. Both paths
+   * send the same SQL.
    */
   pool?: SqlPool;
 }
@@ -60,18 +68,18 @@ export interface Broker {
   call(run: BrokerRun, toolName: string, args: unknown): Promise<UntrustedToolResult>;
   /** The run's plan entries (for the agent loop's tool list). */
   tools(run: BrokerRun): Promise<PlanEntry[]>;
-  /** Drops the run's cached plan and validators when it ends. */
-  forget(runId: string): void;
+  /**
+   * At the run's end: writes its queued audit rows (outcomes of finished calls) and drops its
+   * cached plan and validators. Rejects (AUDIT_UNAVAILABLE) if one could not be written.
+   */
+  forget(runId: string): Promise<void>;
+  /** Writes every run's queued audit rows now (worker stop). Rejects like `forget`. */
+  flush(): Promise<void>;
 }
 
 // Printable ASCII only: look-alikes (Cyrillic "о"), zero-width and control characters never
 // reach the exact comparison, so they cannot be normalised into a match somewhere later.
 const TOOL_NAME = /^[\x21-\x7e]{1,200}$/;
-
-// A prepared statement on each pooled connection, like the access re-read (access-state.ts).
-const AUDIT_STATEMENT = "secondshift_broker_audit_v1";
-const AUDIT_SQL = `INSERT INTO "AuditEvent" ("id", "workspaceId", "actorType", "actorId", "action", "toolName", "connectionId", "outcome", "durationMs", "createdAt")
-       VALUES ($1, $2, 'RUN', $3, 'tool.call', $4, $5, $6, $7, now())`;
 
 interface RunCache {
   plan: FrozenPlan;
@@ -84,44 +92,14 @@ export function createBroker(options: BrokerOptions): Broker {
   const masker = options.masker ?? new SecretMasker();
   const now = options.now ?? (() => new Date());
   const cache = new Map<string, RunCache>();
+  const sdb = brokerSql(db, options.pool);
 
-  /** Exactly one audit row per call: actor run, tool, connection, outcome, duration (C29). */
-  async function auditCall(a: {
-    workspaceId: string;
-    runId: string;
-    toolName: string | null;
-    connectionId: string | null;
-    outcome: string;
-    durationMs: number;
-  }): Promise<void> {
-    if (!options.pool) {
-      await writeAudit(db, {
-        workspaceId: a.workspaceId,
-        actorType: "RUN",
-        actorId: a.runId,
-        action: "tool.call",
-        ...(a.toolName && a.connectionId
-          ? { toolName: a.toolName, connectionId: a.connectionId }
-          : {}),
-        outcome: a.outcome,
-        durationMs: a.durationMs,
-      });
-      return;
-    }
-    await options.pool.query({
-      name: AUDIT_STATEMENT,
-      text: AUDIT_SQL,
-      values: [
-        randomUUID(),
-        a.workspaceId,
-        a.runId,
-        a.toolName,
-        a.connectionId,
-        a.outcome,
-        a.durationMs,
-      ],
-    });
-  }
+  const audit = new AuditQueue(sdb, limits.auditDelayMs ?? 20, logger);
+  const auditUnavailable = () =>
+    new ToolCallError(
+      "AUDIT_UNAVAILABLE",
+      "The tool call could not be recorded in the audit log; the run stops.",
+    );
 
   async function planFor(run: BrokerRun): Promise<RunCache> {
     const hit = cache.get(run.id);
@@ -176,11 +154,61 @@ export function createBroker(options: BrokerOptions): Broker {
     return state;
   }
 
+  /** Ends the run for a refusal that fails it; the refusal is thrown whatever happens here. */
   async function failRun(run: BrokerRun, error: ToolCallError): Promise<void> {
-    await db.run.updateMany({
-      where: { id: run.id, workspaceId: run.workspaceId, status: "RUNNING" },
-      data: { status: "REVOKED", error: error.message, finishedAt: now() },
-    });
+    await db.run
+      .updateMany({
+        where: { id: run.id, workspaceId: run.workspaceId, status: "RUNNING" },
+        data: {
+          status: error.reason === "AUDIT_UNAVAILABLE" ? "FAILED" : "REVOKED",
+          error: error.message,
+          finishedAt: now(),
+        },
+      })
+      .catch((e: unknown) =>
+        logger.error(
+          { runId: run.id, reason: error.reason, message: e instanceof Error ? e.message : "" },
+          "marking the run failed after a refusal failed",
+        ),
+      );
+  }
+
+  const asRefusal = (error: unknown): ToolCallError =>
+    error instanceof ToolCallError
+      ? error
+      : new ToolCallError("CONNECTOR_FAILED", "The tool call failed.");
+
+  /** The checks before any database access: exact plan membership, the run's audit health. */
+  async function preflight(
+    run: BrokerRun,
+    toolName: string,
+  ): Promise<
+    { cached: RunCache; entry: PlanEntry } | { refusal: ToolCallError; entry?: PlanEntry }
+  > {
+    let entry: PlanEntry | undefined;
+    try {
+      const cached = await planFor(run);
+      entry =
+        typeof toolName === "string" && TOOL_NAME.test(toolName)
+          ? cached.byName.get(toolName)
+          : undefined;
+      if (!entry)
+        throw new ToolCallError(
+          "NOT_IN_PLAN",
+          "This tool is not in the run's execution plan. Use only the tools listed for this run, with their exact names.",
+        );
+      // An earlier audit write of this run failed: nothing more runs unrecorded (fail closed).
+      if (audit.failed(run.id)) throw auditUnavailable();
+      return { cached, entry };
+    } catch (error) {
+      return entry ? { refusal: asRefusal(error), entry } : { refusal: asRefusal(error) };
+    }
+  }
+
+  /** Throws the refusal after failing the run if it must. */
+  async function refuse(run: BrokerRun, refusal: ToolCallError): Promise<never> {
+    if (refusal.failsRun) await failRun(run, refusal);
+    throw refusal;
   }
 
   async function invoke(
@@ -264,68 +292,96 @@ export function createBroker(options: BrokerOptions): Broker {
   return {
     async call(run, toolName, args) {
       const started = performance.now();
-      let outcome: string = "ok";
-      let entry: PlanEntry | undefined;
+      const elapsed = () => Math.round(performance.now() - started);
+      const key = { runId: run.id, workspaceId: run.workspaceId };
+      const found = await preflight(run, toolName);
+      if ("refusal" in found) {
+        // Refused before any access check: one complete row, written now.
+        let refusal = found.refusal;
+        await audit
+          .record(key, {
+            id: auditId(),
+            // An unknown name came from the model and is not recorded: it could carry anything.
+            toolName: found.entry?.name ?? null,
+            connectionId: found.entry?.connectionId ?? null,
+            outcome: refusal.reason satisfies RefusalReason,
+            durationMs: elapsed(),
+          })
+          .catch(() => {
+            refusal = auditUnavailable();
+          });
+        return refuse(run, refusal);
+      }
+      const { cached, entry } = found;
+      const id = auditId();
+      const finished = (outcome: string) => ({
+        id,
+        toolName: entry.name,
+        connectionId: entry.connectionId,
+        outcome,
+        durationMs: elapsed(),
+      });
+
+      // One round trip: the previous call's outcome, this call's row as 'started', and the
+      // access re-read (never cached).
+      let state: AccessState | null;
       try {
-        const cached = await planFor(run);
-        entry =
-          typeof toolName === "string" && TOOL_NAME.test(toolName)
-            ? cached.byName.get(toolName)
-            : undefined;
-        if (!entry)
-          throw new ToolCallError(
-            "NOT_IN_PLAN",
-            "This tool is not in the run's execution plan. Use only the tools listed for this run, with their exact names.",
-          );
-        const state = checkAccess(
-          await readAccessState(
-            db,
-            {
-              workspaceId: run.workspaceId,
-              runId: run.id,
-              grantId: cached.plan.grantId,
-              connectionId: entry.connectionId,
-              tool: entry.tool,
-            },
-            options.pool,
-          ),
-          run,
-          entry,
+        state = await audit.carry(key, (previous) =>
+          openCall(sdb, {
+            workspaceId: run.workspaceId,
+            runId: run.id,
+            grantId: cached.plan.grantId,
+            connectionId: entry.connectionId,
+            tool: entry.tool,
+            auditId: id,
+            toolName: entry.name,
+            previous,
+          }),
         );
+      } catch {
+        // Not checked, not recorded (logged by the queue): record the refusal now, if possible.
+        await audit.record(key, finished("AUDIT_UNAVAILABLE")).catch(() => undefined);
+        return refuse(run, auditUnavailable());
+      }
+
+      let checked = false;
+      try {
+        const access = checkAccess(state, run, entry);
         let validate = cached.validators.get(entry.name);
         if (!validate) {
           validate = compileArguments(entry.inputSchema);
           cached.validators.set(entry.name, validate);
         }
-        const checked = validateArguments(validate, args, limits);
-        const result = await invoke(run, entry, state, checked);
-        if (result.isError) outcome = "tool_error";
+        const valid = validateArguments(validate, args, limits);
+        checked = true;
+        const result = await invoke(run, entry, access, valid);
+        audit.add(key, finished(result.isError ? "tool_error" : "ok"));
         return result;
       } catch (error) {
-        const refusal =
-          error instanceof ToolCallError
-            ? error
-            : new ToolCallError("CONNECTOR_FAILED", "The tool call failed.");
-        outcome = refusal.reason satisfies RefusalReason;
-        if (refusal.failsRun) await failRun(run, refusal);
-        throw refusal;
-      } finally {
-        await auditCall({
-          workspaceId: run.workspaceId,
-          runId: run.id,
-          // An unknown name came from the model and is not recorded: it could carry anything.
-          toolName: entry?.name ?? null,
-          connectionId: entry?.connectionId ?? null,
-          outcome,
-          durationMs: Math.round(performance.now() - started),
-        });
+        let refusal = asRefusal(error);
+        // A refusal by the checks is recorded before it is returned; the outcome of a call
+        // that reached the connector follows like a success.
+        if (checked) audit.add(key, finished(refusal.reason));
+        else
+          await audit.record(key, finished(refusal.reason)).catch(() => {
+            refusal = auditUnavailable();
+          });
+        return refuse(run, refusal);
       }
     },
     async tools(run) {
       return (await planFor(run)).plan.tools;
     },
-    forget(runId) {
+    async forget(runId) {
       cache.delete(runId);
+      await audit.forget(runId).catch(() => {
+        throw auditUnavailable();
+      });
+    },
+    async flush() {
+      await audit.flushAll().catch(() => {
+        throw auditUnavailable();
+      });
     },
   };
 }

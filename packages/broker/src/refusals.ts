@@ -1,5 +1,6 @@
 // Typed outcomes of a refused or failed tool call. Reasons are stable strings the agent loop
-// and the UI branch on; `failsRun` marks those that end the run (access was taken away, C06).
+// and the UI branch on; `failsRun` marks those that end the run: access was taken away (C06,
+// the run is marked REVOKED) or the call could not be audited (AUDIT_UNAVAILABLE, FAILED).
 import { AppError, type ErrorCode } from "@secondshift/errors";
 
 export const refusalReasons = {
@@ -15,6 +16,7 @@ export const refusalReasons = {
   CREDENTIAL_UNAVAILABLE: { code: "PRECONDITION_FAILED", failsRun: false },
   TIMEOUT: { code: "GATEWAY_TIMEOUT", failsRun: false },
   CONNECTOR_FAILED: { code: "BAD_GATEWAY", failsRun: false },
+  AUDIT_UNAVAILABLE: { code: "SERVICE_UNAVAILABLE", failsRun: true },
 } as const satisfies Record<string, { code: ErrorCode; failsRun: boolean }>;
 
 export type RefusalReason = keyof typeof refusalReasons;
