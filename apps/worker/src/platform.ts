@@ -101,9 +101,16 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     enqueueReports: async (input) => {
       await enqueueReports(db, input);
     },
+    // At the run's end, before it is recorded: the broker writes the run's pending audit
+    // outcomes (rejects with AUDIT_UNAVAILABLE if it cannot) and the connectors drop the run's
+    // sessions. Both are attempted; the audit failure is the one reported.
     releaseRun: async (runId) => {
-      broker.forget(runId);
-      await disposeRun(connectors, runId);
+      const [audit, sessions] = await Promise.allSettled([
+        broker.forget(runId),
+        disposeRun(connectors, runId),
+      ]);
+      if (audit.status === "rejected") throw audit.reason;
+      if (sessions.status === "rejected") throw sessions.reason;
     },
   };
 
@@ -228,6 +235,11 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
       await delivery.stop();
       reaper.stop();
       await Promise.all(workers.map((w) => w.close()));
+      // Outcomes of tool calls that ended after their run was released (a cancelled run's
+      // call still at the connector) are written now rather than after their delay.
+      await broker
+        .flush()
+        .catch((err: unknown) => logger.error({ err }, "writing pending tool-call audit failed"));
       await Promise.all([scheduleQueue.close(), runQueue.close(), syncQueue.close()]);
       await closeConnectors(connectors);
       await client.close();
