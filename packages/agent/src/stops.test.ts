@@ -89,6 +89,30 @@ describe.each(providers)("how a run stops over %s", (provider) => {
     });
   }
 
+  it("a broker refusal with AUDIT_UNAVAILABLE fails the run, with no further model call or tool call", async () => {
+    const h = (current = await harness(provider, [
+      {
+        reply: {
+          toolCalls: [
+            { name: "mcp__everything__echo", args: { message: "x" } },
+            { name: "shell", args: { command: "ls" } },
+          ],
+        },
+      },
+      { reply: { text: "should never be asked" } },
+    ]));
+    h.broker.handler = () => {
+      throw new AppError("SERVICE_UNAVAILABLE", "The tool call could not be recorded.", {
+        reason: "AUDIT_UNAVAILABLE",
+      });
+    };
+    const result = await h.run();
+    expect(result.outcome).toBe("failed");
+    expect(result.error).toContain("AUDIT_UNAVAILABLE");
+    expect(h.model.requests).toHaveLength(1);
+    expect(h.sandbox.commands).toEqual([]);
+  });
+
   it("another broker refusal (bad arguments) is an error result for the model, and the run goes on", async () => {
     const h = (current = await harness(provider, [
       { reply: { toolCalls: [{ name: "mcp__everything__echo", args: { message: "x" } }] } },

@@ -37,7 +37,8 @@ export interface BrokerResult {
 export interface BrokerPort {
   /**
    * Calls a tool of the run's frozen plan by its plan name. Refusals throw an AppError whose
-   * reason GRANT_REVOKED / CONNECTION_REMOVED ends the run as revoked. The connection id is
+   * reason GRANT_REVOKED / CONNECTION_REMOVED / REQUEST_CHANGED / TOOL_NOT_ALLOWED ends the run
+   * as revoked, and AUDIT_UNAVAILABLE (the call could not be audited) as failed. The connection id is
    * passed so a plan with the same tool name on two connections stays unambiguous.
    */
   call(

@@ -129,6 +129,13 @@ export class Toolbox {
           `Access to ${entry.tool} was revoked during the run (${reason}).`,
         );
       }
+      // The broker could not write its audit record: no further tool call may run unrecorded.
+      if (reason === "AUDIT_UNAVAILABLE") {
+        throw new StopRun(
+          "failed",
+          `The call to ${entry.tool} could not be recorded in the audit log, so the run stops (${reason}).`,
+        );
+      }
       if (isAppError(error)) {
         return this.result(
           name,
