@@ -123,6 +123,35 @@ describe("run executor", () => {
     expect(JSON.stringify(events)).not.toContain(seenToken);
   });
 
+  it("[C29] releases the run before recording it; a tool call whose audit record could not be written fails the run", async () => {
+    const released: string[] = [];
+    const finish = async (release: () => Promise<void>) => {
+      const { run } = await seedRunningRun(t.db);
+      const { d } = deps({
+        agent: () => Promise.resolve({ outcome: "succeeded", summary: "Done.", usage }),
+        releaseRun: async (runId) => {
+          // Still RUNNING: the broker writes its pending audit records before the run ends.
+          const row = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+          released.push(`${row.status} ${row.finishedAt === null}`);
+          await release();
+        },
+      });
+      return executeRun(d, run.id);
+    };
+    expect(await finish(() => Promise.resolve())).toEqual({ status: "SUCCEEDED" });
+    const lost = Object.assign(new Error("The tool call could not be recorded."), {
+      reason: "AUDIT_UNAVAILABLE",
+    });
+    const failed = await finish(() => Promise.reject(lost));
+    expect(failed.status).toBe("FAILED");
+    expect(failed.error).toMatch(/could not be recorded in the audit log/);
+    // Other release failures (a connector's session) are logged; the run's result stands.
+    expect(await finish(() => Promise.reject(new Error("session close failed")))).toEqual({
+      status: "SUCCEEDED",
+    });
+    expect(released).toEqual(["RUNNING true", "RUNNING true", "RUNNING true"]);
+  });
+
   it("[C05] a plan that cannot be frozen fails the run before any sandbox starts", async () => {
     const { run } = await seedRunningRun(t.db);
     let created = 0;

@@ -173,9 +173,20 @@ export async function executeRun(
         .destroy()
         .catch((e: unknown) => log.error({ err: e }, "sandbox destroy failed"));
     if (checkout) await checkout.cleanup().catch(() => undefined);
-    await Promise.resolve(deps.releaseRun?.(run.id)).catch((e: unknown) =>
-      log.error({ err: e }, "releasing run resources failed"),
+    // Releasing writes the broker's pending audit records; a run whose tool calls could not
+    // all be recorded does not succeed (the rows stay 'started' and the failure is logged).
+    const auditLost = await Promise.resolve(deps.releaseRun?.(run.id)).then(
+      () => false,
+      (e: unknown) => {
+        log.error({ err: e }, "releasing run resources failed");
+        return (e as { reason?: unknown } | null)?.reason === "AUDIT_UNAVAILABLE";
+      },
     );
+    if (auditLost && !failure) {
+      failure =
+        "The run failed: the outcome of one of its tool calls could not be recorded in the audit log.";
+      await events.append({ type: "error", payload: { message: failure } }).catch(() => undefined);
+    }
   }
 
   const stopReason = watch.reason();
