@@ -7,8 +7,8 @@
 // their own after `delayMs`, and at once on `flush` (run end, worker stop).
 //
 // Fail closed: a write that failed stays queued (retried by the next flush) and marks the run;
-// the run's next call is refused with AUDIT_UNAVAILABLE, which fails the run, and `flush`
-// rejects while anything is still unwritten.
+// the run's next call is refused with AUDIT_UNAVAILABLE, which fails the run, and `forget` /
+// `flush` reject for a marked run.
 import { randomUUID } from "node:crypto";
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
@@ -115,6 +115,9 @@ async function record(sql: Sql, run: RunKey, writes: AuditWrite[]): Promise<void
   });
 }
 
+const asError = (value: unknown): Error =>
+  value instanceof Error ? value : new Error("audit write failed");
+
 interface RunAudit {
   run: RunKey;
   pending: AuditWrite[];
@@ -184,12 +187,16 @@ export class AuditQueue {
   }
 
   /**
-   * Writes the run's queued rows and drops its state. Rejects if anything could not be written
-   * (it was logged; those rows stay 'started', or missing for a call refused before its row).
+   * Writes the run's queued rows and drops its state. Rejects if any audit write of the run
+   * failed, even one a later retry made good: the failure was logged when it happened, and
+   * rows that could not be written stay 'started' (or missing, for a call refused before its
+   * row was written ahead).
    */
   async forget(runId: string): Promise<void> {
     try {
       await this.flush(runId);
+      const failure: unknown = this.runs.get(runId)?.failure;
+      if (failure !== undefined) throw asError(failure);
     } finally {
       const state = this.runs.get(runId);
       if (state?.timer) clearTimeout(state.timer);
@@ -197,11 +204,13 @@ export class AuditQueue {
     }
   }
 
-  /** Flushes every run; rejects with the first failure after trying all of them. */
+  /** Flushes every run; rejects (after trying all) if any run's audit write ever failed. */
   async flushAll(): Promise<void> {
     const results = await Promise.allSettled([...this.runs.keys()].map((id) => this.flush(id)));
     const failed = results.find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
+    const marked = [...this.runs.values()].find((s) => s.failure !== undefined);
+    if (marked) throw asError(marked.failure);
   }
 
   private async write<T>(

@@ -70,7 +70,8 @@ export interface Broker {
   tools(run: BrokerRun): Promise<PlanEntry[]>;
   /**
    * At the run's end: writes its queued audit rows (outcomes of finished calls) and drops its
-   * cached plan and validators. Rejects (AUDIT_UNAVAILABLE) if one could not be written.
+   * cached plan and validators. Rejects (AUDIT_UNAVAILABLE) if an audit write of the run failed
+   * at any point; the run must not then be recorded as a success.
    */
   forget(runId: string): Promise<void>;
   /** Writes every run's queued audit rows now (worker stop). Rejects like `forget`. */

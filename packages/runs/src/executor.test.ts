@@ -123,7 +123,7 @@ describe("run executor", () => {
     expect(JSON.stringify(events)).not.toContain(seenToken);
   });
 
-  it("[C29] releases the run before recording it; a tool call whose audit record could not be written fails the run", async () => {
+  it("[C29] releases the run before recording it; a failed audit write reported by the release fails the run", async () => {
     const released: string[] = [];
     const finish = async (release: () => Promise<void>) => {
       const { run } = await seedRunningRun(t.db);
@@ -144,7 +144,7 @@ describe("run executor", () => {
     });
     const failed = await finish(() => Promise.reject(lost));
     expect(failed.status).toBe("FAILED");
-    expect(failed.error).toMatch(/could not be recorded in the audit log/);
+    expect(failed.error).toMatch(/audit record of one of its tool calls failed/);
     // Other release failures (a connector's session) are logged; the run's result stands.
     expect(await finish(() => Promise.reject(new Error("session close failed")))).toEqual({
       status: "SUCCEEDED",

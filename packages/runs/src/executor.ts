@@ -173,18 +173,17 @@ export async function executeRun(
         .destroy()
         .catch((e: unknown) => log.error({ err: e }, "sandbox destroy failed"));
     if (checkout) await checkout.cleanup().catch(() => undefined);
-    // Releasing writes the broker's pending audit records; a run whose tool calls could not
-    // all be recorded does not succeed (the rows stay 'started' and the failure is logged).
-    const auditLost = await Promise.resolve(deps.releaseRun?.(run.id)).then(
+    // Releasing writes the broker's pending audit records; a run during which an audit write
+    // failed does not succeed (the failure was logged; rows not written stay 'started').
+    const auditFailed = await Promise.resolve(deps.releaseRun?.(run.id)).then(
       () => false,
       (e: unknown) => {
         log.error({ err: e }, "releasing run resources failed");
         return (e as { reason?: unknown } | null)?.reason === "AUDIT_UNAVAILABLE";
       },
     );
-    if (auditLost && !failure) {
-      failure =
-        "The run failed: the outcome of one of its tool calls could not be recorded in the audit log.";
+    if (auditFailed && !failure) {
+      failure = "The run failed: writing the audit record of one of its tool calls failed.";
       await events.append({ type: "error", payload: { message: failure } }).catch(() => undefined);
     }
   }
