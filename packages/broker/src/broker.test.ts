@@ -22,7 +22,7 @@ import { createLogger, createMemorySink, SecretMasker } from "@secondshift/loggi
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openCall } from "./access-state.ts";
-import { brokerSql } from "./audit.ts";
+import { AuditQueue, brokerSql } from "./audit.ts";
 import { createBroker, type BrokerRun } from "./broker.ts";
 import { isToolCallError } from "./refusals.ts";
 import { fakeConnector } from "./testing-fake.ts";
@@ -861,6 +861,41 @@ describe.each([
     const forgot = await b.forget(run.id).catch((e: unknown) => e);
     expect(isToolCallError(forgot, "AUDIT_UNAVAILABLE")).toBe(true);
     expect(await outcomes(run.id)).toEqual([["AUDIT_UNAVAILABLE", "ms"]]);
+  });
+
+  it("[C29][P05] an outcome completes only a 'started' row of its own run and workspace; a retry changes nothing", async () => {
+    const b = make(60_000);
+    const run = await startRun(`scope-${String(usePool)}`);
+    const call = b.call(run, "search", { q: "x" });
+    await inFlight(1);
+    const [row] = await audits(run.id);
+    const queue = new AuditQueue(
+      brokerSql(t.db, pool),
+      60_000,
+      createLogger({ name: "t", destination: memory.stream }),
+    );
+    const write = (key: { runId: string; workspaceId: string }, outcome: string) =>
+      queue.record(key, {
+        id: row!.id,
+        toolName: "forged",
+        connectionId: null,
+        outcome,
+        durationMs: 1,
+      });
+    const other = await seedTenant(t.db, `scope-other-${String(usePool)}`);
+    await write({ runId: run.id, workspaceId: other.workspaceId }, "ok"); // another workspace
+    await write({ runId: "another-run", workspaceId: run.workspaceId }, "ok"); // another run
+    expect(await audits(run.id)).toMatchObject([
+      { id: row!.id, outcome: "started", toolName: "search" },
+    ]);
+    gates[0]?.release();
+    await call;
+    await b.flush();
+    await write({ runId: run.id, workspaceId: run.workspaceId }, "TIMEOUT"); // a late retry
+    const rows = await t.db.auditEvent.findMany({ where: { id: row!.id } });
+    expect(rows).toMatchObject([
+      { outcome: "ok", toolName: "search", workspaceId: run.workspaceId },
+    ]);
   });
 
   it("[C06] a revocation between two calls is seen by the second one's statement, which also completes the first", async () => {
