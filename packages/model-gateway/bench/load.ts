@@ -14,6 +14,29 @@ export interface LoadResult {
   errors: number;
 }
 
+/** One request, read to the end (latency includes the whole, possibly streamed, response). */
+async function timedRequest(
+  pool: Pool,
+  target: Target,
+  body: string,
+): Promise<{ ms: number; ok: boolean }> {
+  const t0 = performance.now();
+  try {
+    const res = await pool.request({
+      method: "POST",
+      path: target.path,
+      headers: { "content-type": "application/json", ...target.headers },
+      body,
+    });
+    for await (const _chunk of res.body) {
+      // read to the end
+    }
+    return { ms: performance.now() - t0, ok: res.statusCode === 200 };
+  } catch {
+    return { ms: performance.now() - t0, ok: false };
+  }
+}
+
 export async function runLoad(
   target: Target,
   body: string,
@@ -28,22 +51,9 @@ export async function runLoad(
   const worker = async () => {
     while (next < requests) {
       next += 1;
-      const t0 = performance.now();
-      try {
-        const res = await pool.request({
-          method: "POST",
-          path: target.path,
-          headers: { "content-type": "application/json", ...target.headers },
-          body,
-        });
-        for await (const _chunk of res.body) {
-          // read to the end: latency includes the whole (streamed) response
-        }
-        if (res.statusCode !== 200) errors += 1;
-      } catch {
-        errors += 1;
-      }
-      latencies.push(performance.now() - t0);
+      const { ms, ok } = await timedRequest(pool, target, body);
+      if (!ok) errors += 1;
+      latencies.push(ms);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -65,18 +75,9 @@ export async function runPaced(
   const started = performance.now();
   for (let i = 0; i < requests; i += 1) {
     await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    const t0 = performance.now();
-    const res = await pool.request({
-      method: "POST",
-      path: target.path,
-      headers: { "content-type": "application/json", ...target.headers },
-      body,
-    });
-    for await (const _chunk of res.body) {
-      // read to the end
-    }
-    if (res.statusCode !== 200) errors += 1;
-    latencies.push(performance.now() - t0);
+    const { ms, ok } = await timedRequest(pool, target, body);
+    if (!ok) errors += 1;
+    latencies.push(ms);
   }
   const seconds = (performance.now() - started) / 1000;
   await pool.close();

@@ -41,6 +41,20 @@ export interface Settlement {
   requests: number;
 }
 
+/** A settlement as the functions' parameters: run, workspace, released, charged, input, output, cache, requests. */
+function settlementValues(s: Settlement): unknown[] {
+  return [
+    s.runId,
+    s.workspaceId,
+    s.released,
+    chargeTotal(s.charge),
+    s.charge.input,
+    s.charge.output,
+    s.charge.cache,
+    s.requests,
+  ];
+}
+
 const NO_SETTLEMENT: Settlement = {
   runId: "",
   workspaceId: "",
@@ -64,22 +78,9 @@ export async function tryReserve(
   maxParallel: number,
   settlement: Settlement = NO_SETTLEMENT,
 ): Promise<Reservation | null> {
-  const s = settlement;
   const rows = await sql<ReserveRow>(
     `SELECT * FROM "secondshift_gateway_admit"($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [
-      tokenHash,
-      amount,
-      maxParallel,
-      s.runId,
-      s.workspaceId,
-      s.released,
-      chargeTotal(s.charge),
-      s.charge.input,
-      s.charge.output,
-      s.charge.cache,
-      s.requests,
-    ],
+    [tokenHash, amount, maxParallel, ...settlementValues(settlement)],
   );
   const row = rows[0];
   if (!row) return null;
@@ -135,19 +136,9 @@ export const chargeTotal = (c: Charge): number => c.input + c.output + c.cache;
  * afterwards.
  */
 export async function settle(sql: Sql, settlement: Settlement): Promise<string | null> {
-  const s = settlement;
   const rows = await sql<{ status: string | null }>(
     `SELECT "secondshift_gateway_settle"($1, $2, $3, $4, $5, $6, $7, $8) AS "status"`,
-    [
-      s.runId,
-      s.workspaceId,
-      s.released,
-      chargeTotal(s.charge),
-      s.charge.input,
-      s.charge.output,
-      s.charge.cache,
-      s.requests,
-    ],
+    settlementValues(settlement),
   );
   return rows[0]?.status ?? null;
 }
