@@ -30,6 +30,12 @@ export function startService(
   let output = "";
   child.stdout.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+  // A death by signal (code null) names the signal in the output, for the failure message.
+  const exited = new Promise<number | null>((done) =>
+    child.on("exit", (code, signal) => {
+      if (signal) output += `\n[process ended by ${signal}]\n`;
+      done(code);
+    }),
+  );
   return { child, exited, output: () => output };
 }
