@@ -11,6 +11,7 @@ import {
   FAKE_PUBLIC_V4_B,
   forbiddenConnector,
   loopbackConnector,
+  pumpingHandler,
   startServer,
   tableResolver,
   testPolicy,
@@ -177,25 +178,15 @@ describe("guarded request (node streams)", () => {
   });
 
   it("keeps backpressure: an unread body holds the server back", async () => {
-    const chunk = Buffer.alloc(64 * 1024, 1);
     const total = 512;
-    let written = 0;
-    const server = await serve((_req, res) => {
-      const pump = (): void => {
-        while (written < total) {
-          written += 1;
-          if (!res.write(chunk)) return void res.once("drain", pump);
-        }
-        res.end();
-      };
-      pump();
-    });
+    const pumping = pumpingHandler(total);
+    const server = await serve(pumping.handler);
     const { client } = setup({ maxResponseBytes: 64 * 1024 * 1024 });
     const response = await client.request(`http://a.example.test:${server.port}/`);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(written).toBeLessThan(total);
+    expect(pumping.written()).toBeLessThan(total);
     let received = 0;
     for await (const c of response.body) received += (c as Buffer).byteLength;
-    expect(received).toBe(total * chunk.byteLength);
+    expect(received).toBe(total * 64 * 1024);
   });
 });

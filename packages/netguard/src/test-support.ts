@@ -116,3 +116,20 @@ export async function startServer(handler: Handler): Promise<TestServer> {
       }),
   };
 }
+
+/** A handler that writes `total` chunks of 64 KiB, waiting for drain: shows backpressure. */
+export function pumpingHandler(total: number): { handler: Handler; written(): number } {
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  let written = 0;
+  const handler: Handler = (_req, res) => {
+    const pump = (): void => {
+      while (written < total) {
+        written += 1;
+        if (!res.write(chunk)) return void res.once("drain", pump);
+      }
+      res.end();
+    };
+    pump();
+  };
+  return { handler, written: () => written };
+}
