@@ -92,7 +92,9 @@ describe("scenario: happy path", () => {
     // The transcript: every model turn and tool call, in order.
     const events = await transcript(p, run.id);
     const types = events.map((e) => e.type);
-    expect(types[0]).toBe("run_started");
+    // The claim's status change opens it, the executor's record of the end closes it.
+    expect(events[0]).toMatchObject({ type: "status", payload: { status: "RUNNING" } });
+    expect(types[1]).toBe("run_started");
     expect(types.at(-1)).toBe("run_finished");
     expect(types.filter((t) => t === "tool_call")).toHaveLength(3);
     expect(JSON.stringify(events)).toContain("from-the-sandbox");

@@ -4,7 +4,7 @@ import { createLogger, createMemorySink, SecretMasker } from "@secondshift/loggi
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cancelRun } from "./cancel.ts";
 import { executeRun } from "./executor.ts";
-import { BUDGET_EXHAUSTED_ERROR } from "./finish.ts";
+import { BUDGET_EXHAUSTED_ERROR, exhaustBudget } from "@secondshift/run-lifecycle";
 import type { RunExecutorDeps, RunSandbox } from "./ports.ts";
 import { seedRunningRun } from "./testing/fixtures.ts";
 
@@ -117,7 +117,13 @@ describe("run executor", () => {
       where: { runId: run.id },
       orderBy: { seq: "asc" },
     });
-    expect(events.map((e) => e.type)).toEqual(["run_started", "final_answer", "run_finished"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "run_started",
+      "final_answer",
+      "status",
+      "run_finished",
+    ]);
+    expect(events[2]?.payload).toMatchObject({ status: "SUCCEEDED", transition: "finish" });
     // [C28] the token never reaches the sandbox, and is masked in the transcript.
     expect(box.calls.join("\n")).not.toContain(seenToken);
     expect(JSON.stringify(events)).not.toContain(seenToken);
@@ -230,7 +236,7 @@ describe("run executor", () => {
     const { run } = await seedRunningRun(t.db);
     const { d } = deps({
       agent: async () => {
-        await t.db.run.update({ where: { id: run.id }, data: { status: "BUDGET_EXHAUSTED" } });
+        await exhaustBudget(t.db, run);
         return { outcome: "budget_exhausted", error: "The run's token budget is used up.", usage };
       },
     });
@@ -246,9 +252,7 @@ describe("run executor", () => {
           o.limits.signal.addEventListener("abort", () =>
             done({ outcome: "cancelled", error: "The run was cancelled.", usage }),
           );
-          void t.db.run
-            .update({ where: { id: run.id }, data: { status: "BUDGET_EXHAUSTED" } })
-            .then(() => undefined);
+          void exhaustBudget(t.db, run).then(() => undefined);
         }),
     });
     expect(await executeRun(d, run.id)).toEqual({

@@ -4,6 +4,7 @@
 import { runAgent as defaultRunAgent, type AgentResult } from "@secondshift/agent";
 import type { Db, RunStatus } from "@secondshift/db";
 import type { SecretMasker } from "@secondshift/logging";
+import type { FinalStatus } from "@secondshift/run-lifecycle";
 import { RunEventStore } from "./event-store.ts";
 import { finishRun } from "./finish.ts";
 import { statusFor } from "./outcome.ts";
@@ -189,7 +190,7 @@ export async function executeRun(
   }
 
   const stopReason = watch.reason();
-  let status: RunStatus = failure ? "FAILED" : statusFor(result?.outcome ?? "failed");
+  let status: FinalStatus = failure ? "FAILED" : statusFor(result?.outcome ?? "failed");
   if (stopReason === "cancelled") status = "CANCELLED";
   // Ended elsewhere (gateway budget, broker revocation): the loop only saw its signal abort, so
   // its message ("cancelled") is not the reason; the status and finishRun say why.

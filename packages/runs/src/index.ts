@@ -2,7 +2,7 @@ export { executeRun } from "./executor.ts";
 export type { ExecuteRunResult } from "./executor.ts";
 export { cancelRun } from "./cancel.ts";
 export { finishRun } from "./finish.ts";
-export { finalStatuses, isFinal, statusFor } from "./outcome.ts";
+export { statusFor } from "./outcome.ts";
 export { issueRunToken, revokeRunTokens } from "./run-token.ts";
 export { RunEventStore } from "./event-store.ts";
 export { sandboxPort } from "./sandbox-port.ts";

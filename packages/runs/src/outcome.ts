@@ -1,21 +1,8 @@
-// How an agent outcome becomes a run status, and which statuses are final.
+// How an agent outcome becomes a run status.
 import type { AgentOutcome } from "@secondshift/agent";
-import type { RunStatus } from "@secondshift/db";
+import type { FinalStatus } from "@secondshift/run-lifecycle";
 
-export const finalStatuses: readonly RunStatus[] = [
-  "SUCCEEDED",
-  "FAILED",
-  "TIMED_OUT",
-  "CANCELLED",
-  "BUDGET_EXHAUSTED",
-  "REVOKED",
-];
-
-export function isFinal(status: RunStatus): boolean {
-  return finalStatuses.includes(status);
-}
-
-export function statusFor(outcome: AgentOutcome): RunStatus {
+export function statusFor(outcome: AgentOutcome): FinalStatus {
   switch (outcome) {
     case "succeeded":
       return "SUCCEEDED";

@@ -3,6 +3,7 @@
 // grant revoked). Polling every stopPollMs keeps the "cancel within 2 seconds" promise without
 // any in-memory state shared between workers.
 import type { Db } from "@secondshift/db";
+import { heartbeat } from "@secondshift/run-lifecycle";
 
 export interface StopWatch {
   signal: AbortSignal;
@@ -38,21 +39,15 @@ export function watchRun(
         polling = false;
       });
   }, options.stopPollMs);
-  const beat = () =>
-    db.run
-      .updateMany({
-        where: { id: run.id, workspaceId: run.workspaceId, status: "RUNNING" },
-        data: { heartbeatAt: new Date(), workerId },
-      })
-      .catch(() => undefined);
+  const beat = () => heartbeat(db, run, workerId).catch(() => undefined);
   void beat();
-  const heartbeat = setInterval(() => void beat(), options.heartbeatMs);
+  const beating = setInterval(() => void beat(), options.heartbeatMs);
   return {
     signal: controller.signal,
     reason: () => reason,
     close() {
       clearInterval(poll);
-      clearInterval(heartbeat);
+      clearInterval(beating);
     },
   };
 }

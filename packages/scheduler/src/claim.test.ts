@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import type { Db } from "@secondshift/db";
-import { claimRun, heartbeat } from "./claim.ts";
+import { claimRun as claim, heartbeat as beat } from "@secondshift/run-lifecycle";
 import { recoverLostRuns, WORKER_LOST_ERROR } from "./recover.ts";
 import { createJob, createRepository, createWorkspace } from "./testing/fixtures.ts";
 
@@ -16,6 +16,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await tdb.drop();
 });
+
+const claimRun = (db: Db, r: { runId: string; workspaceId: string; workerId: string }) =>
+  claim(db, { id: r.runId, workspaceId: r.workspaceId }, r.workerId);
 
 async function queuedRuns(limit: number, count: number) {
   const workspaceId = await createWorkspace(db, limit);
@@ -69,10 +72,10 @@ describe("heartbeat and recoverLostRuns", () => {
   it("heartbeat only touches the worker's own RUNNING run", async () => {
     const { workspaceId, ids } = await queuedRuns(5, 1);
     const runId = ids[0]!;
-    expect(await heartbeat(db, runId, "w1")).toBe(false);
+    expect(await beat(db, { id: runId, workspaceId }, "w1")).toBe(false);
     await claimRun(db, { runId, workspaceId, workerId: "w1" });
-    expect(await heartbeat(db, runId, "w1")).toBe(true);
-    expect(await heartbeat(db, runId, "w2")).toBe(false);
+    expect(await beat(db, { id: runId, workspaceId }, "w1")).toBe(true);
+    expect(await beat(db, { id: runId, workspaceId }, "w2")).toBe(false);
   });
 
   it("fails a run whose heartbeat stopped exactly once and calls onLost once, with two recoverers racing", async () => {
@@ -105,7 +108,7 @@ describe("heartbeat and recoverLostRuns", () => {
     });
     expect(runs.get(freshId)?.status).toBe("RUNNING");
     // A late heartbeat from the lost worker cannot revive the run.
-    expect(await heartbeat(db, lostId, "dead-worker")).toBe(false);
+    expect(await beat(db, { id: lostId, workspaceId }, "dead-worker")).toBe(false);
     expect(await recoverLostRuns(db, { heartbeatTimeoutMs: 30_000, onLost })).toEqual([]);
     expect(onLost).toHaveBeenCalledTimes(2);
   });

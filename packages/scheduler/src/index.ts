@@ -8,8 +8,6 @@ export { enqueueRun } from "./enqueue-run.ts";
 export type { EnqueueRunInput } from "./enqueue-run.ts";
 export { createRunQueueWorker, EXECUTOR_FAILED_ERROR, NO_RESULT_ERROR } from "./run-worker.ts";
 export type { ExecuteContext, RunQueueWorkerOptions } from "./run-worker.ts";
-export { claimRun, heartbeat } from "./claim.ts";
-export type { ClaimResult } from "./claim.ts";
 export { recoverLostRuns, requeueQueuedRuns, WORKER_LOST_ERROR } from "./recover.ts";
 export type { LostRun, RecoverLostRunsOptions, RequeueOptions } from "./recover.ts";
 export { nextFireTimes, validateSchedule, isValidTimeZone } from "./cron.ts";

@@ -4,16 +4,10 @@
 // that failed) are put back.
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
+import { failLostRuns, type LostRun } from "@secondshift/run-lifecycle";
 import { addRunToQueue, type RunQueue } from "./queues.ts";
 
-export const WORKER_LOST_ERROR = "worker lost";
-
-export interface LostRun {
-  id: string;
-  workspaceId: string;
-  jobId: string;
-  workerId: string | null;
-}
+export { WORKER_LOST_ERROR, type LostRun } from "@secondshift/run-lifecycle";
 
 export interface RecoverLostRunsOptions {
   heartbeatTimeoutMs: number;
@@ -21,18 +15,9 @@ export interface RecoverLostRunsOptions {
   logger?: Logger;
 }
 
-/**
- * One conditional UPDATE … RETURNING: when two recoverers race, PostgreSQL re-checks
- * `status = 'RUNNING'` on the row the first one changed, so each lost run is returned (and
- * `onLost` called) exactly once. The cutoff uses the database clock, like `heartbeat`.
- */
+/** Fails lost runs (each exactly once, even with recoverers racing) and cleans each up. */
 export async function recoverLostRuns(db: Db, options: RecoverLostRunsOptions): Promise<LostRun[]> {
-  const lost = await db.$queryRaw<LostRun[]>`
-    UPDATE "Run" SET status = 'FAILED', error = ${WORKER_LOST_ERROR}, "finishedAt" = now()
-    WHERE status = 'RUNNING'
-      AND COALESCE("heartbeatAt", "startedAt", "queuedAt")
-        < now() - (${options.heartbeatTimeoutMs}::double precision * interval '1 millisecond')
-    RETURNING id, "workspaceId", "jobId", "workerId"`;
+  const lost = await failLostRuns(db, options.heartbeatTimeoutMs);
   for (const run of lost) {
     options.logger?.warn(
       { runId: run.id, workspaceId: run.workspaceId, workerId: run.workerId },

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { DelayedError, Queue, Worker } from "bullmq";
 import type { Db, RunModel } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
-import { claimRun, failIfStillRunning, heartbeat } from "./claim.ts";
+import { claimRun, failRun, heartbeat } from "@secondshift/run-lifecycle";
 import { RUN_QUEUE, withPrefix, type QueueConnection, type RunJobData } from "./queues.ts";
 
 export interface ExecuteContext {
@@ -48,7 +48,7 @@ export function createRunQueueWorker(options: RunQueueWorkerOptions): Worker<Run
     RUN_QUEUE,
     async (job, token) => {
       const { runId, workspaceId } = job.data;
-      const claim = await claimRun(db, { runId, workspaceId, workerId });
+      const claim = await claimRun(db, { id: runId, workspaceId }, workerId);
       if (claim === "not_queued") {
         // Already started elsewhere, finished, or cancelled while waiting: nothing to do.
         logger.debug({ runId }, "run not queued any more; queue job dropped");
@@ -68,7 +68,7 @@ export function createRunQueueWorker(options: RunQueueWorkerOptions): Worker<Run
   async function executeClaimed(runId: string, workspaceId: string): Promise<void> {
     const controller = new AbortController();
     const timer = setInterval(() => {
-      heartbeat(db, runId, workerId).then(
+      heartbeat(db, { id: runId, workspaceId }, workerId).then(
         (mine) => {
           if (!mine && !controller.signal.aborted)
             controller.abort(new Error("run is no longer running on this worker"));
@@ -88,7 +88,7 @@ export function createRunQueueWorker(options: RunQueueWorkerOptions): Worker<Run
     } finally {
       clearInterval(timer);
     }
-    if (await failIfStillRunning(db, runId, workerId, failure)) {
+    if (await failRun(db, { id: runId, workspaceId }, failure, { workerId })) {
       logger.warn({ runId, error: failure }, "run left RUNNING by its executor; marked failed");
     }
     await wakeNextWaiting(workspaceId);
