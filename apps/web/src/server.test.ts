@@ -12,6 +12,8 @@ let t: TestDatabase;
 let queue: SyncQueue;
 let base: string;
 let close: () => Promise<void>;
+let secondBase: string;
+let closeSecond: () => Promise<void>;
 const keyring = createKeyring(new Uint8Array(randomBytes(32)));
 const secret = `push-secret-${randomBytes(8).toString("hex")}`;
 const sink = createMemorySink();
@@ -41,6 +43,19 @@ beforeAll(async () => {
       }),
     },
   });
+  ({ base, close } = await startWebServer());
+  // A second web process on the same database, as with two replicas behind a load balancer.
+  ({ base: secondBase, close: closeSecond } = await startWebServer());
+});
+afterAll(async () => {
+  await close();
+  await closeSecond();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await t.drop();
+});
+
+async function startWebServer() {
   const server = createWebServer({
     db: t.db,
     keyring,
@@ -48,18 +63,14 @@ beforeAll(async () => {
     logger: createLogger({ name: "web", destination: sink.stream }),
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => new Promise((r) => server.close(() => r()));
-});
-afterAll(async () => {
-  await close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  await t.drop();
-});
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
 
-const push = (body: string, headers: Record<string, string>, id = repositoryId) =>
-  fetch(`${base}/webhooks/repositories/${id}/push`, {
+const push = (body: string, headers: Record<string, string>, id = repositoryId, to = base) =>
+  fetch(`${to}/webhooks/repositories/${id}/push`, {
     method: "POST",
     body,
     headers: { "content-type": "application/json", ...headers },
@@ -93,6 +104,14 @@ describe("push webhooks", () => {
     expect((await push(body, { "SecondShift-Signature": old })).status).toBe(401);
     expect(await queue.getWaitingCount()).toBe(1);
     expect(sink.text()).not.toContain(secret);
+  });
+
+  it("[P08] a delivery replayed to another web process is refused", async () => {
+    const body = JSON.stringify({ ref: "refs/heads/main", after: "b".repeat(40) });
+    const headers = { "SecondShift-Signature": signatureHeader(secret, body) };
+    expect((await push(body, headers, repositoryId, base)).status).toBe(202);
+    const replay = await push(body, headers, repositoryId, secondBase);
+    expect(replay.status).toBe(409);
   });
 
   it("an unknown repository looks the same as one without a webhook secret: 404", async () => {

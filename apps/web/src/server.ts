@@ -42,7 +42,7 @@ function readLimited(req: IncomingMessage, limit: number): Promise<Buffer | null
 }
 
 export function createWebServer(deps: WebServerDeps): Server {
-  const replayGuard = createReplayGuard({ windowSeconds: 600 });
+  const replayGuard = createReplayGuard(deps.db, { windowSeconds: 600 });
 
   async function route(req: IncomingMessage): Promise<{ status: number; body: string }> {
     if (req.method === "GET" && req.url === "/healthz") {

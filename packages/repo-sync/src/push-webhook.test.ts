@@ -45,7 +45,7 @@ function setup() {
   const synced: Array<{ workspaceId: string; repositoryId: string }> = [];
   const deps: PushWebhookDeps = {
     keyring,
-    replayGuard: createReplayGuard({ windowSeconds: 300 }),
+    replayGuard: createReplayGuard(db, { windowSeconds: 300 }),
     triggerSync: (target) => {
       synced.push(target);
       return Promise.resolve();
@@ -88,23 +88,26 @@ describe("handlePushWebhook", () => {
 
   it("[P08] a replayed delivery is rejected: old timestamp, and the same signature twice within the window", async () => {
     const { deps, synced } = setup();
+    // Deliveries are remembered in the database shared by this file's tests: sign at a time
+    // no other test uses, so this delivery is new.
+    const at = new Date(now.getTime() + 7_000);
     const old = {
-      "secondshift-signature": signatureHeader(SECRET, body, new Date(now.getTime() - 10 * 60_000)),
+      "secondshift-signature": signatureHeader(SECRET, body, new Date(at.getTime() - 10 * 60_000)),
     };
     expect(
-      (await handlePushWebhook(db, deps, { repositoryId, headers: old, rawBody: body, now }))
+      (await handlePushWebhook(db, deps, { repositoryId, headers: old, rawBody: body, now: at }))
         .status,
     ).toBe(401);
-    const fresh = { "secondshift-signature": signatureHeader(SECRET, body, now) };
+    const fresh = { "secondshift-signature": signatureHeader(SECRET, body, at) };
     expect(
-      (await handlePushWebhook(db, deps, { repositoryId, headers: fresh, rawBody: body, now }))
+      (await handlePushWebhook(db, deps, { repositoryId, headers: fresh, rawBody: body, now: at }))
         .status,
     ).toBe(202);
     const again = await handlePushWebhook(db, deps, {
       repositoryId,
       headers: fresh,
       rawBody: body,
-      now: new Date(now.getTime() + 60_000),
+      now: new Date(at.getTime() + 60_000),
     });
     expect(again.status).toBe(409);
     expect(synced).toHaveLength(1);

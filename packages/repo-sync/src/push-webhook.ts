@@ -89,7 +89,11 @@ export async function handlePushWebhook(
       : verifyGitHubSignature(header(input.headers, "X-Hub-Signature-256"), input.rawBody, secret);
   if (!verified.ok) return UNAUTHORIZED;
   // Key on the repository too: the same body signed for two repositories is two deliveries.
-  if (!deps.replayGuard.firstUse(`${repository.id}:${verified.signature}`, now)) {
+  const delivery = {
+    key: `${repository.id}:${verified.signature}`,
+    workspaceId: repository.workspaceId,
+  };
+  if (!(await deps.replayGuard.firstUse(delivery, now))) {
     return { status: 409, message: "This delivery was already received." };
   }
   if (header(input.headers, "X-GitHub-Event") === "ping") return { status: 200, message: "pong" };

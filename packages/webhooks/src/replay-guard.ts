@@ -1,43 +1,29 @@
 // A timestamped signature stays valid for the whole tolerance window, so a captured request
-// could be replayed within those minutes. The guard remembers every signature it accepted
-// until its window has passed and refuses a second use. It lives in the process's memory:
-// with several web processes a replay could land on another one, which is acceptable for
-// push webhooks (a duplicate only triggers an idempotent sync) and is why outbound receivers
-// are told to de-duplicate on SecondShift-Delivery.
+// could be replayed within those minutes. The guard remembers every accepted delivery in the
+// database for twice that window and refuses a second use: on every web process, and after a
+// restart (P08). Expired entries are pruned as new ones arrive.
+import type { Db } from "@secondshift/db";
 
 export interface ReplayGuard {
   /** True the first time `key` is seen within its window; false on any later use. */
-  firstUse(key: string, now?: Date): boolean;
-  readonly size: number;
+  firstUse(delivery: { key: string; workspaceId: string }, now?: Date): Promise<boolean>;
 }
 
-export function createReplayGuard(options: {
-  windowSeconds: number;
-  maxEntries?: number;
-}): ReplayGuard {
-  const windowMs = options.windowSeconds * 1000;
-  const maxEntries = options.maxEntries ?? 10_000;
-  // Insertion order is expiry order (same window for all), so pruning stops at the first live one.
-  const seen = new Map<string, number>();
-
-  function prune(nowMs: number) {
-    for (const [key, expiresAt] of seen) {
-      if (expiresAt > nowMs && seen.size <= maxEntries) break;
-      seen.delete(key);
-    }
-  }
-
+export function createReplayGuard(db: Db, options: { windowSeconds: number }): ReplayGuard {
+  const keepMs = 2 * options.windowSeconds * 1000;
   return {
-    firstUse(key, now = new Date()) {
-      const nowMs = now.getTime();
-      prune(nowMs);
-      const expiresAt = seen.get(key);
-      if (expiresAt !== undefined && expiresAt > nowMs) return false;
-      seen.set(key, nowMs + 2 * windowMs);
+    async firstUse({ key, workspaceId }, now = new Date()) {
+      // One statement decides: a new key is inserted, an expired one renewed, a live one kept
+      // (no row returned). Concurrent first uses of one key: exactly one insert wins.
+      const accepted = await db.$queryRaw<Array<{ key: string }>>`
+        INSERT INTO "InboundDelivery" ("key", "workspaceId", "expiresAt")
+        VALUES (${key}, ${workspaceId}, ${new Date(now.getTime() + keepMs)})
+        ON CONFLICT ("key") DO UPDATE SET "expiresAt" = EXCLUDED."expiresAt"
+        WHERE "InboundDelivery"."expiresAt" <= ${now}
+        RETURNING "key"`;
+      if (accepted.length === 0) return false;
+      await db.inboundDelivery.deleteMany({ where: { expiresAt: { lte: now } } });
       return true;
-    },
-    get size() {
-      return seen.size;
     },
   };
 }
