@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe("scenario: happy path", () => {
-  it("[C14][C20][C29][P08] a scheduled job runs end to end and reports once with a valid signature", async () => {
+  it("[C14][C20][C29][P03][P08] a scheduled job runs end to end and reports once with a valid signature", async () => {
     const planted = plantedSecrets();
     const receiver = await startReceiver(planted.webhookUrlPath);
     const repo = createRepository({
@@ -88,6 +88,13 @@ describe("scenario: happy path", () => {
     });
     expect(run.commitSha).toMatch(/^[0-9a-f]{40}$/);
     expect(run.tokensUsed).toBeGreaterThan(0);
+
+    // [P03] the run's gateway token expired at the run's deadline and was revoked at its end.
+    const tokens = await p.t.db.runToken.findMany({ where: { runId: run.id } });
+    expect(tokens).toHaveLength(1);
+    expect(run.deadlineAt).not.toBeNull();
+    expect(tokens[0]!.expiresAt.getTime()).toBe(run.deadlineAt!.getTime());
+    expect(tokens[0]!.revokedAt).not.toBeNull();
 
     // The transcript: every model turn and tool call, in order.
     const events = await transcript(p, run.id);
