@@ -135,22 +135,22 @@ export async function processDelivery(
   now: Date,
 ): Promise<RecordedState | null> {
   const leaseMs = deps.leaseMs ?? 2 * (deps.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS) + 30_000;
-  const attemptNo = await claim(db, due, now, leaseMs);
-  if (attemptNo === null) return null;
+  const claimed = await claim(db, due, now, leaseMs);
+  if (claimed === null) return null;
   const log = deps.logger.child({
     deliveryId: due.id,
     workspaceId: due.workspaceId,
-    attempt: attemptNo,
+    attempt: claimed.number,
   });
   const loaded = await loadDelivery(db, due);
   if (loaded === null) return null;
   if (!loaded.webhook.enabled) {
-    await abandon(db, due, attemptNo, "The webhook was disabled before this report was delivered.");
+    await abandon(db, due, claimed, "The webhook was disabled before this report was delivered.");
     log.info({ outcome: "FAILED" }, "webhook disabled; delivery abandoned");
     return "FAILED";
   }
   const outcome = await attempt(deps, loaded, due.workspaceId, now);
-  const state = await recordAttempt(db, due, attemptNo, outcome, now, deps.random ?? Math.random);
+  const state = await recordAttempt(db, due, claimed, outcome, now, deps.random ?? Math.random);
   log.info(
     {
       webhookId: loaded.webhook.id,

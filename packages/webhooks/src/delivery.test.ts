@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import { createOutboundClient, type OutboundClient } from "@secondshift/netguard";
 import { deliverDue, type DeliveryDeps } from "./deliver.ts";
+import { claim, INTERRUPTED_ATTEMPT } from "./delivery-state.ts";
 import { enqueueReports } from "./enqueue.ts";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "./retry-schedule.ts";
 import { verifySignature } from "./signature.ts";
@@ -273,6 +274,22 @@ describe("deliverDue", () => {
     expect(passes.reduce((n, p) => n + p.delivered, 0)).toBe(1);
     expect(r.received).toHaveLength(1);
     expect(await attemptsOf(delivery.id)).toHaveLength(1);
+  });
+
+  it("an attempt cut short by a worker's death stays in the history, and the report is sent again after its lease", async () => {
+    const { receiver: r, delivery } = await setup();
+    // A worker claims the delivery and dies before it records a result.
+    const lease = 60_000;
+    expect(await claim(db, delivery, t0, lease)).toMatchObject({ number: 1 });
+    expect(await attemptsOf(delivery.id)).toMatchObject([{ error: INTERRUPTED_ATTEMPT }]);
+    await deliverDue(db, makeDeps().deps, { now: new Date(t0.getTime() + lease) });
+    expect(r.received).toHaveLength(1);
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(row).toMatchObject({ status: "DELIVERED", attemptCount: 2 });
+    expect(await attemptsOf(delivery.id)).toMatchObject([
+      { error: INTERRUPTED_ATTEMPT, statusCode: null },
+      { error: null, statusCode: 200 },
+    ]);
   });
 
   it("a disabled webhook's pending delivery is abandoned, not sent", async () => {
