@@ -1,7 +1,7 @@
 // Runs the git CLI with an environment we build from nothing: the worker's own environment
 // (database URL, encryption key, provider keys) never reaches git or anything git starts.
 // Errors carry git's stderr through the masker, so a credential can never surface in one.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
 import { AppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
@@ -31,22 +31,37 @@ export function gitFailure(
   return new AppError("BAD_GATEWAY", masker ? masker.mask(text) : text, { reason });
 }
 
+/** coreutils `timeout` exit codes: the deadline passed, or git could not be started. */
+const TIMED_OUT = new Set([124, 137]);
+const NOT_STARTED = new Set([126, 127]);
+
+/**
+ * git runs under coreutils' `timeout`, a process of its own that kills git at the deadline even
+ * when the worker was killed first: an orphaned git never runs on unbounded. Stopping it early
+ * means SIGTERM to `timeout`, which passes the signal on to git.
+ */
+function spawnGit(
+  args: readonly string[],
+  options: GitRunOptions,
+): ChildProcessByStdio<null, Readable, Readable> {
+  const seconds = Math.max(1, Math.ceil(options.timeoutMs / 1000));
+  return spawn("timeout", ["-s", "KILL", `${seconds}s`, options.gitBinary ?? "git", ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
 export function runGit(args: readonly string[], options: GitRunOptions): Promise<Buffer> {
   const maxOutput = options.maxOutputBytes ?? 16 * 1024 * 1024;
   return new Promise((resolve, reject) => {
-    const child = spawn(options.gitBinary ?? "git", args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: options.timeoutMs,
-      killSignal: "SIGKILL",
-    });
+    const child = spawnGit(args, options);
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => {
       outBytes += chunk.length;
-      if (outBytes > maxOutput) child.kill("SIGKILL");
+      if (outBytes > maxOutput) child.kill("SIGTERM");
       else out.push(chunk);
     });
     child.stderr.on("data", (chunk: Buffer) => {
@@ -55,11 +70,13 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
     child.on("error", (error) =>
       reject(gitFailure(`Could not start git (${error.message}).`, "GIT_UNAVAILABLE")),
     );
-    child.on("close", (code, signal) => {
+    child.on("close", (code) => {
       if (code === 0) return resolve(Buffer.concat(out));
       if (outBytes > maxOutput)
         return reject(gitFailure("git produced more output than allowed.", "GIT_OUTPUT_TOO_LARGE"));
-      if (signal !== null)
+      if (code !== null && NOT_STARTED.has(code))
+        return reject(gitFailure("Could not start git.", "GIT_UNAVAILABLE", err, options.masker));
+      if (code === null || TIMED_OUT.has(code))
         return reject(
           gitFailure("git took too long and was stopped.", "GIT_TIMEOUT", err, options.masker),
         );
@@ -70,13 +87,7 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
 
 /** Starts git and hands back its stdout as a stream (git archive); errors end the stream. */
 export function streamGit(args: readonly string[], options: GitRunOptions): Readable {
-  const child = spawn(options.gitBinary ?? "git", args, {
-    cwd: options.cwd,
-    env: options.env,
-    stdio: ["ignore", "pipe", "pipe"],
-    timeout: options.timeoutMs,
-    killSignal: "SIGKILL",
-  });
+  const child = spawnGit(args, options);
   let err = "";
   child.stderr.on("data", (chunk: Buffer) => {
     if (err.length < MAX_STDERR) err += chunk.toString("utf8");
