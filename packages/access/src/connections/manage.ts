@@ -2,15 +2,14 @@
 // and viewers can see them, never add or change them). Credentials are encrypted bound to the
 // row before insert, so a ciphertext cannot be moved to another row (P06).
 import { randomUUID } from "node:crypto";
-import { encryptField, type Keyring } from "@secondshift/crypto";
+import { encryptField } from "@secondshift/crypto";
 import type { ConnectionAuth, ConnectionKind, Prisma } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
-import { writeAudit } from "./audit.ts";
-import { notFound, ownerOnly, requireRole, type ActorContext } from "./context.ts";
-import { readDiscoveredTools, type DiscoveredTool } from "./tools.ts";
+import { recordAudit } from "../audit/record.ts";
+import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
+import { readDiscoveredTools, type DiscoveredTool } from "../tools.ts";
 
-export interface CreateConnectionInput extends ActorContext {
-  keyring: Keyring;
+export interface CreateConnectionInput {
   kind: ConnectionKind;
   label: string;
   endpoint: string;
@@ -26,9 +25,13 @@ export interface CreateConnectionInput extends ActorContext {
   };
 }
 
-export async function createConnection(input: CreateConnectionInput): Promise<{ id: string }> {
-  await requireRole(input, ownerOnly, "add connections");
-  const { db, workspaceId, actor, keyring } = input;
+export async function createConnection(
+  ctx: ActorContext,
+  input: CreateConnectionInput,
+): Promise<{ id: string }> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
+  const keyring = requireService(ctx, "keyring");
   let url: URL;
   try {
     url = new URL(input.endpoint);
@@ -89,7 +92,7 @@ export async function createConnection(input: CreateConnectionInput): Promise<{ 
     );
   await db.$transaction(async (tx) => {
     await tx.connection.create({ data });
-    await writeAudit(tx, {
+    await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
       actorId: actor.userId,
@@ -107,10 +110,11 @@ export async function createConnection(input: CreateConnectionInput): Promise<{ 
  * dropped at once, and the label is freed so the owner can reconnect under the same name.
  */
 export async function deleteConnection(
-  input: ActorContext & { connectionId: string },
+  ctx: ActorContext,
+  input: { connectionId: string },
 ): Promise<void> {
-  await requireRole(input, ownerOnly, "remove connections");
-  const { db, workspaceId, actor } = input;
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
   const connection = await db.connection.findFirst({
     where: { id: input.connectionId, workspaceId, deletedAt: null },
   });
@@ -127,7 +131,7 @@ export async function deleteConnection(
         oauthRefreshTokenCiphertext: null,
       },
     });
-    await writeAudit(tx, {
+    await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
       actorId: actor.userId,
@@ -139,14 +143,13 @@ export async function deleteConnection(
   });
 }
 
-export const revokeConnection = deleteConnection;
-
 /** The owner's choice of which discovered tools jobs may use on this connection. */
 export async function setAllowedTools(
-  input: ActorContext & { connectionId: string; tools: readonly string[] },
+  ctx: ActorContext,
+  input: { connectionId: string; tools: readonly string[] },
 ): Promise<string[]> {
-  await requireRole(input, ownerOnly, "change a connection's tools");
-  const { db, workspaceId, actor } = input;
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
   const connection = await db.connection.findFirst({
     where: { id: input.connectionId, workspaceId, deletedAt: null },
   });
@@ -165,7 +168,7 @@ export async function setAllowedTools(
   const tools = [...new Set(input.tools)].sort();
   await db.$transaction(async (tx) => {
     await tx.connection.update({ where: { id: connection.id }, data: { allowedTools: tools } });
-    await writeAudit(tx, {
+    await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
       actorId: actor.userId,
@@ -180,10 +183,11 @@ export async function setAllowedTools(
 
 /** Stores what discovery found (owner-triggered); allowed tools are left to the owner. */
 export async function storeDiscoveredTools(
-  input: ActorContext & { connectionId: string; tools: readonly DiscoveredTool[] },
+  ctx: ActorContext,
+  input: { connectionId: string; tools: readonly DiscoveredTool[] },
 ): Promise<void> {
-  await requireRole(input, ownerOnly, "refresh a connection's tools");
-  const { db, workspaceId, actor } = input;
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
   const connection = await db.connection.findFirst({
     where: { id: input.connectionId, workspaceId, deletedAt: null },
     select: { id: true },
@@ -201,7 +205,7 @@ export async function storeDiscoveredTools(
       where: { id: connection.id },
       data: { discoveredTools: JSON.parse(JSON.stringify(tools)) as Prisma.InputJsonValue },
     });
-    await writeAudit(tx, {
+    await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
       actorId: actor.userId,

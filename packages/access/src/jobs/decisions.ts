@@ -2,12 +2,12 @@
 // transaction with its audit row, so there is never a grant without its record.
 import { randomUUID } from "node:crypto";
 import { AppError } from "@secondshift/errors";
-import { writeAudit } from "./audit.ts";
-import { notFound, ownerOnly, requireRole, type ActorContext, type DbClient } from "./context.ts";
-import { groupKey, storedRequest } from "./request.ts";
+import { recordAudit } from "../audit/record.ts";
+import { notFound, requireRole, type ActorContext, type DbClient } from "../context.ts";
+import { groupKey, storedRequest } from "../request.ts";
 import { proposeConnection } from "./review.ts";
 
-export interface ApproveJobInput extends ActorContext {
+export interface ApproveJobInput {
   jobId: string;
   /** The requestHash the owner reviewed: approving refuses if the request changed meanwhile. */
   requestHash: string;
@@ -40,9 +40,12 @@ async function revokeActiveGrants(
   });
 }
 
-export async function approveJob(input: ApproveJobInput): Promise<ApproveJobResult> {
-  await requireRole(input, ownerOnly, "approve access");
-  const { db, workspaceId, actor } = input;
+export async function approveJob(
+  ctx: ActorContext,
+  input: ApproveJobInput,
+): Promise<ApproveJobResult> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
   const job = await db.job.findFirst({ where: { id: input.jobId, workspaceId } });
   if (!job) throw notFound("Job");
   if (job.status === "REMOVED") {
@@ -130,7 +133,7 @@ export async function approveJob(input: ApproveJobInput): Promise<ApproveJobResu
       });
     }
     await tx.job.update({ where: { id: job.id }, data: { status: "APPROVED" } });
-    await writeAudit(tx, {
+    await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
       actorId: actor.userId,
@@ -151,9 +154,9 @@ export async function approveJob(input: ApproveJobInput): Promise<ApproveJobResu
   };
 }
 
-export async function rejectJob(input: ActorContext & { jobId: string }): Promise<void> {
-  await requireRole(input, ownerOnly, "reject access");
-  const { db, workspaceId, actor } = input;
+export async function rejectJob(ctx: ActorContext, input: { jobId: string }): Promise<void> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
   const job = await db.job.findFirst({
     where: { id: input.jobId, workspaceId },
     select: { id: true },
@@ -162,7 +165,7 @@ export async function rejectJob(input: ActorContext & { jobId: string }): Promis
   await db.$transaction(async (tx) => {
     await revokeActiveGrants(tx, workspaceId, job.id, actor.userId);
     await tx.job.update({ where: { id: job.id }, data: { status: "REJECTED" } });
-    await writeAudit(tx, {
+    await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
       actorId: actor.userId,
@@ -174,9 +177,9 @@ export async function rejectJob(input: ActorContext & { jobId: string }): Promis
 }
 
 /** Takes effect at the running job's next tool call (the broker re-reads the grant), C06. */
-export async function revokeGrant(input: ActorContext & { grantId: string }): Promise<void> {
-  await requireRole(input, ownerOnly, "revoke access");
-  const { db, workspaceId, actor } = input;
+export async function revokeGrant(ctx: ActorContext, input: { grantId: string }): Promise<void> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
   const grant = await db.grant.findFirst({
     where: { id: input.grantId, workspaceId },
     include: { job: { select: { id: true, status: true } } },
@@ -190,7 +193,7 @@ export async function revokeGrant(input: ActorContext & { grantId: string }): Pr
     });
     if (grant.job.status === "APPROVED")
       await tx.job.update({ where: { id: grant.job.id }, data: { status: "NEEDS_APPROVAL" } });
-    await writeAudit(tx, {
+    await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
       actorId: actor.userId,
