@@ -79,9 +79,13 @@ export function requireService<K extends "services" | "keyring">(
 ): NonNullable<ActorContext[K]> {
   const value = ctx[key];
   if (value === undefined) {
-    throw new AppError("INTERNAL", "This action is not available here; the server is missing a part.", {
-      reason: `${key.toUpperCase()}_NOT_WIRED`,
-    });
+    throw new AppError(
+      "INTERNAL",
+      "This action is not available here; the server is missing a part.",
+      {
+        reason: `${key.toUpperCase()}_NOT_WIRED`,
+      },
+    );
   }
-  return value as NonNullable<ActorContext[K]>;
+  return value;
 }

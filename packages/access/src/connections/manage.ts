@@ -2,7 +2,7 @@
 // and viewers can see them, never add or change them). Credentials are encrypted bound to the
 // row before insert, so a ciphertext cannot be moved to another row (P06).
 import { randomUUID } from "node:crypto";
-import { encryptField } from "@secondshift/crypto";
+import { encryptField, type Keyring } from "@secondshift/crypto";
 import type { ConnectionAuth, ConnectionKind, Prisma } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
@@ -25,16 +25,11 @@ export interface CreateConnectionInput {
   };
 }
 
-export async function createConnection(
-  ctx: ActorContext,
-  input: CreateConnectionInput,
-): Promise<{ id: string }> {
-  await requireRole(ctx, "own");
-  const { db, workspaceId, actor } = ctx;
-  const keyring = requireService(ctx, "keyring");
+/** An owner-typed endpoint: a full http(s) URL with no credentials in it. */
+function parseEndpoint(endpoint: string): URL {
   let url: URL;
   try {
-    url = new URL(input.endpoint);
+    url = new URL(endpoint);
   } catch {
     throw new AppError(
       "BAD_REQUEST",
@@ -56,30 +51,42 @@ export async function createConnection(
       { reason: "ENDPOINT_HAS_CREDENTIALS" },
     );
   }
-  const id = randomUUID();
+  return url;
+}
+
+/** The row's secrets, each encrypted bound to this workspace, row and field (P06). */
+async function sealSecrets(
+  keyring: Keyring,
+  row: { workspaceId: string; id: string },
+  input: CreateConnectionInput,
+) {
   const seal = (field: string, value: string | null | undefined) =>
     value
-      ? encryptField(keyring, value, { workspaceId, table: "Connection", rowId: id, field })
+      ? encryptField(keyring, value, {
+          workspaceId: row.workspaceId,
+          table: "Connection",
+          rowId: row.id,
+          field,
+        })
       : Promise.resolve(null);
-  const data = {
-    id,
-    workspaceId,
-    kind: input.kind,
-    label: input.label,
-    endpoint: url.toString(),
-    authType: input.authType,
-    authHeaderName: input.authHeaderName ?? null,
+  return {
     credentialCiphertext: await seal("credentialCiphertext", input.credential),
     oauthAccessTokenCiphertext: await seal("oauthAccessTokenCiphertext", input.oauth?.accessToken),
     oauthRefreshTokenCiphertext: await seal(
       "oauthRefreshTokenCiphertext",
       input.oauth?.refreshToken,
     ),
-    oauthAccessTokenExpiresAt: input.oauth?.expiresAt ?? null,
-    oauthConfig: input.oauth?.config as Prisma.InputJsonValue | undefined,
-    settings: (input.settings ?? {}) as Prisma.InputJsonValue,
-    createdById: actor.userId,
   };
+}
+
+export async function createConnection(
+  ctx: ActorContext,
+  input: CreateConnectionInput,
+): Promise<{ id: string }> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
+  const keyring = requireService(ctx, "keyring");
+  const url = parseEndpoint(input.endpoint);
   const existing = await db.connection.findFirst({
     where: { workspaceId, kind: input.kind, label: input.label },
     select: { id: true },
@@ -90,6 +97,21 @@ export async function createConnection(
       `A ${input.kind} connection labelled "${input.label}" already exists.`,
       { reason: "LABEL_TAKEN" },
     );
+  const id = randomUUID();
+  const data = {
+    id,
+    workspaceId,
+    kind: input.kind,
+    label: input.label,
+    endpoint: url.toString(),
+    authType: input.authType,
+    authHeaderName: input.authHeaderName ?? null,
+    ...(await sealSecrets(keyring, { workspaceId, id }, input)),
+    oauthAccessTokenExpiresAt: input.oauth?.expiresAt ?? null,
+    oauthConfig: input.oauth?.config as Prisma.InputJsonValue | undefined,
+    settings: (input.settings ?? {}) as Prisma.InputJsonValue,
+    createdById: actor.userId,
+  };
   await db.$transaction(async (tx) => {
     await tx.connection.create({ data });
     await recordAudit(tx, {

@@ -67,9 +67,9 @@ describe("job controls", () => {
         repositoryId: a.repositoryId,
       }),
     ).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(
-      syncRepositoryNow(admin, { repositoryId: b.repositoryId }),
-    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(syncRepositoryNow(admin, { repositoryId: b.repositoryId })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect(services.calls).toEqual([]);
     await syncRepositoryNow(admin, { repositoryId: a.repositoryId });
     expect(services.calls).toEqual([

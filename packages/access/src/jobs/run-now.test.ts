@@ -107,9 +107,7 @@ describe("runNow", () => {
       code: "NOT_FOUND",
       reason: "JOB_NOT_FOUND",
     });
-    expect(
-      await t.db.run.count({ where: { jobId: { in: [pending, removed, foreign] } } }),
-    ).toBe(0);
+    expect(await t.db.run.count({ where: { jobId: { in: [pending, removed, foreign] } } })).toBe(0);
   });
 
   it("says clearly when the server has no queue wired, and creates no run", async () => {

@@ -7,7 +7,10 @@ import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
 import { findActiveRun, insertQueuedRun, lockJobRuns } from "../runs/queued-run.ts";
 
-export async function runNow(ctx: ActorContext, input: { jobId: string }): Promise<{ runId: string }> {
+export async function runNow(
+  ctx: ActorContext,
+  input: { jobId: string },
+): Promise<{ runId: string }> {
   await requireRole(ctx, "operate");
   const services = requireService(ctx, "services");
   const { db, workspaceId, actor } = ctx;

@@ -17,7 +17,11 @@ export async function listMembers(
   await requireRole(ctx, "read");
   const rows = await ctx.db.membership.findMany({
     where: { workspaceId: ctx.workspaceId },
-    select: { role: true, createdAt: true, user: { select: { id: true, name: true, email: true } } },
+    select: {
+      role: true,
+      createdAt: true,
+      user: { select: { id: true, name: true, email: true } },
+    },
     orderBy: { createdAt: "asc" },
   });
   return rows.map((m) => ({

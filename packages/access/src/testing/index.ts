@@ -196,11 +196,15 @@ export interface RecordedServices extends WorkspaceServices {
 /** A WorkspaceServices that records each call (queues are tested in @secondshift/scheduler). */
 export function recordingServices(): RecordedServices {
   const calls: RecordedServices["calls"] = [];
+  const record = (name: keyof WorkspaceServices, arg: unknown) => {
+    calls.push({ name, arg });
+    return Promise.resolve();
+  };
   return {
     calls,
-    enqueueRun: async (arg) => void calls.push({ name: "enqueueRun", arg }),
-    syncSchedules: async (arg) => void calls.push({ name: "syncSchedules", arg }),
-    requestSync: async (arg) => void calls.push({ name: "requestSync", arg }),
+    enqueueRun: (arg) => record("enqueueRun", arg),
+    syncSchedules: (arg) => record("syncSchedules", arg),
+    requestSync: (arg) => record("requestSync", arg),
   };
 }
 

@@ -15,7 +15,11 @@ export async function redeliverWebhook(
   const { db, workspaceId, actor } = ctx;
   const now = new Date();
   return db.$transaction(async (tx) => {
-    const result = await resetFailedDelivery(tx, { workspaceId, deliveryId: input.deliveryId, now });
+    const result = await resetFailedDelivery(tx, {
+      workspaceId,
+      deliveryId: input.deliveryId,
+      now,
+    });
     if (result === "NOT_FOUND") throw notFound("Webhook delivery");
     if (result === "DELIVERED") {
       throw new AppError("CONFLICT", "This report was already delivered; it is not sent twice.", {
@@ -23,9 +27,13 @@ export async function redeliverWebhook(
       });
     }
     if (result === "PENDING") {
-      throw new AppError("CONFLICT", "This report is still being retried; wait for its next attempt.", {
-        reason: "DELIVERY_PENDING",
-      });
+      throw new AppError(
+        "CONFLICT",
+        "This report is still being retried; wait for its next attempt.",
+        {
+          reason: "DELIVERY_PENDING",
+        },
+      );
     }
     await recordAudit(tx, {
       workspaceId,
