@@ -263,5 +263,4 @@ describe("run executor", () => {
       error: BUDGET_EXHAUSTED_ERROR,
     });
   });
-
 });

@@ -10,4 +10,3 @@ type Tx = Prisma.TransactionClient;
 export async function lockWorkspaceRunClaims(tx: Tx, workspaceId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('secondshift.run-claim'), hashtext(${workspaceId}))`;
 }
-

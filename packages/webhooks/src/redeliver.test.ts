@@ -49,9 +49,9 @@ describe("manual redelivery and the polling processor", () => {
     });
 
     const input = { workspaceId: tenant.workspaceId, deliveryId: delivery.id, now: t0 };
-    expect(
-      await resetFailedDelivery(db, { ...input, workspaceId: other.workspaceId }),
-    ).toBe("NOT_FOUND");
+    expect(await resetFailedDelivery(db, { ...input, workspaceId: other.workspaceId })).toBe(
+      "NOT_FOUND",
+    );
     expect(
       await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } }),
     ).toMatchObject({ status: "FAILED" });
