@@ -1,10 +1,11 @@
 // The owner's decisions on a job's request. Only OWNER decides (C02); each decision is one
 // transaction with its audit row, so there is never a grant without its record.
 import { randomUUID } from "node:crypto";
+import type { ConnectionKind } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, type ActorContext, type DbClient } from "../context.ts";
-import { groupKey, storedRequest } from "../request.ts";
+import { groupKey, storedRequest, type RequestedToolGroup } from "../request.ts";
 import { proposeConnection } from "./review.ts";
 
 export interface ApproveJobInput {
@@ -40,14 +41,13 @@ async function revokeActiveGrants(
   });
 }
 
-export async function approveJob(
-  ctx: ActorContext,
+type Decided = ApproveJobResult["groups"][number] & { group: RequestedToolGroup };
+
+/** The job as reviewed: still in the repository, same request, only groups it requests. */
+function checkReviewed(
+  job: { status: string; requestHash: string; requestedTools: unknown },
   input: ApproveJobInput,
-): Promise<ApproveJobResult> {
-  await requireRole(ctx, "own");
-  const { db, workspaceId, actor } = ctx;
-  const job = await db.job.findFirst({ where: { id: input.jobId, workspaceId } });
-  if (!job) throw notFound("Job");
+): RequestedToolGroup[] {
   if (job.status === "REMOVED") {
     throw new AppError("CONFLICT", "This job is no longer in the repository's .secondshift.yaml.", {
       reason: "JOB_REMOVED",
@@ -57,9 +57,7 @@ export async function approveJob(
     throw new AppError(
       "CONFLICT",
       "The job's tool request changed since you reviewed it; review it again before approving.",
-      {
-        reason: "REQUEST_CHANGED",
-      },
+      { reason: "REQUEST_CHANGED" },
     );
   }
   const groups = storedRequest(job.requestedTools);
@@ -70,68 +68,99 @@ export async function approveJob(
         reason: "UNKNOWN_GROUP",
       });
   }
-  const connections = await db.connection.findMany({ where: { workspaceId, deletedAt: null } });
+  return groups;
+}
 
-  const decided = groups.map((group) => {
-    const key = groupKey(group);
-    const chosenId = input.bindings?.[key];
-    const connection =
-      chosenId === undefined
-        ? proposeConnection(group, connections)
-        : connections.find((c) => c.id === chosenId);
-    if (chosenId !== undefined && !connection) throw notFound("Connection");
-    if (connection && connection.kind !== group.kind) {
-      throw new AppError(
-        "BAD_REQUEST",
-        `Group ${key} needs a ${group.kind} connection, not ${connection.kind}.`,
-        { reason: "CONNECTION_KIND_MISMATCH" },
-      );
-    }
-    const narrowed = input.tools?.[key];
-    // Only tools the connection allows can be approved; the owner may approve fewer.
-    const tools = group.tools.filter(
-      (t) =>
-        connection?.allowedTools.includes(t) && (narrowed === undefined || narrowed.includes(t)),
+/** Per group: the bound connection (owner's choice or the proposal) and the tools granted. */
+function decideGroup(
+  group: RequestedToolGroup,
+  connections: ReadonlyArray<{
+    id: string;
+    kind: ConnectionKind;
+    label: string;
+    allowedTools: string[];
+  }>,
+  input: ApproveJobInput,
+): Decided {
+  const key = groupKey(group);
+  const chosenId = input.bindings?.[key];
+  const connection =
+    chosenId === undefined
+      ? proposeConnection(group, connections)
+      : connections.find((c) => c.id === chosenId);
+  if (chosenId !== undefined && !connection) throw notFound("Connection");
+  if (connection && connection.kind !== group.kind) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `Group ${key} needs a ${group.kind} connection, not ${connection.kind}.`,
+      { reason: "CONNECTION_KIND_MISMATCH" },
     );
-    const missing = group.tools.filter((t) => !tools.includes(t));
-    return {
-      key,
-      group,
-      connectionId: connection?.id ?? null,
-      tools,
-      missing,
-      required: group.required,
-    };
-  });
+  }
+  const narrowed = input.tools?.[key];
+  // Only tools the connection allows can be approved; the owner may approve fewer.
+  const tools = group.tools.filter(
+    (t) => connection?.allowedTools.includes(t) && (narrowed === undefined || narrowed.includes(t)),
+  );
+  const missing = group.tools.filter((t) => !tools.includes(t));
+  return {
+    key,
+    group,
+    connectionId: connection?.id ?? null,
+    tools,
+    missing,
+    required: group.required,
+  };
+}
 
+async function writeGrant(
+  tx: DbClient,
+  ids: { workspaceId: string; jobId: string; grantId: string; requestHash: string; userId: string },
+  decided: readonly Decided[],
+): Promise<void> {
+  const { workspaceId, jobId, grantId } = ids;
+  await revokeActiveGrants(tx, workspaceId, jobId, ids.userId);
+  await tx.grant.create({
+    data: {
+      id: grantId,
+      workspaceId,
+      jobId,
+      requestHash: ids.requestHash,
+      approvedById: ids.userId,
+      bindings: decided.map((d) => ({
+        kind: d.group.kind,
+        label: d.group.label,
+        connectionId: d.connectionId,
+      })),
+    },
+  });
+  const rows = new Map<string, { connectionId: string; toolName: string }>();
+  for (const d of decided) {
+    if (d.connectionId)
+      for (const toolName of d.tools)
+        rows.set(`${d.connectionId}\n${toolName}`, { connectionId: d.connectionId, toolName });
+  }
+  if (rows.size > 0) {
+    await tx.grantTool.createMany({
+      data: [...rows.values()].map((r) => ({ ...r, workspaceId, grantId })),
+    });
+  }
+}
+
+export async function approveJob(
+  ctx: ActorContext,
+  input: ApproveJobInput,
+): Promise<ApproveJobResult> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
+  const job = await db.job.findFirst({ where: { id: input.jobId, workspaceId } });
+  if (!job) throw notFound("Job");
+  const groups = checkReviewed(job, input);
+  const connections = await db.connection.findMany({ where: { workspaceId, deletedAt: null } });
+  const decided = groups.map((group) => decideGroup(group, connections, input));
   const grantId = randomUUID();
   await db.$transaction(async (tx) => {
-    await revokeActiveGrants(tx, workspaceId, job.id, actor.userId);
-    await tx.grant.create({
-      data: {
-        id: grantId,
-        workspaceId,
-        jobId: job.id,
-        requestHash: job.requestHash,
-        approvedById: actor.userId,
-        bindings: decided.map((d) => ({
-          kind: d.group.kind,
-          label: d.group.label,
-          connectionId: d.connectionId,
-        })),
-      },
-    });
-    const rows = new Map<string, { connectionId: string; toolName: string }>();
-    for (const d of decided) {
-      if (d.connectionId)
-        for (const toolName of d.tools)
-          rows.set(`${d.connectionId}\n${toolName}`, { connectionId: d.connectionId, toolName });
-    }
-    if (rows.size > 0) {
-      await tx.grantTool.createMany({
-        data: [...rows.values()].map((r) => ({ ...r, workspaceId, grantId })),
-      });
-    }
+    const ids = { workspaceId, jobId: job.id, grantId, requestHash: job.requestHash };
+    await writeGrant(tx, { ...ids, userId: actor.userId }, decided);
     await tx.job.update({ where: { id: job.id }, data: { status: "APPROVED" } });
     await recordAudit(tx, {
       workspaceId,
