@@ -1,7 +1,5 @@
 // The domain layer: every owner / admin / viewer use case as `(ctx, input)`, authorized by
 // `requireRole` and audited by `recordAudit`; plus the helpers other packages build on.
-export { useCases } from "./use-cases.ts";
-export type { UseCaseName } from "./use-cases.ts";
 export * from "./audit/index.ts";
 export * from "./connections/index.ts";
 export * from "./jobs/index.ts";
@@ -24,17 +22,9 @@ export type { Page, PageInput } from "./paging.ts";
 
 export { notFound, requireRole } from "./context.ts";
 export type { Actor, ActorContext, DbClient, Need, WorkspaceServices } from "./context.ts";
-export {
-  AUDIT_ACTIONS,
-  AUDIT_TARGET_TYPES,
-  recordAudit,
-  SYSTEM_PLANNER,
-  SYSTEM_REPO_SYNC,
-  SYSTEM_SCHEDULER,
-  TOOL_CALL_ACTION,
-} from "./audit/record.ts";
+export { recordAudit, SYSTEM_SCHEDULER, TOOL_CALL_ACTION } from "./audit/record.ts";
 export type { AuditAction, AuditEntry, AuditTargetType } from "./audit/record.ts";
-export { findActiveRun, insertQueuedRun, lockJobRuns } from "./runs/queued-run.ts";
+export { insertQueuedRun, lockJobRuns } from "./runs/queued-run.ts";
 export { groupKey, normaliseRequest, requestHash, storedRequest } from "./request.ts";
 export type { RequestedToolGroup } from "./request.ts";
 export { readDiscoveredTools } from "./tools.ts";
