@@ -9,7 +9,8 @@
 // Needs TEST_DATABASE_URL, TEST_REDIS_URL, dockerd with runsc and the sandbox image
 // (TEST_SANDBOX_IMAGE, default secondshift-sandbox:test).
 import Docker from "dockerode";
-import { enqueueRun } from "@secondshift/scheduler";
+import { runNow } from "@secondshift/access";
+import { actAs } from "../src/harness/actor.ts";
 import { startPlatform, type Platform } from "../src/harness/platform.ts";
 import { waitFor } from "../src/harness/scenario.ts";
 import { seedPlainWorkspace, syncAndApproveAll } from "../src/harness/seed-plain.ts";
@@ -112,11 +113,7 @@ async function oneRun(
   requestTimes: number[],
 ): Promise<Sample> {
   const before = requestTimes.length;
-  const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
-    workspaceId: ws.workspaceId,
-    jobId,
-    actor: { userId: ws.adminId },
-  });
+  const { runId } = await runNow(actAs(p, ws.workspaceId, ws.adminId), { jobId: jobId });
   const run = await waitFor(
     "the run to be recorded",
     async () => {
@@ -229,15 +226,7 @@ async function main(): Promise<void> {
     const burstJobs = jobs.filter((j) => j.key.startsWith("burst-"));
     const runIds: string[] = [];
     for (const job of burstJobs)
-      runIds.push(
-        (
-          await enqueueRun(p.t.db, p.worker.runQueue, {
-            workspaceId: ws.workspaceId,
-            jobId: job.id,
-            actor: { userId: ws.adminId },
-          })
-        ).runId,
-      );
+      runIds.push((await runNow(actAs(p, ws.workspaceId, ws.adminId), { jobId: job.id })).runId);
     await waitFor(
       "the burst to finish",
       async () =>

@@ -1,11 +1,11 @@
 // Scenario 4 and a start-time refusal: a run whose model reports more usage than its budget is
 // cut off by the gateway and ends as budget_exhausted, with nothing more reaching the provider;
 // and a run whose required tool is no longer allowed fails before any sandbox or model request.
-import { setAllowedTools } from "@secondshift/access";
+import { runNow, setAllowedTools } from "@secondshift/access";
 import { startEverything, type RunningServer } from "@secondshift/connectors/testing";
 import { issueRunToken } from "@secondshift/runs";
-import { enqueueRun } from "@secondshift/scheduler";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { actAs } from "./harness/actor.ts";
 import { containersCreatedFor, runContainers } from "./harness/containers.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
 import { transcript } from "./harness/scenario.ts";
@@ -88,11 +88,7 @@ describe("scenario: budget and start-time refusal", () => {
       () => ({ text: "must never be asked", usage: { input: 1, output: 1 } }),
     ]);
     const before = p.model.requests.length;
-    const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
-      workspaceId: ws.workspaceId,
-      jobId: job.id,
-      actor: { userId: ws.adminId },
-    });
+    const { runId } = await runNow(actAs(p, ws.workspaceId, ws.adminId), { jobId: job.id });
     const run = await waitForRunEnd(p, runId);
 
     expect(run.status).toBe("BUDGET_EXHAUSTED");
@@ -126,11 +122,7 @@ describe("scenario: budget and start-time refusal", () => {
     const { ws, job } = await setup({ key: "tiny", tools: ["echo"], budget: 1000 });
     p.model.script([() => ({ text: "must never be asked" })]);
     const before = p.model.requests.length;
-    const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
-      workspaceId: ws.workspaceId,
-      jobId: job.id,
-      actor: { userId: ws.adminId },
-    });
+    const { runId } = await runNow(actAs(p, ws.workspaceId, ws.adminId), { jobId: job.id });
     const run = await waitForRunEnd(p, runId);
     expect(run).toMatchObject({ status: "BUDGET_EXHAUSTED", tokensUsed: 0, tokensReserved: 0 });
     expect(run.finishedAt).not.toBeNull();
@@ -144,21 +136,14 @@ describe("scenario: budget and start-time refusal", () => {
     const { ws, job } = await setup({ key: "needs-echo", tools: ["echo"] });
     expect(job.status).toBe("APPROVED");
     // After approval the owner stops allowing echo on the connection.
-    await setAllowedTools({
-      db: p.t.db,
-      actor: { userId: ws.ownerId },
-      workspaceId: ws.workspaceId,
+    await setAllowedTools(actAs(p, ws.workspaceId, ws.ownerId), {
       connectionId: ws.connectionId,
       tools: ["get-sum"],
     });
     p.model.script([() => ({ text: "must never be asked" })]);
     const before = p.model.requests.length;
     const started = new Date();
-    const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
-      workspaceId: ws.workspaceId,
-      jobId: job.id,
-      actor: { userId: ws.adminId },
-    });
+    const { runId } = await runNow(actAs(p, ws.workspaceId, ws.adminId), { jobId: job.id });
     const run = await waitForRunEnd(p, runId);
 
     expect(run.status).toBe("FAILED");

@@ -2,13 +2,14 @@
 // connection) ends it at its next tool call as revoked, with its token revoked, its sandbox
 // destroyed and its report enqueued; and a repository change that requests a new tool stops
 // the job's scheduled runs until an owner approves it again.
-import { approveJob, deleteConnection, revokeGrant } from "@secondshift/access";
+import { approveJob, deleteConnection, revokeGrant, runNow } from "@secondshift/access";
 import { startEverything, type RunningServer } from "@secondshift/connectors/testing";
 import { isAppError } from "@secondshift/errors";
 import { syncRepository } from "@secondshift/repo-sync";
-import { enqueueRun, handleFire, schedulerIdForJob, syncSchedules } from "@secondshift/scheduler";
+import { handleFire, schedulerIdForJob, syncSchedules } from "@secondshift/scheduler";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { actAs } from "./harness/actor.ts";
 import { containersCreatedFor, runContainers } from "./harness/containers.ts";
 import { lastToolResult, type ModelRequest } from "./harness/model-server.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
@@ -75,11 +76,7 @@ async function runWithMidRunChange(
     () => ({ text: "must never be asked" }),
   ]);
   const before = p.model.requests.length;
-  const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
-    workspaceId: ws.workspaceId,
-    jobId: job.id,
-    actor: { userId: ws.adminId },
-  });
+  const { runId } = await runNow(actAs(p, ws.workspaceId, ws.adminId), { jobId: job.id });
   const run = await waitForRunEnd(p, runId);
 
   expect(seen[0]).toContain("first call");
@@ -116,10 +113,7 @@ describe("scenario: access taken away", () => {
   it("[C06] revoking the grant mid-run fails the run at the next tool call", async () => {
     await runWithMidRunChange(async (ws, jobId) => {
       const grant = await p.t.db.grant.findFirstOrThrow({ where: { jobId, revokedAt: null } });
-      await revokeGrant({
-        db: p.t.db,
-        actor: { userId: ws.ownerId },
-        workspaceId: ws.workspaceId,
+      await revokeGrant(actAs(p, ws.workspaceId, ws.ownerId), {
         grantId: grant.id,
       });
     }, "GRANT_REVOKED");
@@ -127,10 +121,7 @@ describe("scenario: access taken away", () => {
 
   it("[C06] deleting the connection mid-run fails the run at the next tool call", async () => {
     await runWithMidRunChange(async (ws) => {
-      await deleteConnection({
-        db: p.t.db,
-        actor: { userId: ws.ownerId },
-        workspaceId: ws.workspaceId,
+      await deleteConnection(actAs(p, ws.workspaceId, ws.ownerId), {
         connectionId: ws.connectionId,
       });
     }, "CONNECTION_REMOVED");
@@ -173,11 +164,9 @@ describe("scenario: access taken away", () => {
     expect(await schedulerIds()).not.toContain(schedulerId);
     const pending = await p.worker.scheduleQueue.getDelayed();
     expect(pending.filter((j) => JSON.stringify(j.data).includes(job.id))).toEqual([]);
-    const refused = await enqueueRun(p.t.db, p.worker.runQueue, {
-      workspaceId: ws.workspaceId,
-      jobId: job.id,
-      actor: { userId: ws.adminId },
-    }).catch((e: unknown) => e);
+    const refused = await runNow(actAs(p, ws.workspaceId, ws.adminId), { jobId: job.id }).catch(
+      (e: unknown) => e,
+    );
     expect(isAppError(refused) && refused.code).toBe("PRECONDITION_FAILED");
     // A fire the scheduler had already queued before it was removed is skipped, and recorded.
     const fire = await handleFire(p.t.db, p.worker.runQueue, {
@@ -194,10 +183,7 @@ describe("scenario: access taken away", () => {
     ).toBe(1);
 
     // The owner approves the new request: the schedule is back and a run may use the new tool.
-    await approveJob({
-      db: p.t.db,
-      actor: { userId: ws.ownerId },
-      workspaceId: ws.workspaceId,
+    await approveJob(actAs(p, ws.workspaceId, ws.ownerId), {
       jobId: job.id,
       requestHash: changed.requestHash,
       bindings: { "MCP:everything": ws.connectionId },
@@ -208,11 +194,7 @@ describe("scenario: access taken away", () => {
       (req) => ({ tool: toolName(req, "get-sum"), input: { a: 2, b: 3 } }),
       (req) => ({ text: `sum: ${lastToolResult(req).includes("5") ? "five" : "wrong"}` }),
     ]);
-    const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
-      workspaceId: ws.workspaceId,
-      jobId: job.id,
-      actor: { userId: ws.adminId },
-    });
+    const { runId } = await runNow(actAs(p, ws.workspaceId, ws.adminId), { jobId: job.id });
     const run = await waitForRunEnd(p, runId);
     expect(run).toMatchObject({ error: null, status: "SUCCEEDED", summary: "sum: five" });
     const audit = await p.t.db.auditEvent.findFirst({

@@ -3,7 +3,7 @@
 // every attempt recorded, and the receiver's URL and secret appear nowhere. The retry schedule
 // (30 s, 1, 2, 4 min …) is driven with future clock values instead of waiting it out.
 import { createOutboundClient } from "@secondshift/netguard";
-import { enqueueRun } from "@secondshift/scheduler";
+import { runNow } from "@secondshift/access";
 import {
   deliverDue,
   RETRY_DELAYS_MS,
@@ -12,6 +12,7 @@ import {
   type DeliveryDeps,
 } from "@secondshift/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { actAs } from "./harness/actor.ts";
 import { loopbackPolicy, startPlatform, type Platform } from "./harness/platform.ts";
 import { startReceiver } from "./harness/receiver.ts";
 import { everywhere, findLeaks, waitFor, waitForFinishedRun } from "./harness/scenario.ts";
@@ -50,11 +51,7 @@ describe("scenario: webhook receiver down, then up", () => {
 
     // The worker runs for real, its delivery loop included (every 200 ms on the real clock).
     await p.worker.start({ repoSync: false });
-    const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
-      workspaceId: ws.workspaceId,
-      jobId: job.id,
-      actor: { userId: ws.adminId },
-    });
+    const { runId } = await runNow(actAs(p, ws.workspaceId, ws.adminId), { jobId: job.id });
     const run = await waitForFinishedRun(p, { id: runId });
     expect(run).toMatchObject({ status: "SUCCEEDED", summary: "Nothing to report." });
 

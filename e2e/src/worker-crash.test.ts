@@ -1,9 +1,11 @@
 // Scenario 6: a worker process is killed (SIGKILL) while its run is RUNNING with a live
 // sandbox. The next worker marks the run failed ("worker lost"), revokes its token and reaps
 // its container; the run is never left RUNNING, never executed again, never duplicated.
-import { enqueueRun, WORKER_LOST_ERROR } from "@secondshift/scheduler";
+import { runNow } from "@secondshift/access";
+import { WORKER_LOST_ERROR } from "@secondshift/scheduler";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { actAs } from "./harness/actor.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
 import { everywhere, findLeaks, transcript, waitFor } from "./harness/scenario.ts";
 import { createRepository, jobYaml, plantedSecrets } from "./harness/seed.ts";
@@ -75,11 +77,7 @@ describe("scenario: worker killed mid-run", () => {
       });
       await child.started;
 
-      const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
-        workspaceId: ws.workspaceId,
-        jobId: job.id,
-        actor: { userId: ws.adminId },
-      });
+      const { runId } = await runNow(actAs(p, ws.workspaceId, ws.adminId), { jobId: job.id });
       await waitFor(
         "the model's second turn (the shell command has run)",
         () => Promise.resolve(hanging),
@@ -195,11 +193,7 @@ describe("scenario: worker killed mid-run", () => {
           ),
       ]);
       await startSurvivor();
-      const { runId } = await enqueueRun(p.t.db, p.worker.runQueue, {
-        workspaceId: ws.workspaceId,
-        jobId: job.id,
-        actor: { userId: ws.adminId },
-      });
+      const { runId } = await runNow(actAs(p, ws.workspaceId, ws.adminId), { jobId: job.id });
       const run = await waitFor(
         "the slow run to finish",
         async () => {

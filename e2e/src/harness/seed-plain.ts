@@ -4,6 +4,7 @@
 // (connectionId is empty).
 import { approveJob } from "@secondshift/access";
 import { syncRepository } from "@secondshift/repo-sync";
+import { actAs } from "./actor.ts";
 import type { Platform } from "./platform.ts";
 import { seedWorkspace, type Planted, type SeededWorkspace } from "./seed.ts";
 
@@ -25,10 +26,7 @@ export async function syncAndApproveAll(p: Platform, ws: SeededWorkspace): Promi
     where: { workspaceId: ws.workspaceId, status: "NEEDS_APPROVAL" },
   });
   for (const job of jobs) {
-    await approveJob({
-      db: p.t.db,
-      actor: { userId: ws.ownerId },
-      workspaceId: ws.workspaceId,
+    await approveJob(actAs(p, ws.workspaceId, ws.ownerId), {
       jobId: job.id,
       requestHash: job.requestHash,
     });

@@ -11,6 +11,7 @@ import { approveJob, createConnection, setAllowedTools } from "@secondshift/acce
 import { listConnectionTools } from "@secondshift/broker";
 import { encryptField } from "@secondshift/crypto";
 import { syncRepository } from "@secondshift/repo-sync";
+import { actAs } from "./actor.ts";
 import type { Platform } from "./platform.ts";
 
 export interface Planted {
@@ -134,7 +135,7 @@ export async function seedWorkspace(
       { workspaceId: workspace.id, userId: admin.id, role: "ADMIN" },
     ],
   });
-  const ctx = { db, actor: { userId: owner.id }, workspaceId: workspace.id };
+  const ctx = actAs(p, workspace.id, owner.id);
 
   const providerId = randomUUID();
   await db.modelProvider.create({
@@ -157,9 +158,7 @@ export async function seedWorkspace(
 
   let connectionId = "";
   if (options.mcpUrl) {
-    ({ id: connectionId } = await createConnection({
-      ...ctx,
-      keyring: p.keyring,
+    ({ id: connectionId } = await createConnection(ctx, {
       kind: "MCP",
       label: "everything",
       endpoint: options.mcpUrl,
@@ -173,7 +172,10 @@ export async function seedWorkspace(
       connectionId,
       timeoutMs: 20_000,
     });
-    await setAllowedTools({ ...ctx, connectionId, tools: options.allowedTools ?? [] });
+    await setAllowedTools(ctx, {
+      connectionId,
+      tools: options.allowedTools ?? [],
+    });
   }
 
   const repository = await db.repository.create({
@@ -229,10 +231,7 @@ export async function syncAndApprove(p: Platform, ws: SeededWorkspace): Promise<
   for (const job of await p.t.db.job.findMany({
     where: { workspaceId: ws.workspaceId, status: "NEEDS_APPROVAL" },
   })) {
-    await approveJob({
-      db: p.t.db,
-      actor: { userId: ws.ownerId },
-      workspaceId: ws.workspaceId,
+    await approveJob(actAs(p, ws.workspaceId, ws.ownerId), {
       jobId: job.id,
       requestHash: job.requestHash,
       bindings: { "MCP:everything": ws.connectionId },

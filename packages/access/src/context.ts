@@ -1,6 +1,8 @@
-// Authorization lives inside the domain functions (not only in the web layer), so the worker,
-// the web app and any future caller get the same checks. A workspace the actor is not a member
-// of, and every id from another workspace, behaves as not found (P05): nothing leaks existence.
+// Who is acting, in which workspace, with which mechanisms. Every use case is
+// `(ctx: ActorContext, input)` and starts with `requireRole(ctx, need)` — the only place that
+// decides who may do what. A workspace the actor is not a member of, and every id from another
+// workspace, behaves as not found (P05): nothing leaks existence.
+import type { Keyring } from "@secondshift/crypto";
 import type { Db, Prisma, Role } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 
@@ -10,40 +12,80 @@ export interface Actor {
   userId: string;
 }
 
+/**
+ * The queue mechanisms a use case may need. Declared here and implemented by
+ * `@secondshift/scheduler` (`createWorkspaceServices`), so the domain never imports a queue.
+ */
+export interface WorkspaceServices {
+  /** Puts an already inserted QUEUED run on the run queue (idempotent). */
+  enqueueRun(run: { runId: string; workspaceId: string }): Promise<void>;
+  /** Converges the workspace's schedules to the database (after pause / resume). */
+  syncSchedules(workspaceId: string): Promise<void>;
+  /** Queues a sync of one repository (deduplicated per repository). */
+  requestSync(target: { workspaceId: string; repositoryId: string }): Promise<void>;
+}
+
 export interface ActorContext {
   db: Db;
   actor: Actor;
   workspaceId: string;
+  /** Needed by run now, pause / resume and sync now. */
+  services?: WorkspaceServices;
+  /** Needed by use cases that store a credential (createConnection). */
+  keyring?: Keyring;
 }
 
-export const readerRoles: readonly Role[] = ["OWNER", "ADMIN", "VIEWER"];
-export const ownerOnly: readonly Role[] = ["OWNER"];
+/** What a use case needs: the closed set of permissions (C02). */
+export type Need = "read" | "operate" | "own";
 
+const allowed: Record<Need, readonly Role[]> = {
+  read: ["OWNER", "ADMIN", "VIEWER"],
+  // Admins run and schedule approved jobs: run now, pause / resume, sync now, cancel, redeliver.
+  operate: ["OWNER", "ADMIN"],
+  // Owners alone: connections, approvals, members, providers, webhook configuration.
+  own: ["OWNER"],
+};
+
+const whoCan: Record<Need, string> = {
+  read: "Only members of this workspace can see this.",
+  operate: "Only a workspace owner or admin can do this; ask one of them.",
+  own: "Only a workspace owner can do this; ask the workspace owner.",
+};
+
+/** The one "not found" error: a missing row and a row of another workspace look the same. */
 export function notFound(what: string): AppError {
   return new AppError("NOT_FOUND", `${what} was not found in this workspace.`, {
     reason: `${what.toUpperCase().replace(/\s+/g, "_")}_NOT_FOUND`,
   });
 }
 
-/** Loads the actor's membership and refuses unless its role is one of `roles`. */
-export async function requireRole(
-  ctx: ActorContext,
-  roles: readonly Role[],
-  action: string,
-): Promise<Role> {
+/** Refuses unless the actor is a member whose role covers `need`; returns that role. */
+export async function requireRole(ctx: ActorContext, need: Need): Promise<Role> {
   const membership = await ctx.db.membership.findUnique({
     where: { workspaceId_userId: { workspaceId: ctx.workspaceId, userId: ctx.actor.userId } },
     select: { role: true },
   });
   if (!membership) throw notFound("Workspace");
-  if (!roles.includes(membership.role)) {
+  if (!allowed[need].includes(membership.role)) {
+    throw new AppError("FORBIDDEN", whoCan[need], { reason: "ROLE_NOT_ALLOWED" });
+  }
+  return membership.role;
+}
+
+/** A mechanism the caller must have wired; missing means a wiring bug, not a user error. */
+export function requireService<K extends "services" | "keyring">(
+  ctx: ActorContext,
+  key: K,
+): NonNullable<ActorContext[K]> {
+  const value = ctx[key];
+  if (value === undefined) {
     throw new AppError(
-      "FORBIDDEN",
-      `Only a workspace ${roles.join(" or ").toLowerCase()} can ${action}; ask the workspace owner.`,
+      "INTERNAL",
+      "This action is not available here; the server is missing a part.",
       {
-        reason: "ROLE_NOT_ALLOWED",
+        reason: `${key.toUpperCase()}_NOT_WIRED`,
       },
     );
   }
-  return membership.role;
+  return value;
 }

@@ -1,8 +1,8 @@
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { isAppError } from "@secondshift/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setAllowedTools } from "./connections.ts";
-import { approveJob } from "./decisions.ts";
+import { setAllowedTools } from "./connections/manage.ts";
+import { approveJob } from "./jobs/decisions.ts";
 import { freezePlan } from "./plan.ts";
 import { upsertJobsFromConfig } from "./sync-jobs.ts";
 import {
@@ -55,8 +55,7 @@ async function approved(
   });
   const jobId = jobs[0]!.jobId;
   const row = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
-  await approveJob({
-    ...owner(),
+  await approveJob(owner(), {
     jobId,
     requestHash: row.requestHash,
     ...(narrow ? { tools: narrow } : {}),
@@ -102,11 +101,11 @@ describe("freezePlan", () => {
     ]);
     const runId = await createRun(t.db, a.workspaceId, jobId);
     const first = await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
-    await setAllowedTools({ ...owner(), connectionId: docs, tools: ["search", "write", "fetch"] });
+    await setAllowedTools(owner(), { connectionId: docs, tools: ["search", "write", "fetch"] });
     const second = await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
     expect(second).toEqual(first);
     expect(second.tools.map((x) => x.name)).toEqual(["search"]);
-    await setAllowedTools({ ...owner(), connectionId: docs, tools: ["search", "write"] });
+    await setAllowedTools(owner(), { connectionId: docs, tools: ["search", "write"] });
   });
 
   it("disambiguates the same tool name on two connections", async () => {

@@ -4,10 +4,10 @@
 // Once written it is never recomputed for the run, so it cannot grow.
 import { Prisma, type ConnectionKind, type Db } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
-import { SYSTEM_PLANNER, writeAudit } from "./audit.ts";
+import { recordAudit, SYSTEM_PLANNER } from "./audit/record.ts";
 import { notFound } from "./context.ts";
 import { groupKey, storedRequest } from "./request.ts";
-import { currentGrant, readBindings } from "./review.ts";
+import { currentGrant, readBindings } from "./jobs/review.ts";
 import { readDiscoveredTools } from "./tools.ts";
 
 export interface PlanEntry {
@@ -46,7 +46,7 @@ async function refuse(
       where: { id: run.id },
       data: { status: "FAILED", error: message, finishedAt: new Date() },
     });
-    await writeAudit(tx, {
+    await recordAudit(tx, {
       workspaceId: run.workspaceId,
       actorType: "SYSTEM",
       actorId: SYSTEM_PLANNER,

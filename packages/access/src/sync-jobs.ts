@@ -4,7 +4,7 @@
 // its earlier decision.
 import type { RepoJob } from "@secondshift/config";
 import type { Db, JobStatus, Prisma } from "@secondshift/db";
-import { SYSTEM_REPO_SYNC, writeAudit } from "./audit.ts";
+import { recordAudit, SYSTEM_REPO_SYNC, type AuditAction } from "./audit/record.ts";
 import { notFound } from "./context.ts";
 import { normaliseRequest, requestHash } from "./request.ts";
 
@@ -38,8 +38,8 @@ export async function upsertJobsFromConfig(
     const existing = await tx.job.findMany({ where: { workspaceId, repositoryId } });
     const byKey = new Map(existing.map((j) => [j.key, j]));
     const result: UpsertJobsResult["jobs"] = [];
-    const audit = (action: string, jobId: string) =>
-      writeAudit(tx, {
+    const audit = (action: AuditAction, jobId: string) =>
+      recordAudit(tx, {
         workspaceId,
         actorType: "SYSTEM",
         actorId: SYSTEM_REPO_SYNC,
@@ -91,7 +91,7 @@ export async function upsertJobsFromConfig(
         where: { id: previous.id },
         data: { ...fields, status, removedAt: null },
       });
-      if (change !== "updated") await audit(`job.${change}`, previous.id);
+      if (change !== "updated") await audit(`job.${change}` as const, previous.id);
       result.push({ key: job.key, jobId: previous.id, status, change });
     }
 

@@ -116,7 +116,7 @@ try {
     connectionId,
     timeoutMs: 10_000,
   });
-  await setAllowedTools({ ...ctx, connectionId, tools: ["echo"] });
+  await setAllowedTools(ctx, { connectionId, tools: ["echo"] });
   const { jobs } = await upsertJobsFromConfig(t.db, {
     workspaceId: tenant.workspaceId,
     repositoryId: tenant.repositoryId,
@@ -124,8 +124,7 @@ try {
     jobs: [job("bench", [{ kind: "MCP", label: "everything", required: true, tools: ["echo"] }])],
   });
   const jobId = jobs[0]!.jobId;
-  await approveJob({
-    ...ctx,
+  await approveJob(ctx, {
     jobId,
     requestHash: (await t.db.job.findUniqueOrThrow({ where: { id: jobId } })).requestHash,
   });

@@ -41,7 +41,7 @@ try {
   });
   const jobId = jobs[0]!.jobId;
   const { requestHash } = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
-  await approveJob({ ...ctx, jobId, requestHash });
+  await approveJob(ctx, { jobId, requestHash });
   const runId = await createRun(t.db, tenant.workspaceId, jobId);
   await freezePlan(t.db, { workspaceId: tenant.workspaceId, runId });
   const { plan } = await t.db.run.findUniqueOrThrow({ where: { id: runId } });

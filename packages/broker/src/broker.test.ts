@@ -74,13 +74,10 @@ async function startRun(
   });
   const jobId = jobs[0]!.jobId;
   const row = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
-  await approveJob({
-    db: t.db,
-    actor: { userId: a.ownerId },
-    workspaceId: a.workspaceId,
-    jobId,
-    requestHash: row.requestHash,
-  });
+  await approveJob(
+    { db: t.db, actor: { userId: a.ownerId }, workspaceId: a.workspaceId },
+    { jobId, requestHash: row.requestHash },
+  );
   const runId = await createRun(t.db, a.workspaceId, jobId);
   await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
   return { id: runId, workspaceId: a.workspaceId, jobId, repositoryFullName: "acme/app" };
@@ -206,7 +203,7 @@ describe("broker", () => {
     const grant = await t.db.grant.findFirstOrThrow({
       where: { jobId: run.jobId, revokedAt: null },
     });
-    await revokeGrant({ ...owner(), grantId: grant.id });
+    await revokeGrant(owner(), { grantId: grant.id });
     await expectRefused(run, "search", { q: "x" }, "GRANT_REVOKED");
     const row = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(row.status).toBe("REVOKED");
@@ -223,7 +220,7 @@ describe("broker", () => {
     });
     const run = await startRun("c06-tool", "allowed");
     await broker.call(run, "search", { q: "x" });
-    await setAllowedTools({ ...owner(), connectionId: conn, tools: ["echo"] });
+    await setAllowedTools(owner(), { connectionId: conn, tools: ["echo"] });
     await expectRefused(run, "search", { q: "x" }, "TOOL_NOT_ALLOWED");
     expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
   });
@@ -237,7 +234,7 @@ describe("broker", () => {
     });
     const run = await startRun("c06-conn", "gone");
     await broker.call(run, "search", { q: "x" });
-    await deleteConnection({ ...owner(), connectionId: conn });
+    await deleteConnection(owner(), { connectionId: conn });
     await expectRefused(run, "search", { q: "x" }, "CONNECTION_REMOVED");
     expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
   });
@@ -281,7 +278,7 @@ describe("broker", () => {
     });
     const jobId = jobs[0]!.jobId;
     const hash = (await t.db.job.findUniqueOrThrow({ where: { id: jobId } })).requestHash;
-    await approveJob({ ...owner(), jobId, requestHash: hash });
+    await approveJob(owner(), { jobId, requestHash: hash });
     const runId = await createRun(t.db, a.workspaceId, jobId);
     await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
     const run = { id: runId, workspaceId: a.workspaceId, jobId, repositoryFullName: "acme/app" };
@@ -525,7 +522,7 @@ describe("broker with a pg pool for its per-call queries", () => {
       const grant = await t.db.grant.findFirstOrThrow({
         where: { jobId: run.jobId, revokedAt: null },
       });
-      await revokeGrant({ ...owner(), grantId: grant.id });
+      await revokeGrant(owner(), { grantId: grant.id });
       const refused = await fast.call(run, "search", { q: "x" }).catch((e: unknown) => e);
       expect(isToolCallError(refused) ? refused.reason : refused).toBe("GRANT_REVOKED");
       expect(mcp.calls).toHaveLength(1);
@@ -908,7 +905,7 @@ describe.each([
     const grant = await t.db.grant.findFirstOrThrow({
       where: { jobId: run.jobId, revokedAt: null },
     });
-    await revokeGrant({ ...owner(), grantId: grant.id });
+    await revokeGrant(owner(), { grantId: grant.id });
     const refused = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
     expect(isToolCallError(refused, "GRANT_REVOKED")).toBe(true);
     expect(blocking.calls).toHaveLength(1);

@@ -2,7 +2,6 @@
 // to choose from. Annotations are kept for display; they are never trusted for enforcement.
 import {
   requireRole,
-  ownerOnly,
   notFound,
   storeDiscoveredTools,
   type ActorContext,
@@ -25,7 +24,7 @@ export interface ListConnectionToolsInput extends ActorContext {
 export async function listConnectionTools(
   input: ListConnectionToolsInput,
 ): Promise<DiscoveredTool[]> {
-  await requireRole(input, ownerOnly, "refresh a connection's tools");
+  await requireRole(input, "own");
   const { db, workspaceId, connectionId } = input;
   const connection = await db.connection.findFirst({
     where: { id: connectionId, workspaceId, deletedAt: null },
@@ -72,7 +71,7 @@ export async function listConnectionTools(
       signal: controller.signal,
       timeoutMs: input.timeoutMs,
     });
-    await storeDiscoveredTools({ ...input, tools });
+    await storeDiscoveredTools(input, { connectionId, tools });
     return tools;
   } finally {
     clearTimeout(timer);

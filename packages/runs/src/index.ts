@@ -1,6 +1,5 @@
 export { executeRun } from "./executor.ts";
 export type { ExecuteRunResult } from "./executor.ts";
-export { cancelRun } from "./cancel.ts";
 export { finishRun } from "./finish.ts";
 export { statusFor } from "./outcome.ts";
 export { issueRunToken, revokeRunTokens } from "./run-token.ts";

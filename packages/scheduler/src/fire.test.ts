@@ -98,7 +98,7 @@ describe("handleFire", () => {
     expect(skips[0]).toMatchObject({
       actorType: "SYSTEM",
       actorId: "scheduler",
-      targetType: "job",
+      targetType: "Job",
       targetId: jobId,
       outcome: "previous_run_active",
     });

@@ -5,14 +5,19 @@
 // Skips are recorded as AuditEvents (action "schedule.skipped", outcome = the reason): a
 // skipped fire has no run to hang a RunEvent on, and the audit log is what owners read to
 // learn why something did not happen.
+import {
+  insertQueuedRun,
+  lockJobRuns,
+  recordAudit,
+  SYSTEM_SCHEDULER,
+  type AuditAction,
+} from "@secondshift/access";
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
-import { insertQueuedRun, isUniqueViolation } from "./job-runs.ts";
-import { lockJobRuns } from "./locks.ts";
+import { isUniqueViolation } from "./job-runs.ts";
 import { addRunToQueue, type RunQueue } from "./queues.ts";
 
-export const SCHEDULE_SKIPPED_ACTION = "schedule.skipped";
-export const SCHEDULER_ACTOR_ID = "scheduler";
+export const SCHEDULE_SKIPPED_ACTION: AuditAction = "schedule.skipped";
 
 export type SkipReason = "previous_run_active" | "job_not_schedulable";
 
@@ -70,16 +75,14 @@ export async function handleFire(
       const active = job.runs.length > 0;
       if (!schedulable || active) {
         const reason: SkipReason = schedulable ? "previous_run_active" : "job_not_schedulable";
-        await tx.auditEvent.create({
-          data: {
-            workspaceId: fire.workspaceId,
-            actorType: "SYSTEM",
-            actorId: SCHEDULER_ACTOR_ID,
-            action: SCHEDULE_SKIPPED_ACTION,
-            targetType: "job",
-            targetId: fire.jobId,
-            outcome: reason,
-          },
+        await recordAudit(tx, {
+          workspaceId: fire.workspaceId,
+          actorType: "SYSTEM",
+          actorId: SYSTEM_SCHEDULER,
+          action: SCHEDULE_SKIPPED_ACTION,
+          targetType: "Job",
+          targetId: fire.jobId,
+          outcome: reason,
         });
         return [{ outcome: "skipped", reason }, false];
       }

@@ -4,8 +4,6 @@ export { handleFire, SCHEDULE_SKIPPED_ACTION } from "./fire.ts";
 export type { Fire, FireOutcome, SkipReason } from "./fire.ts";
 export { createScheduleWorker, fireTime } from "./schedule-worker.ts";
 export type { ScheduleWorkerOptions } from "./schedule-worker.ts";
-export { enqueueRun } from "./enqueue-run.ts";
-export type { EnqueueRunInput } from "./enqueue-run.ts";
 export { createRunQueueWorker, EXECUTOR_FAILED_ERROR, NO_RESULT_ERROR } from "./run-worker.ts";
 export type { ExecuteContext, RunQueueWorkerOptions } from "./run-worker.ts";
 export { recoverLostRuns, requeueQueuedRuns, WORKER_LOST_ERROR } from "./recover.ts";
@@ -27,4 +25,5 @@ export type {
 } from "./queues.ts";
 export { createSyncQueue, createSyncWorker, requestSync, SYNC_QUEUE } from "./sync-queue.ts";
 export type { SyncJobData, SyncQueue, SyncWorkerOptions } from "./sync-queue.ts";
-export { requestRepositorySync, setJobPaused } from "./job-controls.ts";
+export { createWorkspaceServices } from "./workspace-services.ts";
+export type { WorkspaceQueues } from "./workspace-services.ts";

@@ -28,4 +28,5 @@ export {
 export type { DeliveryDeps, DeliverySummary } from "./deliver.ts";
 export { createDeliveryProcessor } from "./processor.ts";
 export type { DeliveryProcessor } from "./processor.ts";
-export { redeliver } from "./redeliver.ts";
+export { resetFailedDelivery } from "./redeliver.ts";
+export type { ResetResult } from "./redeliver.ts";

@@ -3,8 +3,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { RepoJob } from "@secondshift/config";
 import { createKeyring, type Keyring } from "@secondshift/crypto";
-import type { ConnectionAuth, ConnectionKind, Db } from "@secondshift/db";
-import { createConnection, setAllowedTools, storeDiscoveredTools } from "../connections.ts";
+import type { ConnectionAuth, ConnectionKind, Db, JobStatus } from "@secondshift/db";
+import {
+  createConnection,
+  setAllowedTools,
+  storeDiscoveredTools,
+  type CreateConnectionInput,
+} from "../connections/manage.ts";
+import type { ActorContext, WorkspaceServices } from "../context.ts";
 import type { SyncedJob } from "../sync-jobs.ts";
 import type { DiscoveredTool } from "../tools.ts";
 
@@ -71,13 +77,11 @@ export async function seedConnection(
     authType?: ConnectionAuth;
     endpoint?: string;
     settings?: Record<string, unknown>;
-    oauth?: Parameters<typeof createConnection>[0]["oauth"];
+    oauth?: CreateConnectionInput["oauth"];
   },
 ): Promise<string> {
-  const ctx = { db, actor: { userId: tenant.ownerId }, workspaceId: tenant.workspaceId };
-  const { id } = await createConnection({
-    ...ctx,
-    keyring,
+  const ctx = { db, keyring, actor: { userId: tenant.ownerId }, workspaceId: tenant.workspaceId };
+  const { id } = await createConnection(ctx, {
     kind: options.kind,
     label: options.label,
     endpoint: options.endpoint ?? "https://service.example/mcp",
@@ -86,8 +90,8 @@ export async function seedConnection(
     settings: options.settings ?? {},
     oauth: options.oauth,
   });
-  await storeDiscoveredTools({ ...ctx, connectionId: id, tools: options.tools });
-  await setAllowedTools({ ...ctx, connectionId: id, tools: options.allowed });
+  await storeDiscoveredTools(ctx, { connectionId: id, tools: options.tools });
+  await setAllowedTools(ctx, { connectionId: id, tools: options.allowed });
   return id;
 }
 
@@ -121,4 +125,95 @@ export async function createRun(
     data: { workspaceId, jobId, trigger: "MANUAL", status, budgetTokens: 100_000 },
   });
   return run.id;
+}
+
+/** An approved job written directly (no sync, no grant): enough for run / schedule use cases. */
+export async function seedJob(
+  db: Db,
+  tenant: Pick<Tenant, "workspaceId" | "repositoryId">,
+  overrides: { status?: JobStatus; enabled?: boolean } = {},
+): Promise<string> {
+  const key = `job-${randomUUID().slice(0, 8)}`;
+  const row = await db.job.create({
+    data: {
+      workspaceId: tenant.workspaceId,
+      repositoryId: tenant.repositoryId,
+      key,
+      name: key,
+      prompt: "Do the thing.",
+      schedule: "0 9 * * *",
+      tokenBudget: 10_000,
+      timeoutSeconds: 60,
+      requestedTools: [],
+      requestHash: "h",
+      status: overrides.status ?? "APPROVED",
+      enabled: overrides.enabled ?? true,
+      configCommit: "0".repeat(40),
+    },
+  });
+  return row.id;
+}
+
+/** A FAILED webhook delivery of a finished run (ciphertexts are placeholders: never sent). */
+export async function seedFailedDelivery(
+  db: Db,
+  tenant: Pick<Tenant, "workspaceId" | "repositoryId">,
+): Promise<string> {
+  const jobId = await seedJob(db, tenant);
+  const run = await db.run.create({
+    data: {
+      workspaceId: tenant.workspaceId,
+      jobId,
+      trigger: "MANUAL",
+      status: "SUCCEEDED",
+      budgetTokens: 1_000,
+    },
+  });
+  const webhook = await db.webhook.create({
+    data: {
+      workspaceId: tenant.workspaceId,
+      name: "ci",
+      urlCiphertext: new Uint8Array([1]),
+      secretCiphertext: new Uint8Array([2]),
+    },
+  });
+  const delivery = await db.webhookDelivery.create({
+    data: {
+      workspaceId: tenant.workspaceId,
+      webhookId: webhook.id,
+      runId: run.id,
+      status: "FAILED",
+      attemptCount: 8,
+    },
+  });
+  return delivery.id;
+}
+
+export interface RecordedServices extends WorkspaceServices {
+  calls: Array<{ name: keyof WorkspaceServices; arg: unknown }>;
+}
+
+/** A WorkspaceServices that records each call (queues are tested in @secondshift/scheduler). */
+export function recordingServices(): RecordedServices {
+  const calls: RecordedServices["calls"] = [];
+  const record = (name: keyof WorkspaceServices, arg: unknown) => {
+    calls.push({ name, arg });
+    return Promise.resolve();
+  };
+  return {
+    calls,
+    enqueueRun: (arg) => record("enqueueRun", arg),
+    syncSchedules: (arg) => record("syncSchedules", arg),
+    requestSync: (arg) => record("requestSync", arg),
+  };
+}
+
+/** The context a member of `tenant` acts in. */
+export function actorContext(
+  db: Db,
+  tenant: Pick<Tenant, "workspaceId">,
+  userId: string,
+  extra: Pick<ActorContext, "services" | "keyring"> = {},
+): ActorContext {
+  return { db, actor: { userId }, workspaceId: tenant.workspaceId, ...extra };
 }

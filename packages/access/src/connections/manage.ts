@@ -5,12 +5,11 @@ import { randomUUID } from "node:crypto";
 import { encryptField, type Keyring } from "@secondshift/crypto";
 import type { ConnectionAuth, ConnectionKind, Prisma } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
-import { writeAudit } from "./audit.ts";
-import { notFound, ownerOnly, requireRole, type ActorContext } from "./context.ts";
-import { readDiscoveredTools, type DiscoveredTool } from "./tools.ts";
+import { recordAudit } from "../audit/record.ts";
+import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
+import { readDiscoveredTools, type DiscoveredTool } from "../tools.ts";
 
-export interface CreateConnectionInput extends ActorContext {
-  keyring: Keyring;
+export interface CreateConnectionInput {
   kind: ConnectionKind;
   label: string;
   endpoint: string;
@@ -26,12 +25,11 @@ export interface CreateConnectionInput extends ActorContext {
   };
 }
 
-export async function createConnection(input: CreateConnectionInput): Promise<{ id: string }> {
-  await requireRole(input, ownerOnly, "add connections");
-  const { db, workspaceId, actor, keyring } = input;
+/** An owner-typed endpoint: a full http(s) URL with no credentials in it. */
+function parseEndpoint(endpoint: string): URL {
   let url: URL;
   try {
-    url = new URL(input.endpoint);
+    url = new URL(endpoint);
   } catch {
     throw new AppError(
       "BAD_REQUEST",
@@ -53,30 +51,42 @@ export async function createConnection(input: CreateConnectionInput): Promise<{ 
       { reason: "ENDPOINT_HAS_CREDENTIALS" },
     );
   }
-  const id = randomUUID();
+  return url;
+}
+
+/** The row's secrets, each encrypted bound to this workspace, row and field (P06). */
+async function sealSecrets(
+  keyring: Keyring,
+  row: { workspaceId: string; id: string },
+  input: CreateConnectionInput,
+) {
   const seal = (field: string, value: string | null | undefined) =>
     value
-      ? encryptField(keyring, value, { workspaceId, table: "Connection", rowId: id, field })
+      ? encryptField(keyring, value, {
+          workspaceId: row.workspaceId,
+          table: "Connection",
+          rowId: row.id,
+          field,
+        })
       : Promise.resolve(null);
-  const data = {
-    id,
-    workspaceId,
-    kind: input.kind,
-    label: input.label,
-    endpoint: url.toString(),
-    authType: input.authType,
-    authHeaderName: input.authHeaderName ?? null,
+  return {
     credentialCiphertext: await seal("credentialCiphertext", input.credential),
     oauthAccessTokenCiphertext: await seal("oauthAccessTokenCiphertext", input.oauth?.accessToken),
     oauthRefreshTokenCiphertext: await seal(
       "oauthRefreshTokenCiphertext",
       input.oauth?.refreshToken,
     ),
-    oauthAccessTokenExpiresAt: input.oauth?.expiresAt ?? null,
-    oauthConfig: input.oauth?.config as Prisma.InputJsonValue | undefined,
-    settings: (input.settings ?? {}) as Prisma.InputJsonValue,
-    createdById: actor.userId,
   };
+}
+
+export async function createConnection(
+  ctx: ActorContext,
+  input: CreateConnectionInput,
+): Promise<{ id: string }> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
+  const keyring = requireService(ctx, "keyring");
+  const url = parseEndpoint(input.endpoint);
   const existing = await db.connection.findFirst({
     where: { workspaceId, kind: input.kind, label: input.label },
     select: { id: true },
@@ -87,9 +97,24 @@ export async function createConnection(input: CreateConnectionInput): Promise<{ 
       `A ${input.kind} connection labelled "${input.label}" already exists.`,
       { reason: "LABEL_TAKEN" },
     );
+  const id = randomUUID();
+  const data = {
+    id,
+    workspaceId,
+    kind: input.kind,
+    label: input.label,
+    endpoint: url.toString(),
+    authType: input.authType,
+    authHeaderName: input.authHeaderName ?? null,
+    ...(await sealSecrets(keyring, { workspaceId, id }, input)),
+    oauthAccessTokenExpiresAt: input.oauth?.expiresAt ?? null,
+    oauthConfig: input.oauth?.config as Prisma.InputJsonValue | undefined,
+    settings: (input.settings ?? {}) as Prisma.InputJsonValue,
+    createdById: actor.userId,
+  };
   await db.$transaction(async (tx) => {
     await tx.connection.create({ data });
-    await writeAudit(tx, {
+    await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
       actorId: actor.userId,
@@ -107,10 +132,11 @@ export async function createConnection(input: CreateConnectionInput): Promise<{ 
  * dropped at once, and the label is freed so the owner can reconnect under the same name.
  */
 export async function deleteConnection(
-  input: ActorContext & { connectionId: string },
+  ctx: ActorContext,
+  input: { connectionId: string },
 ): Promise<void> {
-  await requireRole(input, ownerOnly, "remove connections");
-  const { db, workspaceId, actor } = input;
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
   const connection = await db.connection.findFirst({
     where: { id: input.connectionId, workspaceId, deletedAt: null },
   });
@@ -127,7 +153,7 @@ export async function deleteConnection(
         oauthRefreshTokenCiphertext: null,
       },
     });
-    await writeAudit(tx, {
+    await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
       actorId: actor.userId,
@@ -139,14 +165,13 @@ export async function deleteConnection(
   });
 }
 
-export const revokeConnection = deleteConnection;
-
 /** The owner's choice of which discovered tools jobs may use on this connection. */
 export async function setAllowedTools(
-  input: ActorContext & { connectionId: string; tools: readonly string[] },
+  ctx: ActorContext,
+  input: { connectionId: string; tools: readonly string[] },
 ): Promise<string[]> {
-  await requireRole(input, ownerOnly, "change a connection's tools");
-  const { db, workspaceId, actor } = input;
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
   const connection = await db.connection.findFirst({
     where: { id: input.connectionId, workspaceId, deletedAt: null },
   });
@@ -165,7 +190,7 @@ export async function setAllowedTools(
   const tools = [...new Set(input.tools)].sort();
   await db.$transaction(async (tx) => {
     await tx.connection.update({ where: { id: connection.id }, data: { allowedTools: tools } });
-    await writeAudit(tx, {
+    await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
       actorId: actor.userId,
@@ -180,10 +205,11 @@ export async function setAllowedTools(
 
 /** Stores what discovery found (owner-triggered); allowed tools are left to the owner. */
 export async function storeDiscoveredTools(
-  input: ActorContext & { connectionId: string; tools: readonly DiscoveredTool[] },
+  ctx: ActorContext,
+  input: { connectionId: string; tools: readonly DiscoveredTool[] },
 ): Promise<void> {
-  await requireRole(input, ownerOnly, "refresh a connection's tools");
-  const { db, workspaceId, actor } = input;
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
   const connection = await db.connection.findFirst({
     where: { id: input.connectionId, workspaceId, deletedAt: null },
     select: { id: true },
@@ -201,7 +227,7 @@ export async function storeDiscoveredTools(
       where: { id: connection.id },
       data: { discoveredTools: JSON.parse(JSON.stringify(tools)) as Prisma.InputJsonValue },
     });
-    await writeAudit(tx, {
+    await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
       actorId: actor.userId,

@@ -2,9 +2,9 @@
 // whether that connection allows it, and whether it may change data. Readable by every role;
 // `canApprove` tells the UI whether to show the buttons (the check itself is in approveJob).
 import type { ConnectionKind, JobStatus } from "@secondshift/db";
-import { notFound, readerRoles, requireRole, type ActorContext, type DbClient } from "./context.ts";
-import { groupKey, storedRequest } from "./request.ts";
-import { readDiscoveredTools } from "./tools.ts";
+import { notFound, requireRole, type ActorContext, type DbClient } from "../context.ts";
+import { groupKey, storedRequest } from "../request.ts";
+import { readDiscoveredTools } from "../tools.ts";
 
 export interface ReviewConnection {
   id: string;
@@ -82,12 +82,13 @@ export async function currentGrant(db: DbClient, workspaceId: string, jobId: str
 }
 
 export async function getAccessReview(
-  ctx: ActorContext & { jobId: string },
+  ctx: ActorContext,
+  input: { jobId: string },
 ): Promise<AccessReview> {
-  const role = await requireRole(ctx, readerRoles, "see access reviews");
+  const role = await requireRole(ctx, "read");
   const { db, workspaceId } = ctx;
   const job = await db.job.findFirst({
-    where: { id: ctx.jobId, workspaceId },
+    where: { id: input.jobId, workspaceId },
     include: { repository: { select: { fullName: true } } },
   });
   if (!job) throw notFound("Job");

@@ -1,11 +1,9 @@
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { isAppError } from "@secondshift/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createConnection, deleteConnection, setAllowedTools } from "./connections.ts";
-import { approveJob, rejectJob, revokeGrant } from "./decisions.ts";
-import { normaliseRequest, requestHash } from "./request.ts";
-import { getAccessReview } from "./review.ts";
-import { upsertJobsFromConfig } from "./sync-jobs.ts";
+import { createConnection, deleteConnection, setAllowedTools } from "../connections/manage.ts";
+import { normaliseRequest, requestHash } from "../request.ts";
+import { upsertJobsFromConfig } from "../sync-jobs.ts";
 import {
   job,
   seedConnection,
@@ -13,7 +11,9 @@ import {
   testKeyring,
   tool,
   type Tenant,
-} from "./testing/index.ts";
+} from "../testing/index.ts";
+import { approveJob, rejectJob, revokeGrant } from "./decisions.ts";
+import { getAccessReview } from "./review.ts";
 
 let t: TestDatabase;
 let a: Tenant;
@@ -35,6 +35,7 @@ afterAll(async () => t?.drop());
 
 const as = (tenant: Tenant, userId: string) => ({
   db: t.db,
+  keyring,
   actor: { userId },
   workspaceId: tenant.workspaceId,
 });
@@ -100,7 +101,7 @@ describe("approvals", () => {
       },
     ]);
     for (const userId of [a.ownerId, a.adminId, a.viewerId]) {
-      const review = await getAccessReview({ ...as(a, userId), jobId: j.jobId });
+      const review = await getAccessReview(as(a, userId), { jobId: j.jobId });
       expect(review.canApprove).toBe(userId === a.ownerId);
       expect(review.groups[0]?.connection?.id).toBe(docs);
       expect(review.groups[0]?.tools).toEqual([
@@ -141,24 +142,21 @@ describe("approvals", () => {
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
     ]);
     const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
-    const { grantId } = await approveJob({
-      ...as(a, a.ownerId),
+    const { grantId } = await approveJob(as(a, a.ownerId), {
       jobId: j.jobId,
       requestHash: row.requestHash,
     });
     const before = await t.db.auditEvent.count();
     for (const userId of [a.adminId, a.viewerId]) {
       const ctx = as(a, userId);
-      expect(await code(approveJob({ ...ctx, jobId: j.jobId, requestHash: row.requestHash }))).toBe(
+      expect(await code(approveJob(ctx, { jobId: j.jobId, requestHash: row.requestHash }))).toBe(
         "FORBIDDEN",
       );
-      expect(await code(rejectJob({ ...ctx, jobId: j.jobId }))).toBe("FORBIDDEN");
-      expect(await code(revokeGrant({ ...ctx, grantId }))).toBe("FORBIDDEN");
+      expect(await code(rejectJob(ctx, { jobId: j.jobId }))).toBe("FORBIDDEN");
+      expect(await code(revokeGrant(ctx, { grantId }))).toBe("FORBIDDEN");
       expect(
         await code(
-          createConnection({
-            ...ctx,
-            keyring,
+          createConnection(ctx, {
             kind: "MCP",
             label: "mine",
             endpoint: "https://evil.example",
@@ -168,14 +166,13 @@ describe("approvals", () => {
       ).toBe("FORBIDDEN");
       expect(
         await code(
-          setAllowedTools({
-            ...ctx,
+          setAllowedTools(ctx, {
             connectionId: docs,
             tools: ["search", "delete_page", "fetch"],
           }),
         ),
       ).toBe("FORBIDDEN");
-      expect(await code(deleteConnection({ ...ctx, connectionId: docs }))).toBe("FORBIDDEN");
+      expect(await code(deleteConnection(ctx, { connectionId: docs }))).toBe("FORBIDDEN");
     }
     expect(await t.db.auditEvent.count()).toBe(before);
     expect((await t.db.connection.findUniqueOrThrow({ where: { id: docs } })).allowedTools).toEqual(
@@ -190,8 +187,7 @@ describe("approvals", () => {
       { kind: "MCP", label: "docs", required: false, tools: ["search", "fetch"] },
     ]);
     const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
-    const result = await approveJob({
-      ...as(a, a.ownerId),
+    const result = await approveJob(as(a, a.ownerId), {
       jobId: j.jobId,
       requestHash: row.requestHash,
     });
@@ -218,7 +214,7 @@ describe("approvals", () => {
     });
     // A stale review cannot be approved.
     expect(
-      await code(approveJob({ ...as(a, a.ownerId), jobId: j.jobId, requestHash: "0".repeat(64) })),
+      await code(approveJob(as(a, a.ownerId), { jobId: j.jobId, requestHash: "0".repeat(64) })),
     ).toBe("CONFLICT");
   });
 
@@ -233,8 +229,7 @@ describe("approvals", () => {
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
     ]);
     const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
-    const result = await approveJob({
-      ...as(a, a.ownerId),
+    const result = await approveJob(as(a, a.ownerId), {
       jobId: j.jobId,
       requestHash: row.requestHash,
       bindings: { "MCP:docs": wiki },
@@ -247,16 +242,15 @@ describe("approvals", () => {
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
     ]);
     const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
-    const { grantId } = await approveJob({
-      ...as(a, a.ownerId),
+    const { grantId } = await approveJob(as(a, a.ownerId), {
       jobId: j.jobId,
       requestHash: row.requestHash,
     });
-    await revokeGrant({ ...as(a, a.ownerId), grantId });
+    await revokeGrant(as(a, a.ownerId), { grantId });
     expect((await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe(
       "NEEDS_APPROVAL",
     );
-    await rejectJob({ ...as(a, a.ownerId), jobId: j.jobId });
+    await rejectJob(as(a, a.ownerId), { jobId: j.jobId });
     expect((await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe("REJECTED");
     const actions = (
       await t.db.auditEvent.findMany({
@@ -272,31 +266,28 @@ describe("approvals", () => {
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
     ]);
     const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
-    const { grantId } = await approveJob({
-      ...as(a, a.ownerId),
+    const { grantId } = await approveJob(as(a, a.ownerId), {
       jobId: j.jobId,
       requestHash: row.requestHash,
     });
     const otherOwner = as(b, b.ownerId);
-    expect(await code(getAccessReview({ ...otherOwner, jobId: j.jobId }))).toBe("NOT_FOUND");
+    expect(await code(getAccessReview(otherOwner, { jobId: j.jobId }))).toBe("NOT_FOUND");
     expect(
-      await code(approveJob({ ...otherOwner, jobId: j.jobId, requestHash: row.requestHash })),
+      await code(approveJob(otherOwner, { jobId: j.jobId, requestHash: row.requestHash })),
     ).toBe("NOT_FOUND");
-    expect(await code(rejectJob({ ...otherOwner, jobId: j.jobId }))).toBe("NOT_FOUND");
-    expect(await code(revokeGrant({ ...otherOwner, grantId }))).toBe("NOT_FOUND");
-    expect(await code(deleteConnection({ ...otherOwner, connectionId: docs }))).toBe("NOT_FOUND");
-    expect(await code(setAllowedTools({ ...otherOwner, connectionId: docs, tools: [] }))).toBe(
+    expect(await code(rejectJob(otherOwner, { jobId: j.jobId }))).toBe("NOT_FOUND");
+    expect(await code(revokeGrant(otherOwner, { grantId }))).toBe("NOT_FOUND");
+    expect(await code(deleteConnection(otherOwner, { connectionId: docs }))).toBe("NOT_FOUND");
+    expect(await code(setAllowedTools(otherOwner, { connectionId: docs, tools: [] }))).toBe(
       "NOT_FOUND",
     );
     // b's owner acting on workspace a without membership
     expect(
       await code(
-        getAccessReview({
-          db: t.db,
-          actor: { userId: b.ownerId },
-          workspaceId: a.workspaceId,
-          jobId: j.jobId,
-        }),
+        getAccessReview(
+          { db: t.db, actor: { userId: b.ownerId }, workspaceId: a.workspaceId },
+          { jobId: j.jobId },
+        ),
       ),
     ).toBe("NOT_FOUND");
     // binding a's job to b's connection
@@ -308,8 +299,7 @@ describe("approvals", () => {
     });
     expect(
       await code(
-        approveJob({
-          ...as(a, a.ownerId),
+        approveJob(as(a, a.ownerId), {
           jobId: j.jobId,
           requestHash: row.requestHash,
           bindings: { "MCP:docs": foreign },
@@ -332,8 +322,7 @@ describe("approvals", () => {
   it("setAllowedTools refuses tools the service does not offer", async () => {
     expect(
       await code(
-        setAllowedTools({
-          ...as(a, a.ownerId),
+        setAllowedTools(as(a, a.ownerId), {
           connectionId: docs,
           tools: ["search", "exfiltrate"],
         }),
@@ -356,7 +345,7 @@ describe("repository sync", () => {
     const created = await syncOne(a, "sync", gh(["list_commits"]));
     expect(created).toMatchObject({ status: "NEEDS_APPROVAL", change: "created" });
     const row = await t.db.job.findUniqueOrThrow({ where: { id: created.jobId } });
-    await approveJob({ ...as(a, a.ownerId), jobId: created.jobId, requestHash: row.requestHash });
+    await approveJob(as(a, a.ownerId), { jobId: created.jobId, requestHash: row.requestHash });
 
     const promptOnly = await syncOne(a, "sync", gh(["list_commits"]), { prompt: "new prompt" });
     expect(promptOnly).toMatchObject({ status: "APPROVED", change: "updated" });

@@ -1,0 +1,8 @@
+// Use cases only: the authorization matrix enumerates these exports.
+export {
+  createConnection,
+  deleteConnection,
+  setAllowedTools,
+  storeDiscoveredTools,
+} from "./manage.ts";
+export { listConnections } from "./list.ts";

@@ -1,0 +1,234 @@
+// The owner's decisions on a job's request. Only OWNER decides (C02); each decision is one
+// transaction with its audit row, so there is never a grant without its record.
+import { randomUUID } from "node:crypto";
+import type { ConnectionKind } from "@secondshift/db";
+import { AppError } from "@secondshift/errors";
+import { recordAudit } from "../audit/record.ts";
+import { notFound, requireRole, type ActorContext, type DbClient } from "../context.ts";
+import { groupKey, storedRequest, type RequestedToolGroup } from "../request.ts";
+import { proposeConnection } from "./review.ts";
+
+export interface ApproveJobInput {
+  jobId: string;
+  /** The requestHash the owner reviewed: approving refuses if the request changed meanwhile. */
+  requestHash: string;
+  /** Owner's choice per group key (`MCP:docs`, `GITHUB:`): a connection of that kind. */
+  bindings?: Record<string, string>;
+  /** Owner's narrowing per group key; default: every requested tool the connection allows. */
+  tools?: Record<string, string[]>;
+}
+
+export interface ApproveJobResult {
+  grantId: string;
+  groups: Array<{
+    key: string;
+    connectionId: string | null;
+    tools: string[];
+    missing: string[];
+    required: boolean;
+  }>;
+}
+
+async function revokeActiveGrants(
+  db: DbClient,
+  workspaceId: string,
+  jobId: string,
+  userId: string,
+): Promise<void> {
+  await db.grant.updateMany({
+    where: { workspaceId, jobId, revokedAt: null },
+    data: { revokedAt: new Date(), revokedById: userId },
+  });
+}
+
+type Decided = ApproveJobResult["groups"][number] & { group: RequestedToolGroup };
+
+/** The job as reviewed: still in the repository, same request, only groups it requests. */
+function checkReviewed(
+  job: { status: string; requestHash: string; requestedTools: unknown },
+  input: ApproveJobInput,
+): RequestedToolGroup[] {
+  if (job.status === "REMOVED") {
+    throw new AppError("CONFLICT", "This job is no longer in the repository's .secondshift.yaml.", {
+      reason: "JOB_REMOVED",
+    });
+  }
+  if (job.requestHash !== input.requestHash) {
+    throw new AppError(
+      "CONFLICT",
+      "The job's tool request changed since you reviewed it; review it again before approving.",
+      { reason: "REQUEST_CHANGED" },
+    );
+  }
+  const groups = storedRequest(job.requestedTools);
+  const keys = new Set(groups.map(groupKey));
+  for (const key of [...Object.keys(input.bindings ?? {}), ...Object.keys(input.tools ?? {})]) {
+    if (!keys.has(key))
+      throw new AppError("BAD_REQUEST", `The job requests no tool group "${key}".`, {
+        reason: "UNKNOWN_GROUP",
+      });
+  }
+  return groups;
+}
+
+/** Per group: the bound connection (owner's choice or the proposal) and the tools granted. */
+function decideGroup(
+  group: RequestedToolGroup,
+  connections: ReadonlyArray<{
+    id: string;
+    kind: ConnectionKind;
+    label: string;
+    allowedTools: string[];
+  }>,
+  input: ApproveJobInput,
+): Decided {
+  const key = groupKey(group);
+  const chosenId = input.bindings?.[key];
+  const connection =
+    chosenId === undefined
+      ? proposeConnection(group, connections)
+      : connections.find((c) => c.id === chosenId);
+  if (chosenId !== undefined && !connection) throw notFound("Connection");
+  if (connection && connection.kind !== group.kind) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `Group ${key} needs a ${group.kind} connection, not ${connection.kind}.`,
+      { reason: "CONNECTION_KIND_MISMATCH" },
+    );
+  }
+  const narrowed = input.tools?.[key];
+  // Only tools the connection allows can be approved; the owner may approve fewer.
+  const tools = group.tools.filter(
+    (t) => connection?.allowedTools.includes(t) && (narrowed === undefined || narrowed.includes(t)),
+  );
+  const missing = group.tools.filter((t) => !tools.includes(t));
+  return {
+    key,
+    group,
+    connectionId: connection?.id ?? null,
+    tools,
+    missing,
+    required: group.required,
+  };
+}
+
+async function writeGrant(
+  tx: DbClient,
+  ids: { workspaceId: string; jobId: string; grantId: string; requestHash: string; userId: string },
+  decided: readonly Decided[],
+): Promise<void> {
+  const { workspaceId, jobId, grantId } = ids;
+  await revokeActiveGrants(tx, workspaceId, jobId, ids.userId);
+  await tx.grant.create({
+    data: {
+      id: grantId,
+      workspaceId,
+      jobId,
+      requestHash: ids.requestHash,
+      approvedById: ids.userId,
+      bindings: decided.map((d) => ({
+        kind: d.group.kind,
+        label: d.group.label,
+        connectionId: d.connectionId,
+      })),
+    },
+  });
+  const rows = new Map<string, { connectionId: string; toolName: string }>();
+  for (const d of decided) {
+    if (d.connectionId)
+      for (const toolName of d.tools)
+        rows.set(`${d.connectionId}\n${toolName}`, { connectionId: d.connectionId, toolName });
+  }
+  if (rows.size > 0) {
+    await tx.grantTool.createMany({
+      data: [...rows.values()].map((r) => ({ ...r, workspaceId, grantId })),
+    });
+  }
+}
+
+export async function approveJob(
+  ctx: ActorContext,
+  input: ApproveJobInput,
+): Promise<ApproveJobResult> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
+  const job = await db.job.findFirst({ where: { id: input.jobId, workspaceId } });
+  if (!job) throw notFound("Job");
+  const groups = checkReviewed(job, input);
+  const connections = await db.connection.findMany({ where: { workspaceId, deletedAt: null } });
+  const decided = groups.map((group) => decideGroup(group, connections, input));
+  const grantId = randomUUID();
+  await db.$transaction(async (tx) => {
+    const ids = { workspaceId, jobId: job.id, grantId, requestHash: job.requestHash };
+    await writeGrant(tx, { ...ids, userId: actor.userId }, decided);
+    await tx.job.update({ where: { id: job.id }, data: { status: "APPROVED" } });
+    await recordAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "job.approved",
+      targetType: "Job",
+      targetId: job.id,
+    });
+  });
+  return {
+    grantId,
+    groups: decided.map(({ key, connectionId, tools, missing, required }) => ({
+      key,
+      connectionId,
+      tools,
+      missing,
+      required,
+    })),
+  };
+}
+
+export async function rejectJob(ctx: ActorContext, input: { jobId: string }): Promise<void> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
+  const job = await db.job.findFirst({
+    where: { id: input.jobId, workspaceId },
+    select: { id: true },
+  });
+  if (!job) throw notFound("Job");
+  await db.$transaction(async (tx) => {
+    await revokeActiveGrants(tx, workspaceId, job.id, actor.userId);
+    await tx.job.update({ where: { id: job.id }, data: { status: "REJECTED" } });
+    await recordAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "job.rejected",
+      targetType: "Job",
+      targetId: job.id,
+    });
+  });
+}
+
+/** Takes effect at the running job's next tool call (the broker re-reads the grant), C06. */
+export async function revokeGrant(ctx: ActorContext, input: { grantId: string }): Promise<void> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
+  const grant = await db.grant.findFirst({
+    where: { id: input.grantId, workspaceId },
+    include: { job: { select: { id: true, status: true } } },
+  });
+  if (!grant) throw notFound("Grant");
+  if (grant.revokedAt) return;
+  await db.$transaction(async (tx) => {
+    await tx.grant.update({
+      where: { id: grant.id },
+      data: { revokedAt: new Date(), revokedById: actor.userId },
+    });
+    if (grant.job.status === "APPROVED")
+      await tx.job.update({ where: { id: grant.job.id }, data: { status: "NEEDS_APPROVAL" } });
+    await recordAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "grant.revoked",
+      targetType: "Grant",
+      targetId: grant.id,
+    });
+  });
+}

@@ -1,0 +1,32 @@
+// Model providers as every member may see them. The key is decrypted only by the gateway
+// (C24): the select is explicit and never reads its ciphertext.
+import type { ProviderKind } from "@secondshift/db";
+import { requireRole, type ActorContext } from "../context.ts";
+
+export interface ModelProviderSummary {
+  id: string;
+  name: string;
+  kind: ProviderKind;
+  baseUrl: string;
+  defaultModel: string | null;
+  isDefault: boolean;
+}
+
+export async function listModelProviders(
+  ctx: ActorContext,
+  _input: Record<string, never>,
+): Promise<ModelProviderSummary[]> {
+  await requireRole(ctx, "read");
+  return ctx.db.modelProvider.findMany({
+    where: { workspaceId: ctx.workspaceId },
+    select: {
+      id: true,
+      name: true,
+      kind: true,
+      baseUrl: true,
+      defaultModel: true,
+      isDefault: true,
+    },
+    orderBy: { name: "asc" },
+  });
+}

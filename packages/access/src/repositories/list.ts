@@ -1,0 +1,33 @@
+// Repositories and their last sync, as every member may see them. No clone URL (it may carry
+// an operator's path) and no webhook secret.
+import { requireRole, type ActorContext } from "../context.ts";
+
+export interface RepositorySummary {
+  id: string;
+  fullName: string;
+  defaultBranch: string;
+  lastSyncedAt: Date | null;
+  lastSyncedCommit: string | null;
+  syncError: string | null;
+  configErrors: unknown;
+}
+
+export async function listRepositories(
+  ctx: ActorContext,
+  _input: Record<string, never>,
+): Promise<RepositorySummary[]> {
+  await requireRole(ctx, "read");
+  return ctx.db.repository.findMany({
+    where: { workspaceId: ctx.workspaceId },
+    select: {
+      id: true,
+      fullName: true,
+      defaultBranch: true,
+      lastSyncedAt: true,
+      lastSyncedCommit: true,
+      syncError: true,
+      configErrors: true,
+    },
+    orderBy: { fullName: "asc" },
+  });
+}

@@ -1,0 +1,45 @@
+// What schedule fires and "run now" share: the job's run lock, the active-run check and the
+// QUEUED insert. Done under a transaction-scoped advisory lock on the job, because row locks
+// cannot serialise "check for an active run, then insert one": the competing transaction's row
+// does not exist yet. So a job never has two QUEUED/RUNNING runs at once.
+import type { Prisma, RunModel, RunTrigger } from "@secondshift/db";
+
+type Tx = Prisma.TransactionClient;
+
+/** Serialises run creation of one job (fires and "run now"); released at commit. */
+export async function lockJobRuns(tx: Tx, jobId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('secondshift.job-runs'), hashtext(${jobId}))`;
+}
+
+export async function findActiveRun(
+  tx: Tx,
+  workspaceId: string,
+  jobId: string,
+): Promise<{ id: string } | null> {
+  return tx.run.findFirst({
+    where: { workspaceId, jobId, status: { in: ["QUEUED", "RUNNING"] } },
+    select: { id: true },
+  });
+}
+
+export async function insertQueuedRun(
+  tx: Tx,
+  input: {
+    workspaceId: string;
+    jobId: string;
+    trigger: RunTrigger;
+    scheduledFor: Date | null;
+    budgetTokens: number;
+  },
+): Promise<RunModel> {
+  return tx.run.create({
+    data: {
+      workspaceId: input.workspaceId,
+      jobId: input.jobId,
+      trigger: input.trigger,
+      scheduledFor: input.scheduledFor,
+      status: "QUEUED",
+      budgetTokens: input.budgetTokens,
+    },
+  });
+}
