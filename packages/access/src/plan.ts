@@ -3,6 +3,7 @@
 // packages/access because it is the last step of "who grants what"; the broker only reads it.
 // Once written it is never recomputed for the run, so it cannot grow.
 import { Prisma, type ConnectionKind, type Db } from "@secondshift/db";
+import { failRun } from "@secondshift/run-lifecycle";
 import { AppError } from "@secondshift/errors";
 import { recordAudit, SYSTEM_PLANNER } from "./audit/record.ts";
 import { notFound } from "./context.ts";
@@ -42,10 +43,7 @@ async function refuse(
   message: string,
 ): Promise<never> {
   await db.$transaction(async (tx) => {
-    await tx.run.update({
-      where: { id: run.id },
-      data: { status: "FAILED", error: message, finishedAt: new Date() },
-    });
+    await failRun(tx, run, message);
     await recordAudit(tx, {
       workspaceId: run.workspaceId,
       actorType: "SYSTEM",

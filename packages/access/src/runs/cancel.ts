@@ -1,27 +1,9 @@
 // Cancel (owners and admins, C02): a queued run is cancelled at once; a running one gets a
 // cancel request that its executor sees within one stop poll (≤ 2 s).
-import type { Prisma, RunStatus } from "@secondshift/db";
+import type { RunStatus } from "@secondshift/db";
+import { requestCancel } from "@secondshift/run-lifecycle";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, type ActorContext } from "../context.ts";
-
-/**
- * The run-status write of a cancel, conditional so it never overwrites a final status. The one
- * place to swap for the run-lifecycle module's `requestCancel`.
- */
-export async function requestCancelStatus(
-  tx: Prisma.TransactionClient,
-  run: { id: string; workspaceId: string },
-  now: Date,
-): Promise<void> {
-  await tx.run.updateMany({
-    where: { id: run.id, workspaceId: run.workspaceId, status: "QUEUED" },
-    data: { status: "CANCELLED", finishedAt: now, cancelRequestedAt: now },
-  });
-  await tx.run.updateMany({
-    where: { id: run.id, workspaceId: run.workspaceId, status: "RUNNING", cancelRequestedAt: null },
-    data: { cancelRequestedAt: now },
-  });
-}
 
 export async function cancelRun(
   ctx: ActorContext,
@@ -35,7 +17,7 @@ export async function cancelRun(
   });
   if (!run) throw notFound("Run");
   return db.$transaction(async (tx) => {
-    await requestCancelStatus(tx, run, new Date());
+    const status = await requestCancel(tx, run);
     await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
@@ -44,10 +26,6 @@ export async function cancelRun(
       targetType: "Run",
       targetId: run.id,
     });
-    const after = await tx.run.findFirstOrThrow({
-      where: { id: run.id, workspaceId },
-      select: { status: true },
-    });
-    return { status: after.status };
+    return { status: status ?? "CANCELLED" };
   });
 }
