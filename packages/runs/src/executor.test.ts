@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cancelRun } from "./cancel.ts";
 import { executeRun } from "./executor.ts";
 import { BUDGET_EXHAUSTED_ERROR } from "./finish.ts";
-import type { RunExecutorDeps, RunSandbox } from "./ports.ts";
+import type { RunSandbox } from "@secondshift/sandbox";
+import type { RunExecutorDeps } from "./ports.ts";
 import { seedRunningRun } from "./testing/fixtures.ts";
 
 let t: TestDatabase;
@@ -26,10 +27,13 @@ function fakeSandbox() {
         stderr: "",
         truncated: false,
         timedOut: false,
+        aborted: false,
+        oomKilled: false,
       });
     },
     readFile: () => Promise.resolve(Buffer.from("content")),
     writeFile: () => Promise.resolve(),
+    listFiles: () => Promise.resolve([]),
     copyInDirectory: (dir) => {
       calls.push(`copy ${dir}`);
       return Promise.resolve();

@@ -5,14 +5,12 @@ export { finishRun } from "./finish.ts";
 export { finalStatuses, isFinal, statusFor } from "./outcome.ts";
 export { issueRunToken, revokeRunTokens } from "./run-token.ts";
 export { RunEventStore } from "./event-store.ts";
-export { sandboxPort } from "./sandbox-port.ts";
 export type {
   BrokerRunContext,
   PlanFreezer,
   RunBroker,
   RunExecutorDeps,
   RunExecutorLimits,
-  RunSandbox,
   SandboxFactory,
   SourceCheckout,
   SourceProvider,
