@@ -155,8 +155,7 @@ interface BuiltinOutput {
 
 type Args = Record<string, unknown>;
 
-const str = (args: Args, key: string) =>
-  typeof args[key] === "string" ? args[key] : undefined;
+const str = (args: Args, key: string) => (typeof args[key] === "string" ? args[key] : undefined);
 
 const ok = (text: string): BuiltinOutput => ({ text, isError: false, truncated: false });
 
