@@ -94,7 +94,12 @@ describe("run executor with a real sandbox", () => {
     model = await startScriptedModel([
       {
         reply: {
-          toolCalls: [{ name: "shell", args: { command: "sleep 61 & echo started; sleep 60" } }],
+          toolCalls: [
+            {
+              name: "shell",
+              args: { command: "(sleep 61 &) ; sleep 62 & echo started; sleep 60" },
+            },
+          ],
         },
       },
       { reply: { text: "never reached" } },
@@ -132,7 +137,7 @@ describe("run executor with a real sandbox", () => {
     // The command ended because of the cancel, seconds after it, not after its 60 s.
     expect(shell!.endedAt - cancelledAt).toBeLessThan(5_000);
     expect(Date.now() - cancelledAt).toBeLessThan(10_000);
-    expect(sandboxes.psAtEnd()).not.toMatch(/sleep 6[01]/);
+    expect(sandboxes.psAtEnd()).not.toMatch(/sleep 6[012]/);
     expect(sandboxes.psAtEnd()).not.toBe("");
   }, 120_000);
 });

@@ -15,14 +15,16 @@ describe("aborting commands", () => {
 
   async function leftover(): Promise<string> {
     return (
-      await sb.exec("ps -eo stat=,args= | grep -v '^Z' | grep 'sleep 6[01]' | grep -v grep || true")
+      await sb.exec(
+        "ps -eo stat=,args= | grep -v '^Z' | grep 'sleep 6[012]' | grep -v grep || true",
+      )
     ).stdout;
   }
 
   it("[C11] a command in flight is killed with its process tree when the run's signal aborts", async () => {
     const controller = new AbortController();
     const started = Date.now();
-    const pending = sb.exec("sleep 61 & echo started; sleep 60", {
+    const pending = sb.exec("(sleep 61 &) ; sleep 62 & echo started; sleep 60", {
       timeoutMs: 120_000,
       signal: controller.signal,
       onOutput: () => controller.abort(),

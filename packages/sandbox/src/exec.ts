@@ -29,12 +29,16 @@ export interface RawExecResult {
 
 // Runs as a new session leader (setsid -w) so that everything the command starts can be found by
 // session id. $0 carries a random marker so the killer finds this wrapper by its arguments.
+// The `exit` after the command keeps bash from exec'ing it in place of the wrapper: the wrapper
+// (marker and session id) must stay alive, or a double-forked orphan of the command — reparented
+// to init, no longer a descendant — escapes the killer.
 const WRAPPER = `
 d=$(realpath -e -- "$1" 2>/dev/null) || { echo "working directory $1 does not exist" >&2; exit 126; }
 case "$d/" in /workspace/*) ;; *) echo "working directory $1 is outside the workspace" >&2; exit 126;; esac
 cd "$d" || exit 126
 [ "$2" = 0 ] || ulimit -u "$2" 2>/dev/null
 bash -c "$3"
+exit $?
 `;
 
 // Freezes then kills every process of the marked command: the wrapper, its session, and all
