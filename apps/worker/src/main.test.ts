@@ -60,5 +60,7 @@ describe("worker service startup", () => {
     const runc = startService(main, { ...baseEnv(key), SANDBOX_RUNTIME: "runc" });
     expect(await runc.exited).toBe(1);
     expect(runc.output()).toContain("SANDBOX_RUNTIME");
-  });
+    // Three service starts, each waited for up to 60 s above: the default 30 s is too short on a
+    // loaded machine (seen at 38 s with a load average of 36).
+  }, 180_000);
 });

@@ -2,8 +2,8 @@
 // before any processor starts, then starts the platform (schedules, run queue, sync, delivery,
 // recovery).
 import { createLogger, SecretMasker } from "@secondshift/logging";
-import { fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
-import pg from "pg";
+import { fatal, onShutdown } from "@secondshift/service";
+import { openWorkerDatabase } from "./database.ts";
 import { createWorkerPlatform } from "./platform.ts";
 import { settingsFromEnv } from "./settings.ts";
 
@@ -11,11 +11,8 @@ async function main() {
   const { env } = await import("./env.ts").catch(fatal);
   const masker = new SecretMasker();
   const logger = createLogger({ name: "worker", level: env.LOG_LEVEL, masker });
-  const { db, keyring } = await openVerifiedDatabase(env);
-  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 10 });
-  // An idle connection dropped by the server (restart, failover) is replaced on next use;
-  // without a listener node-postgres would take the whole process down with it.
-  pool.on("error", (err) => logger.warn({ err }, "an idle database connection closed"));
+  const database = await openWorkerDatabase(env, logger);
+  const { db, keyring, pool } = database;
   const platform = createWorkerPlatform(settingsFromEnv(env, keyring), {
     db,
     logger,
@@ -25,7 +22,7 @@ async function main() {
   await platform.start();
   onShutdown(logger, async () => {
     await platform.stop();
-    await Promise.all([db.$disconnect(), pool.end()]);
+    await database.close();
   });
 }
 

@@ -17,6 +17,8 @@ export interface WorkerSettings {
   /** file:// remotes, for tests and local development only. */
   allowFileRemotes: boolean;
   sandbox: { image: string; runtime: SandboxRuntime; allowRunc: boolean; limits: SandboxLimits };
+  /** The Docker engine (DOCKER_HOST); unset: /var/run/docker.sock. See docker.ts. */
+  dockerHost?: string;
   concurrency: number;
   repoConfig: {
     maxTimeoutMinutes: number;
@@ -59,6 +61,7 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
         tmpBytes: env.SANDBOX_TMP_MB * mib,
       },
     },
+    ...(env.DOCKER_HOST ? { dockerHost: env.DOCKER_HOST } : {}),
     concurrency: env.WORKER_CONCURRENCY,
     repoConfig: {
       maxTimeoutMinutes: Math.max(1, Math.floor(env.RUN_MAX_TIMEOUT_SECONDS / 60)),

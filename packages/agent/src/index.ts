@@ -12,11 +12,8 @@ export type {
   BrokerPort,
   BrokerResult,
   EventSink,
-  ExecOptions,
-  ExecResult,
   ModelConfig,
   PlanTool,
   RunAgentOptions,
-  SandboxPort,
   Usage,
 } from "./types.ts";

@@ -166,4 +166,31 @@ describe.each(providers)("runAgent over %s", (provider) => {
     expect(String(results[2]?.content)).toContain("notes.md");
     expect(String(results[3]?.content)).toContain("(no matches)");
   });
+
+  it("the run's abort signal reaches every sandbox call of the built-in tools", async () => {
+    const h = (current = await harness(
+      provider,
+      [
+        {
+          reply: {
+            toolCalls: [
+              { name: "shell", args: { command: "true" } },
+              { name: "read_file", args: { path: "a.txt" } },
+              { name: "write_file", args: { path: "b.txt", content: "b" } },
+              { name: "list_files", args: { path: "." } },
+              { name: "search_files", args: { pattern: "a" } },
+            ],
+          },
+        },
+        { reply: { text: "Done." } },
+      ],
+      { "a.txt": "a" },
+    ));
+    expect((await h.run()).outcome).toBe("succeeded");
+    expect(h.sandbox.signals).toHaveLength(5);
+    expect(h.sandbox.signals.some((s) => s === undefined || s.aborted)).toBe(false);
+    // Cancelling the run aborts the signal each call was given, so the sandbox can kill it.
+    h.cancel.abort();
+    expect(h.sandbox.signals.every((s) => s?.aborted)).toBe(true);
+  });
 });

@@ -160,7 +160,7 @@ describe.each(providers)("security over %s", (provider) => {
     });
     h.sandbox.readFile = (path) =>
       path === "config.env"
-        ? Promise.resolve(`API_KEY=${secret}\n`)
+        ? Promise.resolve(Buffer.from(`API_KEY=${secret}\n`))
         : Promise.reject(new Error(`cannot open ${path}: ${secret}`));
     const result = await h.run();
 

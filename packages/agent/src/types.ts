@@ -1,32 +1,9 @@
-// The agent loop's ports: small interfaces the worker wires to the sandbox, the tool broker and
-// the run-event store. The loop depends on nothing else, so it can be tested with fakes and a
-// scripted model server, and the other packages can change behind these shapes.
+// The agent loop's ports: small interfaces the worker wires to the tool broker and the run-event
+// store; the sandbox is packages/sandbox's RunSandbox, the one sandbox interface (type only).
+// The loop depends on nothing else, so it can be tested with fakes and a scripted model server,
+// and the other packages can change behind these shapes.
 import type { SecretMasker } from "@secondshift/logging";
-
-export interface ExecOptions {
-  cwd?: string;
-  timeoutMs?: number;
-  maxOutputBytes?: number;
-  /** Aborted when the run is cancelled or hits its deadline; the sandbox may kill the exec. */
-  signal?: AbortSignal;
-}
-
-export interface ExecResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
-  timedOut: boolean;
-}
-
-export interface SandboxPort {
-  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
-  readFile(path: string): Promise<string>;
-  writeFile(path: string, content: string): Promise<void>;
-  listFiles(path: string, options?: { recursive?: boolean; pattern?: string }): Promise<string[]>;
-  /** Optional: matching lines as text. Without it, search_files runs grep through exec. */
-  search?(pattern: string, path: string): Promise<string>;
-}
+import type { RunSandbox } from "@secondshift/sandbox";
 
 export interface BrokerResult {
   content: Array<{ type: "text"; text: string }>;
@@ -107,7 +84,8 @@ export interface RunAgentOptions {
   model: ModelConfig;
   /** The job's prompt: the task. It follows the fixed system section and cannot override it. */
   prompt: string;
-  sandbox: SandboxPort;
+  /** The run's sandbox; every command the tools run there gets the run's abort signal. */
+  sandbox: RunSandbox;
   broker: BrokerPort;
   plan: PlanTool[];
   events: EventSink;

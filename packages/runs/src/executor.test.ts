@@ -5,7 +5,8 @@ import { createLogger, createMemorySink, SecretMasker } from "@secondshift/loggi
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeRun } from "./executor.ts";
 import { BUDGET_EXHAUSTED_ERROR, exhaustBudget } from "@secondshift/run-lifecycle";
-import type { RunExecutorDeps, RunSandbox } from "./ports.ts";
+import type { RunSandbox } from "@secondshift/sandbox";
+import type { RunExecutorDeps } from "./ports.ts";
 import { seedRunningRun } from "./testing/fixtures.ts";
 
 let t: TestDatabase;
@@ -26,10 +27,13 @@ function fakeSandbox() {
         stderr: "",
         truncated: false,
         timedOut: false,
+        aborted: false,
+        oomKilled: false,
       });
     },
     readFile: () => Promise.resolve(Buffer.from("content")),
     writeFile: () => Promise.resolve(),
+    listFiles: () => Promise.resolve([]),
     copyInDirectory: (dir) => {
       calls.push(`copy ${dir}`);
       return Promise.resolve();
@@ -198,6 +202,36 @@ describe("run executor", () => {
     expect(box.destroyed()).toBe(1);
     expect(box.calls).toEqual([]);
     expect(reports).toEqual([run.id]);
+  });
+
+  it("a failing step is named in the run's error and finalize still releases everything", async () => {
+    const { run } = await seedRunningRun(t.db);
+    const released: string[] = [];
+    const { d, box, reports, cleaned } = deps({
+      agent: () => Promise.reject(new Error("must not run")),
+      releaseRun: (runId) => {
+        released.push(runId);
+      },
+    });
+    box.sandbox.copyInDirectory = () => Promise.reject(new Error("tar: No space left on device"));
+    const result = await executeRun(d, run.id);
+    expect(result).toEqual({
+      status: "FAILED",
+      error:
+        "The run failed while copying the repository into the sandbox: tar: No space left on device",
+    });
+    expect(box.destroyed()).toBe(1);
+    expect(cleaned()).toBe(1);
+    expect(released).toEqual([run.id]);
+    expect(reports).toEqual([run.id]);
+    expect(
+      (await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt,
+    ).not.toBeNull();
+    const events = await t.db.runEvent.findMany({
+      where: { runId: run.id },
+      orderBy: { seq: "asc" },
+    });
+    expect(events.map((e) => e.type)).toEqual(["error", "run_finished"]);
   });
 
   it("fails clearly without a model provider", async () => {

@@ -3,28 +3,9 @@
 import type { BrokerResult, runAgent } from "@secondshift/agent";
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
+import type { RunSandbox } from "@secondshift/sandbox";
 
-export interface SandboxExecResult {
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
-  timedOut: boolean;
-  oomKilled?: boolean;
-}
-
-/** The part of a sandbox the executor uses (packages/sandbox's Sandbox satisfies it). */
-export interface RunSandbox {
-  exec(
-    command: string,
-    options?: { cwd?: string; timeoutMs?: number; maxOutputBytes?: number },
-  ): Promise<SandboxExecResult>;
-  readFile(path: string, maxBytes?: number): Promise<Buffer>;
-  writeFile(path: string, content: string | Buffer): Promise<void>;
-  copyInDirectory(dir: string): Promise<void>;
-  destroy(): Promise<void>;
-}
-
+/** Creates the run's sandbox (packages/sandbox's manager; the one RunSandbox interface). */
 export interface SandboxFactory {
   create(options: { runId: string; workspaceId: string; deadline: Date }): Promise<RunSandbox>;
 }

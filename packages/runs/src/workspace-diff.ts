@@ -1,6 +1,6 @@
 // The diff artifact: the repository copy is committed inside the sandbox before the agent starts
 // (a fresh .git with no remote and no credentials), and diffed against that when the run ends.
-import type { RunSandbox } from "./ports.ts";
+import type { RunSandbox } from "@secondshift/sandbox";
 
 const GIT =
   "git -c user.name=secondshift -c user.email=secondshift@localhost -c commit.gpgsign=false -c core.hooksPath=/dev/null";

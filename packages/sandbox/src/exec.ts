@@ -22,17 +22,23 @@ export interface RawExecResult {
   stderr: Buffer;
   truncated: boolean;
   timedOut: boolean;
+  /** options.signal fired: the command was killed, or never started. */
+  aborted: boolean;
   containerGone: boolean;
 }
 
 // Runs as a new session leader (setsid -w) so that everything the command starts can be found by
 // session id. $0 carries a random marker so the killer finds this wrapper by its arguments.
+// The `exit` after the command keeps bash from exec'ing it in place of the wrapper: the wrapper
+// (marker and session id) must stay alive, or a double-forked orphan of the command — reparented
+// to init, no longer a descendant — escapes the killer.
 const WRAPPER = `
 d=$(realpath -e -- "$1" 2>/dev/null) || { echo "working directory $1 does not exist" >&2; exit 126; }
 case "$d/" in /workspace/*) ;; *) echo "working directory $1 is outside the workspace" >&2; exit 126;; esac
 cd "$d" || exit 126
 [ "$2" = 0 ] || ulimit -u "$2" 2>/dev/null
 bash -c "$3"
+exit $?
 `;
 
 // Freezes then kills every process of the marked command: the wrapper, its session, and all
@@ -139,12 +145,42 @@ export async function killTree(
   return info.ExitCode === 0;
 }
 
+/** Resolves when `signal` aborts (never without one); `dispose` drops the listener. */
+function whenAborted(signal: AbortSignal | undefined): {
+  fired: Promise<"aborted">;
+  dispose: () => void;
+} {
+  if (!signal) return { fired: new Promise(() => {}), dispose: () => {} };
+  let dispose = () => {};
+  const fired = new Promise<"aborted">((resolve) => {
+    if (signal.aborted) return resolve("aborted");
+    const onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+    dispose = () => signal.removeEventListener("abort", onAbort);
+  });
+  return { fired, dispose };
+}
+
+function notStarted(): RawExecResult {
+  const empty = Buffer.alloc(0);
+  return {
+    exitCode: null,
+    stdout: empty,
+    stderr: empty,
+    truncated: false,
+    timedOut: false,
+    aborted: true,
+    containerGone: false,
+  };
+}
+
 export async function rawExec(
   docker: Docker,
   containerId: string,
   command: string,
   options: RawExecOptions,
 ): Promise<RawExecResult> {
+  if (options.signal?.aborted) return notStarted();
   const marker = randomBytes(12).toString("hex");
   const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   const out = new CappedSink(cap, options.onOutput && ((c) => options.onOutput?.("stdout", c)));
@@ -169,22 +205,19 @@ export async function rawExec(
     stream.on("error", () => resolve("ended"));
   });
   const gone = options.containerGone.then(() => "gone" as const);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  });
+  const abort = whenAborted(options.signal);
+  const timeout = delay(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, "timeout" as const);
 
-  let outcome = await Promise.race([ended, gone, timeout]);
-  clearTimeout(timer);
-  let timedOut = false;
-  if (outcome === "timeout") {
-    timedOut = true;
+  let outcome = await Promise.race([ended, gone, timeout.fired, abort.fired]);
+  timeout.cancel();
+  abort.dispose();
+  // A timeout and an abort end the same way: the whole process tree is killed and checked gone.
+  const stoppedBy = outcome === "timeout" || outcome === "aborted" ? outcome : undefined;
+  if (stoppedBy) {
     await killTree(docker, containerId, marker).catch(() => false);
-    outcome = await Promise.race([
-      ended,
-      gone,
-      sleep(KILL_GRACE_MS).then(() => "timeout" as const),
-    ]);
+    const grace = delay(KILL_GRACE_MS, "timeout" as const);
+    outcome = await Promise.race([ended, gone, grace.fired]);
+    grace.cancel();
   }
   if (outcome !== "ended") (stream as unknown as Readable).destroy();
 
@@ -198,11 +231,16 @@ export async function rawExec(
     stdout: Buffer.concat(out.chunks),
     stderr: Buffer.concat(err.chunks),
     truncated: out.dropped > 0 || err.dropped > 0,
-    timedOut,
+    timedOut: stoppedBy === "timeout",
+    aborted: stoppedBy === "aborted",
     containerGone: outcome === "gone",
   };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function delay<T>(ms: number, value: T): { fired: Promise<T>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const fired = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(value), ms);
+  });
+  return { fired, cancel: () => clearTimeout(timer) };
 }

@@ -37,6 +37,11 @@ p=$(resolve "$1") || exit 3
 find "$p/" -mindepth 1 -maxdepth 1 -printf '%y\\t%s\\t%f\\0'`;
 
 function check(result: RawExecResult, path: string, what: string): void {
+  if (result.aborted) {
+    throw new AppError("CONFLICT", "The run was stopped before this file operation finished.", {
+      reason: "SANDBOX_ABORTED",
+    });
+  }
   if (result.containerGone) {
     throw new AppError(
       "SERVICE_UNAVAILABLE",

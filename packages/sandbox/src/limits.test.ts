@@ -25,6 +25,13 @@ describe("sandbox limits", () => {
     expect(ps.stdout).not.toMatch(/sleep 30[0-3]/);
   });
 
+  it("a double-forked orphan of a timed-out command is killed too (the wrapper stays its session leader)", async () => {
+    const r = await sb.exec("(sleep 304 &) ; echo started; sleep 305", { timeoutMs: 1_500 });
+    expect(r.timedOut).toBe(true);
+    const ps = await sb.exec("ps -eo stat=,args= | grep -v '^Z'");
+    expect(ps.stdout).not.toMatch(/sleep 30[45]/);
+  });
+
   it("an output flood is truncated at the cap and not buffered", async () => {
     const seen: number[] = [];
     const r = await sb.exec("head -c 50000000 /dev/zero | tr '\\0' x; echo done >&2", {

@@ -6,9 +6,18 @@ import type { Logger } from "@secondshift/logging";
 import { sanitizeArchive } from "./copy-in.ts";
 import { rawExec, type RawExecResult } from "./exec.ts";
 import { listDir, readFile, writeFile, type HelperRunner } from "./files.ts";
+import { LISTING_TIMEOUT_MS, listFilesCommand, searchCommand } from "./listing.ts";
 import { packDirectory } from "./pack-dir.ts";
 import { toWorkspacePath } from "./paths.ts";
-import { WORKSPACE_DIR, type DirEntry, type ExecOptions, type ExecResult } from "./types.ts";
+import {
+  WORKSPACE_DIR,
+  type DirEntry,
+  type ExecOptions,
+  type ExecResult,
+  type FileOptions,
+  type ListFilesOptions,
+  type RunSandbox,
+} from "./types.ts";
 
 const HELPER_TIMEOUT_MS = 60_000;
 const HELPER_MAX_OUTPUT = 64 * 1024 * 1024;
@@ -22,7 +31,7 @@ export interface SandboxInit {
   logger: Logger;
 }
 
-export class Sandbox {
+export class Sandbox implements RunSandbox {
   readonly id: string;
   readonly runId: string;
   private readonly docker: Docker;
@@ -77,10 +86,15 @@ export class Sandbox {
         "the sandbox stopped during a command",
       );
     }
-    if (raw.timedOut)
+    if (raw.timedOut || raw.aborted)
       this.logger.info(
-        { event: "sandbox.exec_timeout", runId: this.runId },
-        "command timed out; process tree killed",
+        {
+          event: raw.timedOut ? "sandbox.exec_timeout" : "sandbox.exec_aborted",
+          runId: this.runId,
+        },
+        raw.timedOut
+          ? "command timed out; process tree killed"
+          : "run stopped; process tree killed",
       );
     return {
       exitCode: raw.exitCode,
@@ -88,20 +102,39 @@ export class Sandbox {
       stderr: raw.stderr.toString("utf8"),
       truncated: raw.truncated,
       timedOut: raw.timedOut,
+      aborted: raw.aborted,
       oomKilled,
     };
   }
 
-  readFile(path: string, maxBytes?: number): Promise<Buffer> {
-    return readFile(this.helper, path, maxBytes);
+  readFile(path: string, options: FileOptions & { maxBytes?: number } = {}): Promise<Buffer> {
+    return readFile(this.helperWith(options.signal), path, options.maxBytes);
   }
 
-  writeFile(path: string, content: string | Buffer): Promise<void> {
-    return writeFile(this.helper, path, content);
+  writeFile(path: string, content: string | Buffer, options: FileOptions = {}): Promise<void> {
+    return writeFile(this.helperWith(options.signal), path, content);
   }
 
-  listDir(path?: string): Promise<DirEntry[]> {
-    return listDir(this.helper, path);
+  listDir(path?: string, options: FileOptions = {}): Promise<DirEntry[]> {
+    return listDir(this.helperWith(options.signal), path);
+  }
+
+  async listFiles(path: string, options: ListFilesOptions = {}): Promise<string[]> {
+    const result = await this.exec(listFilesCommand(path, options), this.listingOptions(options));
+    if (result.exitCode !== 0) {
+      throw new AppError("BAD_REQUEST", result.stderr.trim() || `Cannot list ${path}.`, {
+        reason: "SANDBOX_LIST_FAILED",
+      });
+    }
+    return result.stdout.split("\n").filter(Boolean);
+  }
+
+  async search(pattern: string, path: string, options: FileOptions = {}): Promise<string> {
+    const result = await this.exec(searchCommand(pattern, path), this.listingOptions(options));
+    return (
+      result.stdout ||
+      (result.stderr.trim() ? `search failed: ${result.stderr.trim()}` : "no matches")
+    );
   }
 
   /** Copies a checkout from the worker's disk into /workspace (see copyInArchive). */
@@ -165,18 +198,27 @@ export class Sandbox {
     }
   }
 
+  private listingOptions(options: FileOptions): ExecOptions {
+    return {
+      timeoutMs: LISTING_TIMEOUT_MS,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+  }
+
   private runHelper(
     script: string,
     args: string[],
     stdin?: Buffer | Readable,
+    signal?: AbortSignal,
   ): Promise<RawExecResult> {
-    return this.rawHelper(script, args, stdin).catch(translateDockerError);
+    return this.rawHelper(script, args, stdin, signal).catch(translateDockerError);
   }
 
   private rawHelper(
     script: string,
     args: string[],
     stdin?: Buffer | Readable,
+    signal?: AbortSignal,
   ): Promise<RawExecResult> {
     return rawExec(
       this.docker,
@@ -189,14 +231,18 @@ export class Sandbox {
         maxOutputBytes: HELPER_MAX_OUTPUT,
         containerGone: this.gone,
         ...(stdin === undefined ? {} : { stdin }),
+        ...(signal === undefined ? {} : { signal }),
       },
     );
   }
 
-  private readonly helper: HelperRunner = (script, args, stdin) => {
-    this.assertAlive();
-    return this.runHelper(script, args, stdin);
-  };
+  /** The file operations' runner, stopped by `signal` like any other command. */
+  private helperWith(signal: AbortSignal | undefined): HelperRunner {
+    return (script, args, stdin) => {
+      this.assertAlive();
+      return this.runHelper(script, args, stdin, signal);
+    };
+  }
 }
 
 /** The engine answers 404/409 once the container is gone or stopped (OOM kill, reaper). */

@@ -50,6 +50,11 @@ export interface ExecOptions {
   stdin?: string | Buffer;
   /** Called with every chunk as it arrives (only chunks within the cap). */
   onOutput?: (stream: "stdout" | "stderr", chunk: Buffer) => void;
+  /**
+   * The run's abort signal: when it fires, the command's whole process tree is killed (as on a
+   * timeout) and exec returns with `aborted: true`. Already aborted: the command never starts.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ExecResult {
@@ -58,8 +63,41 @@ export interface ExecResult {
   stderr: string;
   truncated: boolean;
   timedOut: boolean;
+  /** The caller's signal fired; the command was killed (or never started). */
+  aborted: boolean;
   /** The sandbox ran out of memory; under gVisor the whole sandbox is then gone. */
   oomKilled: boolean;
+}
+
+/** Options of the small file operations (each is one short command inside the sandbox). */
+export interface FileOptions {
+  signal?: AbortSignal;
+}
+
+export interface ListFilesOptions extends FileOptions {
+  recursive?: boolean;
+  /** Glob that file names must match (find -name). */
+  pattern?: string;
+}
+
+/**
+ * The one sandbox interface: what the run executor and the agent's tools use. Sandbox (this
+ * package) implements it; test doubles implement the same shape. Paths are relative to
+ * /workspace and may not leave it. Every command takes the run's abort signal.
+ */
+export interface RunSandbox {
+  /** Runs a shell command (bash -c) in the workspace. */
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  readFile(path: string, options?: FileOptions & { maxBytes?: number }): Promise<Buffer>;
+  writeFile(path: string, content: string | Buffer, options?: FileOptions): Promise<void>;
+  /** Paths (relative to the workspace) under `path`, sorted, .git excluded, at most 5000. */
+  listFiles(path: string, options?: ListFilesOptions): Promise<string[]>;
+  /** Matching lines as text (ripgrep); optional so a double may leave searching to exec. */
+  search?(pattern: string, path: string, options?: FileOptions): Promise<string>;
+  /** Copies a checkout from the worker's disk into /workspace. */
+  copyInDirectory(dir: string): Promise<void>;
+  /** Removes the sandbox; safe to call any number of times. */
+  destroy(): Promise<void>;
 }
 
 export interface DirEntry {

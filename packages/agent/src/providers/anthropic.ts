@@ -18,10 +18,12 @@ export function createAnthropicSession(
   task: string,
   tools: ToolSpec[],
 ): ModelSession {
-  // apiKey given explicitly, so the SDK reads no credential from the environment; C14: baseURL
-  // is always the gateway. Logging off: the SDK must not print requests to the worker's console.
+  // apiKey given explicitly, so the SDK reads no credential from the environment (webhookKey:
+  // null for the same reason); C14: baseURL is always the gateway. Logging off: the SDK must not
+  // print requests to the worker's console.
   const client = new Anthropic({
     apiKey: config.runToken,
+    webhookKey: null,
     baseURL: trimSlash(config.baseUrl),
     maxRetries: SDK_MAX_RETRIES,
     logLevel: "off",

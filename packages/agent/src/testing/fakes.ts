@@ -1,29 +1,35 @@
-// In-memory SandboxPort, BrokerPort and EventSink that record everything they receive, so a
-// test can assert what reached the sandbox or the broker (C28: never the run token).
+// In-memory RunSandbox, BrokerPort and EventSink that record everything they receive, so a
+// test can assert what reached the sandbox or the broker (C28: never the run token). The fake
+// sandbox implements the same RunSandbox interface as the real one (packages/sandbox).
 import type {
-  AgentEvent,
-  BrokerPort,
-  BrokerResult,
-  EventSink,
   ExecOptions,
   ExecResult,
-  SandboxPort,
-} from "../types.ts";
+  FileOptions,
+  ListFilesOptions,
+  RunSandbox,
+} from "@secondshift/sandbox";
+import type { AgentEvent, BrokerPort, BrokerResult, EventSink } from "../types.ts";
 
-export class FakeSandbox implements SandboxPort {
+/** A scripted command result; the fields a real sandbox reports only in rare cases are optional. */
+export type FakeExecResult = Omit<ExecResult, "aborted" | "oomKilled"> &
+  Partial<Pick<ExecResult, "aborted" | "oomKilled">>;
+
+export class FakeSandbox implements RunSandbox {
   readonly files = new Map<string, string>();
   /** Every string the sandbox was given: commands, paths, contents, patterns. */
   readonly received: string[] = [];
   readonly commands: string[] = [];
-  execHandler: (command: string, options: ExecOptions) => Promise<ExecResult> | ExecResult = (
-    command,
-  ) => ({
-    exitCode: 0,
-    stdout: `ran: ${command}`,
-    stderr: "",
-    truncated: false,
-    timedOut: false,
-  });
+  /** The signal of every call, in order: the run's signal must reach each one. */
+  readonly signals: Array<AbortSignal | undefined> = [];
+  destroyed = false;
+  execHandler: (command: string, options: ExecOptions) => Promise<FakeExecResult> | FakeExecResult =
+    (command) => ({
+      exitCode: 0,
+      stdout: `ran: ${command}`,
+      stderr: "",
+      truncated: false,
+      timedOut: false,
+    });
 
   constructor(files: Record<string, string> = {}) {
     for (const [path, content] of Object.entries(files)) this.files.set(path, content);
@@ -32,31 +38,42 @@ export class FakeSandbox implements SandboxPort {
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     this.received.push(command, options.cwd ?? "");
     this.commands.push(command);
-    return this.execHandler(command, options);
+    this.signals.push(options.signal);
+    return { aborted: false, oomKilled: false, ...(await this.execHandler(command, options)) };
   }
 
-  readFile(path: string): Promise<string> {
+  readFile(path: string, options: FileOptions = {}): Promise<Buffer> {
     this.received.push(path);
+    this.signals.push(options.signal);
     const content = this.files.get(path);
     return content === undefined
       ? Promise.reject(new Error(`No such file: ${path}`))
-      : Promise.resolve(content);
+      : Promise.resolve(Buffer.from(content));
   }
 
-  writeFile(path: string, content: string): Promise<void> {
-    this.received.push(path, content);
-    this.files.set(path, content);
+  writeFile(path: string, content: string | Buffer, options: FileOptions = {}): Promise<void> {
+    this.received.push(path, content.toString());
+    this.signals.push(options.signal);
+    this.files.set(path, content.toString());
     return Promise.resolve();
   }
 
-  listFiles(
-    path: string,
-    options: { recursive?: boolean; pattern?: string } = {},
-  ): Promise<string[]> {
+  listFiles(path: string, options: ListFilesOptions = {}): Promise<string[]> {
     this.received.push(path, options.pattern ?? "");
+    this.signals.push(options.signal);
     return Promise.resolve(
       [...this.files.keys()].filter((f) => path === "." || f.startsWith(`${path}/`)),
     );
+  }
+
+  copyInDirectory(dir: string): Promise<void> {
+    this.received.push(dir);
+    return Promise.resolve();
+  }
+
+  destroy(): Promise<void> {
+    this.destroyed = true;
+    return Promise.resolve();
   }
 
   /** Everything received, as one string to search for planted values. */

@@ -1,7 +1,7 @@
 // The built-in tools: shell and file access, all executed inside the run's sandbox through the
-// SandboxPort. Their argument shapes are simple enough to check by hand, with the same
+// RunSandbox interface. Their argument shapes are simple enough to check by hand, with the same
 // strictness the broker applies to plan tools (required fields, types, no unknown fields).
-import type { SandboxPort } from "../types.ts";
+import type { RunSandbox } from "@secondshift/sandbox";
 
 type FieldType = "string" | "boolean" | "integer";
 
@@ -135,90 +135,113 @@ function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
+/** What read_file returns at most; the model gets a cut file rather than a flood. */
+const MAX_READ_BYTES = 512 * 1024;
+
 export interface BuiltinContext {
-  sandbox: SandboxPort;
+  sandbox: RunSandbox;
+  /** The run's signal: passed to every sandbox call, which kills a command in flight. */
   signal: AbortSignal;
   /** Time left for a command: the per-command limit capped by the run's deadline. */
   commandTimeoutMs: () => number;
   maxOutputBytes: number;
 }
 
+interface BuiltinOutput {
+  text: string;
+  isError: boolean;
+  truncated: boolean;
+}
+
+type Args = Record<string, unknown>;
+
+const str = (args: Args, key: string) => (typeof args[key] === "string" ? args[key] : undefined);
+
+const ok = (text: string): BuiltinOutput => ({ text, isError: false, truncated: false });
+
+async function shell(args: Args, ctx: BuiltinContext): Promise<BuiltinOutput> {
+  const requested = typeof args.timeout_ms === "number" ? args.timeout_ms : Infinity;
+  const cwd = str(args, "cwd");
+  const result = await ctx.sandbox.exec(str(args, "command") ?? "", {
+    ...(cwd === undefined ? {} : { cwd }),
+    timeoutMs: Math.max(1, Math.min(requested, ctx.commandTimeoutMs())),
+    maxOutputBytes: ctx.maxOutputBytes,
+    signal: ctx.signal,
+  });
+  const lines = [`exit code: ${result.exitCode ?? "none (the command was killed)"}`];
+  if (result.timedOut) lines.push("[the command hit its time limit and was stopped]");
+  if (result.oomKilled) lines.push("[the sandbox ran out of memory]");
+  if (result.truncated) lines.push("[output was truncated by the sandbox]");
+  lines.push("--- stdout ---", result.stdout, "--- stderr ---", result.stderr);
+  return {
+    text: lines.join("\n"),
+    isError: result.exitCode !== 0 || result.timedOut,
+    truncated: result.truncated,
+  };
+}
+
+async function readFile(args: Args, ctx: BuiltinContext): Promise<BuiltinOutput> {
+  const content = await ctx.sandbox.readFile(str(args, "path") ?? "", {
+    maxBytes: MAX_READ_BYTES,
+    signal: ctx.signal,
+  });
+  return ok(content.toString("utf8"));
+}
+
+async function writeFile(args: Args, ctx: BuiltinContext): Promise<BuiltinOutput> {
+  const content = str(args, "content") ?? "";
+  await ctx.sandbox.writeFile(str(args, "path") ?? "", content, { signal: ctx.signal });
+  return ok(`Wrote ${content.length} characters to ${str(args, "path")}.`);
+}
+
+async function listFiles(args: Args, ctx: BuiltinContext): Promise<BuiltinOutput> {
+  const pattern = str(args, "pattern");
+  const files = await ctx.sandbox.listFiles(str(args, "path") ?? ".", {
+    ...(typeof args.recursive === "boolean" ? { recursive: args.recursive } : {}),
+    ...(pattern === undefined ? {} : { pattern }),
+    signal: ctx.signal,
+  });
+  return ok(files.length ? files.join("\n") : "(no files)");
+}
+
+async function searchFiles(args: Args, ctx: BuiltinContext): Promise<BuiltinOutput> {
+  const pattern = str(args, "pattern") ?? "";
+  const path = str(args, "path") ?? ".";
+  if (ctx.sandbox.search)
+    return ok(await ctx.sandbox.search(pattern, path, { signal: ctx.signal }));
+  // grep exits 1 when nothing matches: that is an answer, not an error.
+  const result = await ctx.sandbox.exec(
+    `grep -rnE -e ${shellQuote(pattern)} -- ${shellQuote(path)}`,
+    {
+      timeoutMs: Math.max(1, ctx.commandTimeoutMs()),
+      maxOutputBytes: ctx.maxOutputBytes,
+      signal: ctx.signal,
+    },
+  );
+  if (result.exitCode === 1 && !result.stdout) return ok("(no matches)");
+  const text =
+    result.exitCode === 0
+      ? result.stdout
+      : `grep failed (exit ${result.exitCode}): ${result.stderr}`;
+  return { text, isError: result.exitCode !== 0, truncated: result.truncated };
+}
+
+const runners: Record<string, (args: Args, ctx: BuiltinContext) => Promise<BuiltinOutput>> = {
+  shell,
+  read_file: readFile,
+  write_file: writeFile,
+  list_files: listFiles,
+  search_files: searchFiles,
+};
+
 /** Runs a built-in tool (arguments already checked) and returns its raw text result. */
 export async function runBuiltin(
   name: string,
-  args: Record<string, unknown>,
+  args: Args,
   ctx: BuiltinContext,
-): Promise<{ text: string; isError: boolean; truncated: boolean }> {
-  const str = (key: string) => (typeof args[key] === "string" ? args[key] : undefined);
-  switch (name) {
-    case "shell": {
-      const requested = typeof args.timeout_ms === "number" ? args.timeout_ms : Infinity;
-      const result = await ctx.sandbox.exec(str("command") ?? "", {
-        ...(str("cwd") === undefined ? {} : { cwd: str("cwd") }),
-        timeoutMs: Math.max(1, Math.min(requested, ctx.commandTimeoutMs())),
-        maxOutputBytes: ctx.maxOutputBytes,
-        signal: ctx.signal,
-      });
-      const lines = [`exit code: ${result.exitCode}`];
-      if (result.timedOut) lines.push("[the command hit its time limit and was stopped]");
-      if (result.truncated) lines.push("[output was truncated by the sandbox]");
-      lines.push("--- stdout ---", result.stdout, "--- stderr ---", result.stderr);
-      return {
-        text: lines.join("\n"),
-        isError: result.exitCode !== 0 || result.timedOut,
-        truncated: result.truncated,
-      };
-    }
-    case "read_file":
-      return {
-        text: await ctx.sandbox.readFile(str("path") ?? ""),
-        isError: false,
-        truncated: false,
-      };
-    case "write_file": {
-      const content = str("content") ?? "";
-      await ctx.sandbox.writeFile(str("path") ?? "", content);
-      return {
-        text: `Wrote ${content.length} characters to ${str("path")}.`,
-        isError: false,
-        truncated: false,
-      };
-    }
-    case "list_files": {
-      const options = {
-        ...(typeof args.recursive === "boolean" ? { recursive: args.recursive } : {}),
-        ...(str("pattern") === undefined ? {} : { pattern: str("pattern") }),
-      };
-      const files = await ctx.sandbox.listFiles(str("path") ?? ".", options);
-      return {
-        text: files.length ? files.join("\n") : "(no files)",
-        isError: false,
-        truncated: false,
-      };
-    }
-    case "search_files": {
-      const pattern = str("pattern") ?? "";
-      const path = str("path") ?? ".";
-      if (ctx.sandbox.search)
-        return { text: await ctx.sandbox.search(pattern, path), isError: false, truncated: false };
-      // grep exits 1 when nothing matches: that is an answer, not an error.
-      const result = await ctx.sandbox.exec(
-        `grep -rnE -e ${shellQuote(pattern)} -- ${shellQuote(path)}`,
-        {
-          timeoutMs: Math.max(1, ctx.commandTimeoutMs()),
-          maxOutputBytes: ctx.maxOutputBytes,
-          signal: ctx.signal,
-        },
-      );
-      if (result.exitCode === 1 && !result.stdout)
-        return { text: "(no matches)", isError: false, truncated: false };
-      const text =
-        result.exitCode === 0
-          ? result.stdout
-          : `grep failed (exit ${result.exitCode}): ${result.stderr}`;
-      return { text, isError: result.exitCode !== 0, truncated: result.truncated };
-    }
-    default:
-      return { text: "Unknown built-in tool.", isError: true, truncated: false };
-  }
+): Promise<BuiltinOutput> {
+  const runner = Object.hasOwn(runners, name) ? runners[name] : undefined;
+  return runner
+    ? runner(args, ctx)
+    : { text: "Unknown built-in tool.", isError: true, truncated: false };
 }

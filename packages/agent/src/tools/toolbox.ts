@@ -5,7 +5,8 @@
 import { isAppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
 import { raceAbort, StopRun } from "../stop.ts";
-import type { BrokerPort, PlanTool, SandboxPort } from "../types.ts";
+import type { RunSandbox } from "@secondshift/sandbox";
+import type { BrokerPort, PlanTool } from "../types.ts";
 import { wrapUntrusted } from "../untrusted.ts";
 import {
   BUILTIN_NAMES,
@@ -42,7 +43,7 @@ const REVOCATION_REASONS = new Set([
 ]);
 
 export interface ToolboxOptions {
-  sandbox: SandboxPort;
+  sandbox: RunSandbox;
   broker: BrokerPort;
   plan: PlanTool[];
   masker: SecretMasker;

@@ -1,0 +1,47 @@
+// The run executor's dependencies: sandboxes, the repository at the run's commit, the tool
+// broker, the frozen plan, webhook reports and the release of what the broker holds for a run.
+import { freezePlan } from "@secondshift/access";
+import type { SecretMasker } from "@secondshift/logging";
+import type { RunExecutorDeps } from "@secondshift/runs";
+import type { SandboxManager } from "@secondshift/sandbox";
+import { enqueueReports } from "@secondshift/webhooks";
+import type { WorkerServices } from "./services.ts";
+import type { WorkerSettings } from "./settings.ts";
+import { createSourceProvider } from "./source.ts";
+import type { ToolBroker } from "./tool-broker.ts";
+
+export type ExecutorDeps = RunExecutorDeps & { masker: SecretMasker };
+
+/**
+ * Heartbeats must come several times per heartbeatTimeoutMs, or recovery (on this worker or
+ * another) declares a healthy run lost between two beats.
+ */
+export function heartbeatInterval(settings: WorkerSettings): number {
+  return Math.max(250, Math.min(5_000, Math.floor(settings.heartbeatTimeoutMs / 4)));
+}
+
+export function buildExecutorDeps(
+  settings: WorkerSettings,
+  services: WorkerServices,
+  parts: { workerId: string; sandboxes: SandboxManager; tools: ToolBroker },
+): ExecutorDeps {
+  const { db, logger, masker } = services;
+  const { broker, releaseRun } = parts.tools;
+  const policy = { outbound: settings.outbound, allowFileRemotes: settings.allowFileRemotes };
+  return {
+    db,
+    logger,
+    masker,
+    workerId: parts.workerId,
+    gatewayUrl: settings.gatewayUrl,
+    sandboxes: parts.sandboxes,
+    source: createSourceProvider({ db, keyring: settings.keyring, policy, masker }),
+    broker: { call: (run, tool, args) => broker.call(run, tool, args) },
+    freezePlan,
+    limits: { heartbeatMs: heartbeatInterval(settings) },
+    enqueueReports: async (input) => {
+      await enqueueReports(db, input);
+    },
+    releaseRun,
+  };
+}

@@ -1,0 +1,85 @@
+// Starting and stopping what runs in the background: the queue workers (schedules, sync, runs),
+// webhook delivery, the reaper and the periodic tasks; stop() is the orderly shutdown.
+import type { Logger } from "@secondshift/logging";
+import type { Reaper } from "@secondshift/sandbox";
+import {
+  createRunQueueWorker,
+  createScheduleWorker,
+  createSyncWorker,
+  syncSchedules,
+} from "@secondshift/scheduler";
+import type { Db } from "@secondshift/db";
+import type { WorkerQueues } from "./queues.ts";
+import type { WorkerSettings } from "./settings.ts";
+
+export interface ProcessorParts {
+  db: Db;
+  logger: Logger;
+  workerId: string;
+  queues: WorkerQueues;
+  delivery: { start(): void; stop(): Promise<void> };
+  reaper: Reaper;
+  heartbeatMs: number;
+  executeRun: (runId: string) => Promise<unknown>;
+  syncOne: (target: { workspaceId: string; repositoryId: string }) => Promise<void>;
+  syncAllRepositories: () => Promise<void>;
+  recover: () => Promise<void>;
+  /** Closes what the processors used last (broker, connectors, outbound client). */
+  closeTools: () => Promise<void>;
+}
+
+export function buildProcessors(settings: WorkerSettings, parts: ProcessorParts) {
+  const { db, logger, queues, workerId } = parts;
+  const timers: NodeJS.Timeout[] = [];
+  let workers: Array<{ close(): Promise<void> }> = [];
+
+  function startQueueWorkers(): void {
+    const { queueOptions, runQueue } = queues;
+    workers = [
+      createScheduleWorker({ ...queueOptions, db, runQueue, logger }),
+      createSyncWorker({ ...queueOptions, logger, sync: parts.syncOne }),
+      createRunQueueWorker({
+        ...queueOptions,
+        db,
+        logger,
+        workerId,
+        concurrency: settings.concurrency,
+        heartbeatIntervalMs: parts.heartbeatMs,
+        execute: async (run) => {
+          await parts.executeRun(run.id);
+        },
+      }),
+    ];
+  }
+
+  function every(ms: number, task: () => Promise<unknown>): void {
+    const tick = () =>
+      void task().catch((err: unknown) => logger.error({ err }, "periodic task failed"));
+    timers.push(setInterval(tick, ms));
+  }
+
+  async function start(options: { repoSync?: boolean } = {}): Promise<void> {
+    await parts.recover();
+    await syncSchedules(db, queues.scheduleQueue, { logger });
+    startQueueWorkers();
+    parts.delivery.start();
+    parts.reaper.start(settings.intervals.reaperMs);
+    every(settings.intervals.recoverMs, parts.recover);
+    every(settings.intervals.scheduleSyncMs, () =>
+      syncSchedules(db, queues.scheduleQueue, { logger }),
+    );
+    if (options.repoSync !== false) every(settings.intervals.repoSyncMs, parts.syncAllRepositories);
+    logger.info({ workerId }, "worker started");
+  }
+
+  async function stop(): Promise<void> {
+    for (const timer of timers.splice(0)) clearInterval(timer);
+    await parts.delivery.stop();
+    parts.reaper.stop();
+    await Promise.all(workers.map((w) => w.close()));
+    await parts.closeTools();
+    await queues.close();
+  }
+
+  return { start, stop };
+}

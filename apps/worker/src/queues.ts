@@ -1,0 +1,23 @@
+// The BullMQ queues (schedules, runs, repository sync) on the worker's Redis.
+import { createRunQueue, createScheduleQueue, createSyncQueue } from "@secondshift/scheduler";
+import type { WorkerSettings } from "./settings.ts";
+
+export function buildQueues(settings: WorkerSettings) {
+  const connection = { url: settings.redis.url, maxRetriesPerRequest: null };
+  const queueOptions = {
+    connection,
+    ...(settings.redis.prefix ? { prefix: settings.redis.prefix } : {}),
+  };
+  const scheduleQueue = createScheduleQueue(queueOptions);
+  const runQueue = createRunQueue(queueOptions);
+  const syncQueue = createSyncQueue(queueOptions);
+  return {
+    queueOptions,
+    scheduleQueue,
+    runQueue,
+    syncQueue,
+    close: () => Promise.all([scheduleQueue.close(), runQueue.close(), syncQueue.close()]),
+  };
+}
+
+export type WorkerQueues = ReturnType<typeof buildQueues>;

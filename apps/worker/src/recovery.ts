@@ -1,0 +1,31 @@
+// Lost-run recovery: runs whose worker stopped sending heartbeats are failed, their tokens
+// revoked, their sandboxes reaped and their reports sent; runs stuck in QUEUED are requeued.
+import { revokeRunTokens } from "@secondshift/runs";
+import type { Reaper } from "@secondshift/sandbox";
+import { recoverLostRuns, requeueQueuedRuns } from "@secondshift/scheduler";
+import { enqueueReports } from "@secondshift/webhooks";
+import type { WorkerQueues } from "./queues.ts";
+import type { WorkerServices } from "./services.ts";
+import type { WorkerSettings } from "./settings.ts";
+
+export function buildRecovery(
+  settings: WorkerSettings,
+  services: WorkerServices,
+  parts: { reaper: Reaper; queues: Pick<WorkerQueues, "runQueue"> },
+): () => Promise<void> {
+  const { db, logger } = services;
+  return async function recover(): Promise<void> {
+    await recoverLostRuns(db, {
+      heartbeatTimeoutMs: settings.heartbeatTimeoutMs,
+      logger,
+      onLost: async (run) => {
+        await revokeRunTokens(db, run);
+        await parts.reaper.reapOnce();
+        await enqueueReports(db, { workspaceId: run.workspaceId, runId: run.id }).catch(
+          () => undefined,
+        );
+      },
+    });
+    await requeueQueuedRuns(db, parts.queues.runQueue, { olderThanMs: 60_000 });
+  };
+}

@@ -1,0 +1,48 @@
+// Repository sync: fetch each repository's config, then resync its workspace's schedules (a
+// changed request may stop a schedule).
+import { syncRepository } from "@secondshift/repo-sync";
+import { syncSchedules } from "@secondshift/scheduler";
+import type { WorkerQueues } from "./queues.ts";
+import type { WorkerServices } from "./services.ts";
+import type { WorkerSettings } from "./settings.ts";
+
+export function buildRepoSync(
+  settings: WorkerSettings,
+  services: WorkerServices,
+  queues: Pick<WorkerQueues, "scheduleQueue">,
+) {
+  const { db, logger, masker } = services;
+  const { scheduleQueue } = queues;
+  const syncDeps = {
+    keyring: settings.keyring,
+    policy: { outbound: settings.outbound, allowFileRemotes: settings.allowFileRemotes },
+    limits: settings.repoConfig,
+    logger,
+    masker,
+  };
+
+  async function syncAllRepositories(): Promise<void> {
+    for (const repo of await db.repository.findMany({ select: { id: true, workspaceId: true } })) {
+      await syncRepository(db, syncDeps, {
+        workspaceId: repo.workspaceId,
+        repositoryId: repo.id,
+      }).catch((err: unknown) =>
+        logger.warn({ err, repositoryId: repo.id }, "repository sync failed"),
+      );
+    }
+    await syncSchedules(db, scheduleQueue, { logger });
+  }
+
+  /** One repository, then its workspace's schedules. */
+  async function syncOne(target: { workspaceId: string; repositoryId: string }): Promise<void> {
+    const result = await syncRepository(db, syncDeps, target);
+    if (result.status === "failed")
+      logger.warn(
+        { repositoryId: target.repositoryId, reason: result.reason },
+        "repository sync failed",
+      );
+    await syncSchedules(db, scheduleQueue, { workspaceId: target.workspaceId, logger });
+  }
+
+  return { syncDeps, syncAllRepositories, syncOne };
+}

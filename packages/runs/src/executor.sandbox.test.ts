@@ -1,0 +1,143 @@
+// The run executor, the real agent loop and a real gVisor sandbox together: cancelling the run
+// kills the command it is running (the run's abort signal reaches the exec), instead of leaving it
+// to run until its own timeout.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startScriptedModel, type ScriptedModel } from "@secondshift/agent/testing";
+import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
+import {
+  createSandboxManager,
+  type ExecOptions,
+  type ExecResult,
+  type RunSandbox,
+} from "@secondshift/sandbox";
+import Docker from "dockerode";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { executeRun } from "./executor.ts";
+import { seedRunningRun } from "./testing/fixtures.ts";
+
+let t: TestDatabase;
+let model: ScriptedModel;
+let repoDir: string;
+beforeAll(async () => {
+  t = await createTestDatabase();
+  repoDir = await mkdtemp(join(tmpdir(), "runs-sandbox-test-"));
+  await writeFile(join(repoDir, "README.md"), "hello\n");
+});
+afterAll(async () => {
+  await model?.close();
+  await rm(repoDir, { recursive: true, force: true });
+  await t.drop();
+});
+
+interface SeenExec {
+  command: string;
+  result: ExecResult;
+  endedAt: number;
+}
+
+/** A real sandbox whose execs are timed, and whose destroy first waits for them and runs ps. */
+function observedSandboxes() {
+  const masker = new SecretMasker();
+  const logger = createLogger({ name: "test", destination: createMemorySink().stream, masker });
+  const manager = createSandboxManager({
+    docker: new Docker(),
+    image: process.env.TEST_SANDBOX_IMAGE ?? "secondshift-sandbox:test",
+    runtime: "runsc",
+    production: true,
+    allowRunc: false,
+    limits: {
+      memoryBytes: 384 * 1024 * 1024,
+      nanoCpus: 1_000_000_000,
+      pidsLimit: 128,
+      nofile: 1024,
+      workspaceBytes: 32 * 1024 * 1024,
+      tmpBytes: 16 * 1024 * 1024,
+    },
+    logger,
+  });
+  const seen: SeenExec[] = [];
+  const pending: Array<Promise<unknown>> = [];
+  let psAtEnd = "";
+  const create = async (options: { runId: string; workspaceId: string; deadline: Date }) => {
+    const sandbox = await manager.create(options);
+    const observed: RunSandbox = {
+      exec: (command: string, execOptions?: ExecOptions) => {
+        const run = sandbox.exec(command, execOptions).then((result) => {
+          seen.push({ command, result, endedAt: Date.now() });
+          return result;
+        });
+        pending.push(run.catch(() => undefined));
+        return run;
+      },
+      readFile: (path, o) => sandbox.readFile(path, o),
+      writeFile: (path, content, o) => sandbox.writeFile(path, content, o),
+      listFiles: (path, o) => sandbox.listFiles(path, o),
+      search: (pattern, path, o) => sandbox.search(pattern, path, o),
+      copyInDirectory: (dir) => sandbox.copyInDirectory(dir),
+      destroy: async () => {
+        await Promise.all(pending);
+        psAtEnd = (await sandbox.exec("ps -eo stat=,args= | grep -v '^Z'")).stdout;
+        await sandbox.destroy();
+      },
+    };
+    return observed;
+  };
+  return { factory: { create }, seen, psAtEnd: () => psAtEnd, masker, logger };
+}
+
+describe("run executor with a real sandbox", () => {
+  it("[C11] cancelling a run kills the command it is running, promptly, with its processes", async () => {
+    const { run } = await seedRunningRun(t.db, { timeoutSeconds: 300 });
+    model = await startScriptedModel([
+      {
+        reply: {
+          toolCalls: [
+            {
+              name: "shell",
+              args: { command: "(sleep 61 &) ; sleep 62 & echo started; sleep 60" },
+            },
+          ],
+        },
+      },
+      { reply: { text: "never reached" } },
+    ]);
+    const sandboxes = observedSandboxes();
+    const running = executeRun(
+      {
+        db: t.db,
+        logger: sandboxes.logger,
+        masker: sandboxes.masker,
+        workerId: "w1",
+        gatewayUrl: model.baseUrl,
+        sandboxes: sandboxes.factory,
+        source: {
+          checkout: () =>
+            Promise.resolve({ dir: repoDir, commit: "abc123", cleanup: () => Promise.resolve() }),
+        },
+        broker: { call: () => Promise.reject(new Error("no plan tools in this run")) },
+        freezePlan: () => Promise.resolve({ tools: [] }),
+        enqueueReports: () => Promise.resolve(),
+        limits: { stopPollMs: 100, heartbeatMs: 500 },
+      },
+      run.id,
+    );
+    // Cancel once the command is running (the model has asked for it and a moment has passed).
+    while (model.requests.length === 0) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 2_000));
+    const cancelledAt = Date.now();
+    await t.db.run.updateMany({ where: { id: run.id }, data: { cancelRequestedAt: new Date() } });
+
+    const result = await running;
+    expect(result.status).toBe("CANCELLED");
+    const shell = sandboxes.seen.find((s) => s.command.includes("sleep 60"));
+    expect(shell?.result).toMatchObject({ aborted: true, timedOut: false });
+    // The command ended because of the cancel, seconds after it, not after its 60 s.
+    expect(shell!.endedAt - cancelledAt).toBeLessThan(5_000);
+    expect(Date.now() - cancelledAt).toBeLessThan(10_000);
+    expect(sandboxes.psAtEnd()).not.toMatch(/sleep 6[012]/);
+    expect(sandboxes.psAtEnd()).not.toBe("");
+  }, 120_000);
+});

@@ -1,0 +1,104 @@
+// Step 3, always run: give back what the steps acquired (token, sandbox, checkout, the broker's
+// hold on the run), record the result through the run lifecycle, and enqueue the webhook reports.
+import type { AgentResult } from "@secondshift/agent";
+import type { RunStatus } from "@secondshift/db";
+import { finishRun, type FinalStatus } from "@secondshift/run-lifecycle";
+import { statusFor } from "../outcome.ts";
+import { revokeRunTokens } from "../run-token.ts";
+import type { RunContext } from "./run-context.ts";
+import { StepFailed } from "./steps.ts";
+
+export interface ExecuteRunResult {
+  status: RunStatus;
+  error?: string;
+}
+
+/** What the steps produced: the agent's result, or the (masked) error of the step that failed. */
+export interface StepsOutcome {
+  result?: AgentResult;
+  diff: string | null;
+  failure?: string;
+}
+
+const AUDIT_FAILED = "The run failed: writing the audit record of one of its tool calls failed.";
+
+/** Turns a step's failure into the run's error: masked, logged, and shown in the transcript. */
+export async function reportFailure(ctx: RunContext, error: unknown): Promise<string> {
+  const failed = error instanceof StepFailed ? error : undefined;
+  const message = failed
+    ? failed.userMessage()
+    : `The run failed: ${error instanceof Error ? error.message : String(error)}`;
+  const failure = ctx.deps.masker.mask(message);
+  ctx.log.warn(
+    { event: "run.failed", step: failed?.step, err: failed?.failure ?? error },
+    "run failed",
+  );
+  await appendError(ctx, failure);
+  return failure;
+}
+
+export async function finalizeRun(
+  ctx: RunContext,
+  outcome: StepsOutcome,
+): Promise<ExecuteRunResult> {
+  ctx.watch.close();
+  await revokeRunTokens(ctx.deps.db, ctx.scope).catch((e: unknown) =>
+    ctx.log.error({ err: e }, "token revocation failed"),
+  );
+  for (const cleanup of ctx.cleanups.splice(0)) await cleanup.release();
+  const auditFailed = await releaseRun(ctx);
+  let failure = outcome.failure;
+  if (auditFailed && !failure) {
+    failure = AUDIT_FAILED;
+    await appendError(ctx, failure);
+  }
+  const recorded = await recordResult(ctx, { ...outcome, failure });
+  await ctx.events
+    .append({
+      type: "run_finished",
+      payload: { status: recorded.status, ...(recorded.error ? { error: recorded.error } : {}) },
+    })
+    .catch(() => undefined);
+  await ctx.deps
+    .enqueueReports({ workspaceId: ctx.run.workspaceId, runId: ctx.run.id })
+    .catch((e: unknown) => ctx.log.error({ err: e }, "enqueueing webhook reports failed"));
+  ctx.log.info({ event: "run.finished", status: recorded.status }, "run finished");
+  return { status: recorded.status, ...(recorded.error ? { error: recorded.error } : {}) };
+}
+
+/**
+ * Drops what the broker and connectors hold for the run. Releasing writes the broker's pending
+ * audit records; a run during which an audit write failed does not succeed (the failure was
+ * logged; rows not written stay 'started'). True when that happened.
+ */
+async function releaseRun(ctx: RunContext): Promise<boolean> {
+  try {
+    await ctx.deps.releaseRun?.(ctx.run.id);
+    return false;
+  } catch (e) {
+    ctx.log.error({ err: e }, "releasing run resources failed");
+    return (e as { reason?: unknown } | null)?.reason === "AUDIT_UNAVAILABLE";
+  }
+}
+
+async function recordResult(ctx: RunContext, outcome: StepsOutcome) {
+  const { result, failure, diff } = outcome;
+  const { masker } = ctx.deps;
+  const stopReason = ctx.watch.reason();
+  let status: FinalStatus = failure ? "FAILED" : statusFor(result?.outcome ?? "failed");
+  if (stopReason === "cancelled") status = "CANCELLED";
+  // Ended elsewhere (gateway budget, broker revocation): the loop only saw its signal abort, so
+  // its message ("cancelled") is not the reason; the status and finishRun say why.
+  const agentError =
+    result?.outcome === "succeeded" || stopReason === "ended_elsewhere" ? undefined : result?.error;
+  return finishRun(ctx.deps.db, ctx.scope, {
+    status,
+    error: failure ?? (agentError ? masker.mask(agentError) : undefined),
+    summary: result?.summary ? masker.mask(result.summary) : undefined,
+    diff: diff ? masker.mask(diff) : null,
+  });
+}
+
+function appendError(ctx: RunContext, message: string): Promise<void> {
+  return ctx.events.append({ type: "error", payload: { message } }).catch(() => undefined);
+}
