@@ -231,7 +231,7 @@ describe("run executor", () => {
       where: { runId: run.id },
       orderBy: { seq: "asc" },
     });
-    expect(events.map((e) => e.type)).toEqual(["error", "run_finished"]);
+    expect(events.map((e) => e.type)).toEqual(["error", "status", "run_finished"]);
   });
 
   it("fails clearly without a model provider", async () => {
