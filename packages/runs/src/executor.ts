@@ -45,6 +45,20 @@ export async function executeRun(
   deps: RunExecutorDeps & { masker: SecretMasker },
   runId: string,
 ): Promise<ExecuteRunResult> {
+  // The run's secrets (token, credentials the broker opens for it) are masked on every line the
+  // worker writes while it executes, and leave the masker when it ends (P02).
+  const runSecrets = deps.masker.scope(runId);
+  try {
+    return await executeInScope({ ...deps, masker: runSecrets }, runId);
+  } finally {
+    runSecrets.close();
+  }
+}
+
+async function executeInScope(
+  deps: RunExecutorDeps & { masker: SecretMasker },
+  runId: string,
+): Promise<ExecuteRunResult> {
   const { db, logger, masker } = deps;
   const limits = { ...defaultLimits, ...deps.limits };
   const run = await loadRun(db, runId);
