@@ -32,13 +32,15 @@ export function createSourceProvider(deps: {
           reason: "REPOSITORY_NOT_FOUND",
         });
       const credential = await repositoryCredential(deps.keyring, repo.connection, repo.fullName);
-      if (credential) deps.masker.add(credential.password);
       const gitDir = await mkdtemp(join(tmpdir(), "secondshift-git-"));
       const treeDir = await mkdtemp(join(tmpdir(), "secondshift-tree-"));
       const cleanup = async () => {
         await rm(gitDir, { recursive: true, force: true });
         await rm(treeDir, { recursive: true, force: true });
       };
+      // Masked while the fetch runs; it leaves the masker with the fetch (P02).
+      const secrets = deps.masker.scope();
+      if (credential) secrets.add(credential.password);
       try {
         const target = commit ?? repo.lastSyncedCommit;
         const fetched = await fetchRepository({
@@ -47,7 +49,7 @@ export function createSourceProvider(deps: {
           ...(credential ? { credential } : {}),
           dir: gitDir,
           policy: deps.policy,
-          masker: deps.masker,
+          masker: secrets,
         });
         await exportTreeToDirectory(gitDir, fetched.commit, treeDir);
         await rm(gitDir, { recursive: true, force: true });
@@ -55,6 +57,8 @@ export function createSourceProvider(deps: {
       } catch (error) {
         await cleanup();
         throw error;
+      } finally {
+        secrets.close();
       }
     },
   };

@@ -226,7 +226,14 @@ export function createBroker(options: BrokerOptions): Broker {
       );
     const controller = new AbortController();
     const secrets = await loadSecrets(
-      { db, keyring: options.keyring, masker, refresher: options.oauthRefresher, now },
+      // Into the run's scope: the credentials leave the masker when the run ends (P02).
+      {
+        db,
+        keyring: options.keyring,
+        masker: masker.scopeFor(run.id),
+        refresher: options.oauthRefresher,
+        now,
+      },
       { workspaceId: run.workspaceId, connectionId: entry.connectionId },
       state.connection,
       controller.signal,

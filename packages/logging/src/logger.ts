@@ -52,12 +52,9 @@ export interface CreateLoggerOptions {
 export function createLogger(options: CreateLoggerOptions): Logger {
   const masker = options.masker ?? new SecretMasker();
   const target = options.destination ?? process.stdout;
-  const maskingStream = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      target.write(masker.mask(chunk.toString()));
-      callback();
-    },
-  });
+  // Masked synchronously, inside the log call: a line written while a run's scope is open is
+  // masked with that run's secrets even if the scope closes right after.
+  const maskingStream = { write: (line: string) => target.write(masker.mask(line)) };
   const pinoOptions: LoggerOptions = {
     name: options.name,
     level: options.level ?? "info",

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { decryptField } from "@secondshift/crypto";
 import { AppError, isAppError } from "@secondshift/errors";
+import type { SecretMasker } from "@secondshift/logging";
 import { admit, type Admitted } from "./admission.ts";
 import { presentedTokenHash } from "./auth.ts";
 import type { Charge } from "./budget.ts";
@@ -19,7 +20,11 @@ export interface Tracker {
   track(work: Promise<unknown>): void;
 }
 
-async function providerKey(deps: GatewayDeps, admitted: Admitted): Promise<string> {
+async function providerKey(
+  deps: GatewayDeps,
+  admitted: Admitted,
+  secrets: SecretMasker,
+): Promise<string> {
   const provider = admitted.provider!;
   try {
     const key = await decryptField(deps.keyring, provider.apiKeyCiphertext, {
@@ -28,7 +33,7 @@ async function providerKey(deps: GatewayDeps, admitted: Admitted): Promise<strin
       rowId: provider.id,
       field: "apiKeyCiphertext",
     });
-    deps.masker.add(key);
+    secrets.add(key);
     return key;
   } catch (cause) {
     throw new AppError(
@@ -73,6 +78,9 @@ export async function handleModelRequest(
   let inputEstimate = 0;
   let status: number;
   let settlementKey = "";
+  // The provider key is masked while a request uses it and leaves the masker after the last one
+  // (per-request scopes share a live value), so a rotated key does not stay forever (P02).
+  const secrets = deps.masker.scope();
   try {
     const tokenHash = presentedTokenHash(req.headers);
     settlementKey = tokenKey(tokenHash);
@@ -99,7 +107,7 @@ export async function handleModelRequest(
         reason: "PATH_NOT_FOR_PROVIDER",
       });
     }
-    const key = await providerKey(deps, admitted);
+    const key = await providerKey(deps, admitted, secrets);
     result = await forward(deps, req, res, {
       route,
       family: admitted.provider.kind,
@@ -121,6 +129,8 @@ export async function handleModelRequest(
       deps.logger.error({ err: error, path: route.path }, "gateway request failed");
     status = appError.httpStatus;
     sendError(res, appError);
+  } finally {
+    secrets.close();
   }
   const done = admitted;
   if (!done) {

@@ -227,4 +227,10 @@ describe("logs", () => {
     expect(logs).not.toContain('"messages"');
     expect(logs).not.toContain("w1 w2");
   });
+
+  it("[P02] the provider key is masked only while requests use it: none is kept after the last", async () => {
+    await gw.gateway.settled();
+    expect(gw.masker.size).toBe(0);
+    expect(gw.masker.mask(PLANTED)).toBe(PLANTED);
+  });
 });

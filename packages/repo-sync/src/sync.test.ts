@@ -223,8 +223,11 @@ describe("syncRepository", () => {
     const ws2 = await workspace();
     const wrong = "ghs_wrongPlantedToken_0000000000000";
     const bad = await repository(ws2.id, url, (await bearerConnection(ws2.id, wrong)).id);
-    const result = await syncRepository(db, deps(), { workspaceId: ws2.id, repositoryId: bad.id });
+    const failing = deps();
+    const result = await syncRepository(db, failing, { workspaceId: ws2.id, repositoryId: bad.id });
     expect(result.status).toBe("failed");
+    // [P02] The credential was masked during the sync only: it left the masker with it.
+    expect(failing.masker!.size).toBe(0);
     const stored = await db.repository.findUniqueOrThrow({ where: { id: bad.id } });
     expect(stored.syncError).toMatch(/git fetch failed/);
     await new Promise((resolve) => setImmediate(resolve));

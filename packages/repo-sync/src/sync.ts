@@ -118,9 +118,10 @@ export async function syncRepository(
     throw new AppError("NOT_FOUND", "That repository does not exist.", {
       reason: "REPOSITORY_NOT_FOUND",
     });
-  const masker = deps.masker ?? new SecretMasker();
   const log = deps.logger.child({ workspaceId: input.workspaceId, repositoryId: repository.id });
   const scratch = await mkdtemp(join(deps.workDir ?? tmpdir(), "secondshift-sync-"));
+  // The credential (a fresh installation token for GitHub Apps) leaves the masker with the sync.
+  const masker = (deps.masker ?? new SecretMasker()).scope();
   try {
     const credential = await repositoryCredential(
       deps.keyring,
@@ -188,6 +189,7 @@ export async function syncRepository(
     log.warn({ reason, error: message }, "repository sync failed");
     return { status: "failed", error: message, reason };
   } finally {
+    masker.close();
     await rm(scratch, { recursive: true, force: true });
   }
 }

@@ -133,6 +133,28 @@ describe("run executor", () => {
     expect(JSON.stringify(events)).not.toContain(seenToken);
   });
 
+  it("[P02] the run's secrets are masked on the worker's log while it runs and leave the masker at its end", async () => {
+    const { run } = await seedRunningRun(t.db);
+    let token = "";
+    const { d, logs } = deps({
+      agent: (o) => {
+        token = o.model.runToken;
+        // As the broker does for a connection credential: into the run's scope, found by id.
+        d.masker.scopeFor(run.id).add("broker-credential-of-this-run");
+        d.logger.info({ header: `Bearer ${token}` }, "saw broker-credential-of-this-run");
+        return Promise.resolve({ outcome: "succeeded", summary: "ok", usage });
+      },
+    });
+    const before = d.masker.size;
+    expect((await executeRun(d, run.id)).status).toBe("SUCCEEDED");
+    expect(logs.text()).toContain("saw [MASKED]");
+    expect(logs.text()).not.toContain(token);
+    // The run is over: nothing of it is left in the worker's masker.
+    expect(d.masker.size).toBe(before);
+    expect(d.masker.mask(token)).toBe(token);
+    expect(d.masker.scopeFor(run.id)).toBe(d.masker);
+  });
+
   it("[C29] releases the run before recording it; a failed audit write reported by the release fails the run", async () => {
     const released: string[] = [];
     const finish = async (release: () => Promise<void>) => {

@@ -15,9 +15,16 @@ import { openRunContext, type ExecutorDeps, type RunContext } from "./executor/r
 export type { ExecuteRunResult };
 
 export async function executeRun(deps: ExecutorDeps, runId: string): Promise<ExecuteRunResult> {
-  const ctx = await openRunContext(deps, runId);
-  if ("notRunning" in ctx) return { status: ctx.notRunning, error: "not a running run" };
-  return finalizeRun(ctx, await runSteps(ctx));
+  // The run's secrets (token, credentials the broker opens for it) are masked on every line the
+  // worker writes while it executes, and leave the masker when it ends (P02).
+  const runSecrets = deps.masker.scope(runId);
+  try {
+    const ctx = await openRunContext({ ...deps, masker: runSecrets }, runId);
+    if ("notRunning" in ctx) return { status: ctx.notRunning, error: "not a running run" };
+    return await finalizeRun(ctx, await runSteps(ctx));
+  } finally {
+    runSecrets.close();
+  }
 }
 
 async function runSteps(ctx: RunContext): Promise<StepsOutcome> {

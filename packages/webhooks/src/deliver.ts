@@ -98,7 +98,23 @@ async function attempt(
       durationMs: 0,
     };
   }
-  deps.masker.add(target.url, target.secret);
+  // Masked for this attempt; they leave the masker with it (P02).
+  const secrets = deps.masker.scope();
+  secrets.add(target.url, target.secret);
+  try {
+    return await sendTarget(deps, loaded, workspaceId, now, target);
+  } finally {
+    secrets.close();
+  }
+}
+
+async function sendTarget(
+  deps: DeliveryDeps,
+  loaded: LoadedDelivery,
+  workspaceId: string,
+  now: Date,
+  target: { url: string; secret: string },
+): Promise<AttemptOutcome> {
   const { run } = loaded;
   const body = JSON.stringify(
     buildReportBody(

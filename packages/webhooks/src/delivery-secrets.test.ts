@@ -113,5 +113,7 @@ describe("webhook URL and secret stay inside the delivery call", () => {
       verifySignature(last.headers["secondshift-signature"] as string, last.body, secret, { now })
         .ok,
     ).toBe(true);
+    // [P02] Masked during each attempt only: the worker's masker keeps nothing afterwards.
+    expect(masker.size).toBe(0);
   });
 });

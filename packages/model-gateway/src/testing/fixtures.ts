@@ -98,6 +98,7 @@ export interface TestGateway {
   gateway: Gateway;
   url: string;
   keyring: Keyring;
+  masker: SecretMasker;
   logs: () => string;
   close(): Promise<void>;
 }
@@ -151,6 +152,7 @@ export async function startTestGateway(
     gateway,
     url: `http://127.0.0.1:${port}`,
     keyring,
+    masker,
     logs: () => sink.text(),
     async close() {
       await gateway.close(1000);
