@@ -19,11 +19,13 @@ async function main() {
     masker,
     pool,
   });
-  await platform.start();
+  // Registered before start: start() logs "worker started", and a SIGTERM sent on that line
+  // must already find the handler (else Node's default ends the process by the signal).
   onShutdown(logger, async () => {
     await platform.stop();
     await database.close();
   });
+  await platform.start();
 }
 
 void main();
