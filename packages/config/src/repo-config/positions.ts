@@ -1,21 +1,28 @@
 // Maps a JSON path back to the YAML source, so each error can name its line.
-import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from "yaml";
+import { isMap, isSeq, type Document, type LineCounter, type Node } from "yaml";
+import type { DocumentIndex } from "./document-index.ts";
 
 export type PathSegments = Array<string | number>;
 
-/** Offset of the node at `path` (or of its key, when `atKey`), or of the deepest ancestor found. */
-export function offsetOf(doc: Document, path: PathSegments, atKey = false): number {
+/**
+ * Offset of the node at `path` (or of its key, when `atKey`), or of the deepest ancestor found.
+ * Each step is one lookup in the index, so locating every error costs O(errors × depth).
+ */
+export function offsetOf(
+  doc: Document,
+  index: DocumentIndex,
+  path: PathSegments,
+  atKey = false,
+): number {
   let node: unknown = doc.contents;
   let offset = doc.contents?.range?.[0] ?? 0;
   for (let i = 0; i < path.length; i++) {
     const segment = path[i];
     const last = i === path.length - 1;
     if (isMap(node)) {
-      const pair = node.items.find(
-        (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment),
-      );
+      const pair = index.pairs.get(node)?.get(String(segment));
       if (!pair) return offset;
-      const keyRange = isScalar(pair.key) ? pair.key.range : undefined;
+      const keyRange = (pair.key as Node | null)?.range;
       if (last && atKey && keyRange) return keyRange[0];
       node = pair.value;
       const valueRange = (pair.value as Node | null)?.range;
