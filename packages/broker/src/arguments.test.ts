@@ -95,6 +95,40 @@ describe("argument patterns run on a linear-time engine", () => {
   );
 });
 
+describe("uniqueItems is checked in linear time", () => {
+  const validate = compileArguments(
+    objectWith({ rows: { type: "array", uniqueItems: true } }),
+    "import_rows",
+  );
+  const rows = (count: number) =>
+    Array.from({ length: count }, (_, i) =>
+      Object.fromEntries(Array.from({ length: 100 }, (_, k) => [`k${k}`, k === 99 ? i : 0])),
+    );
+
+  // ajv compares every pair of object items: this took 6 s; 2 s is a generous bound.
+  it("[C19] 1,000 distinct objects of 100 keys each are accepted promptly", () => {
+    const args = { rows: rows(1000) };
+    const { ms, error } = timed(() => validateArguments(validate, args, limits));
+    expect(error).toBeUndefined();
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it("[C19] equal items are still refused, whatever their key order", () => {
+    const [first, second] = [
+      { a: 1, b: [1, { c: "x", d: null }] },
+      { b: [1, { d: null, c: "x" }], a: 1 },
+    ];
+    const { error } = timed(() =>
+      validateArguments(validate, { rows: [first, 2, second] }, limits),
+    );
+    expect(isToolCallError(error, "INVALID_ARGUMENTS")).toBe(true);
+    expect((error as Error).message).toContain("/rows must NOT have duplicate items");
+    expect(
+      validateArguments(validate, { rows: [first, { ...second, a: 2 }, [1], ["1"]] }, limits),
+    ).toBeTruthy();
+  });
+});
+
 describe("absurd schemas are refused, not a RangeError", () => {
   const nested = (levels: number) => {
     let schema: Record<string, unknown> = { type: "string" };

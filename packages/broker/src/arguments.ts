@@ -6,7 +6,9 @@
 // RE2 (compiled to wasm): matching takes time linear in the argument, so a catastrophic pattern
 // such as `^(a+)+$` cannot stall the worker (C19). Patterns RE2 cannot run (lookarounds,
 // backreferences) and absurdly deep schemas are refused when the schema is compiled.
-import { Ajv, type ValidateFunction } from "ajv";
+// `uniqueItems` is checked through a set of canonical JSON strings: ajv compares every pair of
+// items when they may be objects or arrays (1,000 objects of 25 keys took a second).
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { RE2 } from "re2-wasm";
@@ -65,12 +67,57 @@ const options = {
   allowUnionTypes: true,
   code: { regExp: re2Engine },
 } as const;
-const draft07 = addFormats(new Ajv(options));
-const draft2020 = addFormats(new Ajv2020(options));
-
 type Schema = Record<string, unknown>;
 
-/** Copies the schema with additionalProperties:false wherever an object schema left it open. */
+/** JSON with object keys sorted: two JSON values are deep-equal iff their strings are equal. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    const members = keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Schema)[k])}`);
+    return `{${members.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+const LINEAR_UNIQUE_ITEMS = "x-secondshift-uniqueItems";
+
+function itemsAreUnique(unique: boolean, data: unknown[]): boolean {
+  if (!unique) return true;
+  const seen = new Set<string>();
+  for (const item of data) {
+    const key = canonicalJson(item);
+    if (seen.has(key)) {
+      itemsAreUnique.errors = [
+        { keyword: "uniqueItems", message: "must NOT have duplicate items", params: {} },
+      ];
+      return false;
+    }
+    seen.add(key);
+  }
+  return true;
+}
+itemsAreUnique.errors = [] as Array<Partial<ErrorObject>>;
+
+function withKeywords<T extends Ajv>(ajv: T): T {
+  addFormats(ajv);
+  ajv.addKeyword({
+    keyword: LINEAR_UNIQUE_ITEMS,
+    type: "array",
+    schemaType: "boolean",
+    errors: true,
+    validate: itemsAreUnique,
+  });
+  return ajv;
+}
+
+const draft07 = withKeywords(new Ajv(options));
+const draft2020 = withKeywords(new Ajv2020(options));
+
+/**
+ * Copies the schema with additionalProperties:false wherever an object schema left it open, and
+ * `uniqueItems` replaced by its linear-time equivalent.
+ */
 export function hardenSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(hardenSchema);
   if (!schema || typeof schema !== "object") return schema;
@@ -79,6 +126,7 @@ export function hardenSchema(schema: unknown): unknown {
     // `properties` / `$defs` map names to schemas; `enum` / `const` / `default` are data.
     if (key === "enum" || key === "const" || key === "default" || key === "examples")
       out[key] = value;
+    else if (key === "uniqueItems" && typeof value === "boolean") out[LINEAR_UNIQUE_ITEMS] = value;
     else if (
       (key === "properties" ||
         key === "$defs" ||
