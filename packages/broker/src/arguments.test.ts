@@ -129,6 +129,34 @@ describe("uniqueItems is checked in linear time", () => {
   });
 });
 
+describe("compiling the same schema again", () => {
+  const withId = (pattern: string) => ({
+    $id: "https://tools.example/search.json",
+    type: "object",
+    properties: {
+      q: { $id: "https://tools.example/q.json", type: "string", pattern },
+      again: { $ref: "https://tools.example/q.json" },
+    },
+  });
+
+  it("[C19] a schema with $id compiles for every run, and each compile enforces it", () => {
+    for (let run = 0; run < 3; run++) {
+      const validate = compileArguments(withId("^x+$"), "search");
+      expect(validateArguments(validate, { q: "xx", again: "x" }, limits)).toBeTruthy();
+      const { error } = timed(() => validateArguments(validate, { again: "y" }, limits));
+      expect(isToolCallError(error, "INVALID_ARGUMENTS")).toBe(true);
+    }
+  });
+
+  it("[C19] a refused schema with $id is refused for the same reason every time", () => {
+    for (let run = 0; run < 2; run++) {
+      const { error } = timed(() => compileArguments(withId("^(?=x)x+$"), "search"));
+      expect(isToolCallError(error, "INVALID_SCHEMA")).toBe(true);
+      expect((error as Error).message).toContain("RE2");
+    }
+  });
+});
+
 describe("absurd schemas are refused, not a RangeError", () => {
   const nested = (levels: number) => {
     let schema: Record<string, unknown> = { type: "string" };

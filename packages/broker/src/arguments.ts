@@ -190,10 +190,15 @@ export function compileArguments(inputSchema: Schema, toolName?: string): Valida
   const hardened = hardenSchema(inputSchema) as Schema;
   const is2020 = typeof hardened.$schema === "string" && hardened.$schema.includes("2020-12");
   const { $schema: _ignored, ...rest } = hardened;
+  const ajv = is2020 ? draft2020 : draft07;
   try {
-    return (is2020 ? draft2020 : draft07).compile(rest);
+    return ajv.compile(rest);
   } catch (error) {
     throw unusableSchema(toolName, whyUncompilable(error));
+  } finally {
+    // ajv keeps every compiled schema (and its $id) for reuse: compiling a schema with an $id
+    // again would fail ("already exists"), and the worker's memory would grow with every run.
+    ajv.removeSchema(rest);
   }
 }
 
