@@ -111,6 +111,18 @@ describe("parseRepoConfig: error cap", () => {
   });
 });
 
+describe("parseRepoConfig: long values in messages", () => {
+  it("a 200 KB value or a 1,000-character key is shown cut, with its length, not echoed whole", () => {
+    const long = "1,".repeat(100_000);
+    const text = `version: 1\njobs:\n  a:\n${job}    schedule: "${long} * * * *"\n    ${"k".repeat(1000)}: 1\n`;
+    const errors = errorsOf(text);
+    expect(errors.length).toBeGreaterThanOrEqual(3); // too long, not a valid cron, unknown key
+    for (const error of errors) expect(error.message.length + error.path.length).toBeLessThan(1500);
+    expect(errors.some((e) => e.message.includes("(200008 characters)"))).toBe(true);
+    expect(errors.some((e) => e.message.includes("(1000 characters)"))).toBe(true);
+  });
+});
+
 describe("parseRepoConfig: nesting and aliases", () => {
   it("[C01] a quarter of a million [ is refused as too deep, not a stack overflow", () => {
     const errors = errorsOf(deepFlow());

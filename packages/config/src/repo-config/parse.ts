@@ -9,7 +9,7 @@ import { checkJob } from "./checks.ts";
 import { indexDocument, type DocumentIndex, type DuplicateKey } from "./document-index.ts";
 import { ACCESS_ONLY_MESSAGE, findForbiddenKeys, type ForbiddenKeyHit } from "./forbidden-keys.ts";
 import { normaliseConfig } from "./normalise.ts";
-import { formatPath, lineAndColumn, offsetOf, type PathSegments } from "./positions.ts";
+import { formatPath, lineAndColumn, offsetOf, shorten, type PathSegments } from "./positions.ts";
 import { REPO_CONFIG_FILE, repoConfigCaps } from "./schema.ts";
 import type { ParseRepoConfigResult, RepoConfigError, RepoConfigLimits } from "./types.ts";
 import { schemaProblems } from "./validator.ts";
@@ -58,8 +58,7 @@ class Report {
 
 const sourceOf = (text: string, key: Scalar): string => {
   const [start = 0, end = start] = key.range ?? [];
-  const source = text.slice(start, end);
-  return source.length > 40 ? `${source.slice(0, 37)}...` : source;
+  return shorten(text.slice(start, end));
 };
 
 function reportStructure(report: Report, text: string, index: DocumentIndex): void {
@@ -88,7 +87,7 @@ function reportDuplicate(report: Report, text: string, d: DuplicateKey): void {
   const same =
     first === second
       ? `${first} is set twice`
-      : `${first} and ${second} are the same key ${JSON.stringify(d.key)} once read`;
+      : `${first} and ${second} are the same key ${JSON.stringify(shorten(d.key))} once read`;
   report.atOffset(
     d.second.range?.[0] ?? 0,
     d.path,
@@ -150,7 +149,7 @@ export function parseRepoConfig(
   const read = readYamlDocument(text, repoConfigCaps.maxNestingDepth);
   const report = new Report(file, read.lineCounter);
   for (const problem of read.problems) {
-    report.atOffset(problem.offset, "", `YAML syntax error: ${problem.message}`);
+    report.atOffset(problem.offset, "", `YAML syntax error: ${shorten(problem.message, 300)}`);
   }
   if (!read.ok) return report.result();
   const { doc } = read;
@@ -164,14 +163,18 @@ export function parseRepoConfig(
 
   const forbidden = findForbiddenKeys(doc.contents);
   for (const hit of forbidden) {
-    report.atOffset(hit.offset, hit.path, `"${hit.key}" cannot be set: ${ACCESS_ONLY_MESSAGE}`);
+    report.atOffset(
+      hit.offset,
+      hit.path,
+      `"${shorten(hit.key)}" cannot be set: ${ACCESS_ONLY_MESSAGE}`,
+    );
   }
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 50 });
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    report.atOffset(0, "", `the YAML could not be read: ${detail}`);
+    report.atOffset(0, "", `the YAML could not be read: ${shorten(detail, 300)}`);
     return report.result();
   }
   reportContent(report, doc, index, data, options.limits, forbidden);

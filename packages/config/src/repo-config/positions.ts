@@ -47,13 +47,22 @@ export function lineAndColumn(
   return { line: pos.line, column: pos.col };
 }
 
+/**
+ * A value from the file as shown in an error: long ones are cut, so a 200 KB key or value does
+ * not come back 50 times in the error list.
+ */
+export function shorten(text: string, max = 60): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
 /** `jobs.nightly.tools.mcp[0].label`; odd keys are quoted: `jobs["a b"]`. */
 export function formatPath(path: PathSegments): string {
   let out = "";
   for (const segment of path) {
     if (typeof segment === "number") out += `[${segment}]`;
-    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(segment)) out += out ? `.${segment}` : segment;
-    else out += `[${JSON.stringify(segment)}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(segment) && segment.length <= 60) {
+      out += out ? `.${segment}` : segment;
+    } else out += `[${JSON.stringify(shorten(segment))}]`;
   }
   return out;
 }
