@@ -172,12 +172,20 @@ describe("absurd schemas are refused, not a RangeError", () => {
     expect(ms).toBeLessThan(2000);
   });
 
+  it("[C19] the limit is on the schema's nesting: 127 levels compile, 129 are refused", () => {
+    expect(schemaDepth(nested(63))).toBe(127);
+    expect(() => compileArguments(nested(63))).not.toThrow();
+    expect(schemaDepth(nested(64))).toBe(129);
+    const { error } = timed(() => compileArguments(nested(64)));
+    expect(isToolCallError(error, "INVALID_SCHEMA")).toBe(true);
+  });
+
   it("[C19] a deep but reasonable schema still compiles and validates", () => {
-    const schema = nested(15); // 15 objects, each `properties` → `a`: depth 46
-    expect(schemaDepth(schema)).toBeLessThanOrEqual(MAX_SCHEMA_DEPTH);
+    const schema = nested(30); // 30 objects, each with `properties` → `a`
+    expect(schemaDepth(schema)).toBe(61);
     const validate = compileArguments(schema);
     let args: unknown = "leaf";
-    for (let i = 0; i < 15; i++) args = { a: args };
+    for (let i = 0; i < 30; i++) args = { a: args };
     expect(validateArguments(validate, args, limits)).toEqual(args);
   });
 });

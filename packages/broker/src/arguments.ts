@@ -24,8 +24,12 @@ export interface ArgumentLimits {
 }
 
 const MAX_DEPTH = 32;
-/** Objects and arrays nested in a tool's input schema; real schemas stay far below. */
-export const MAX_SCHEMA_DEPTH = 64;
+/**
+ * Objects and arrays nested in a tool's input schema. One level of arguments takes up to about
+ * four levels of schema (`anyOf` → [ ] → { } → `properties` → name), and arguments may nest
+ * MAX_DEPTH levels: a deeper schema describes nothing that could be sent.
+ */
+export const MAX_SCHEMA_DEPTH = 4 * MAX_DEPTH;
 
 class UnsupportedPattern extends Error {
   constructor(
