@@ -1,7 +1,7 @@
 // Rules JSON Schema cannot express: a parseable cron, a real IANA zone, the operator's own
 // maximums, one prompt source, unique labels. They run on values the schema already typed.
 import { CronExpressionParser } from "cron-parser";
-import type { PathSegments } from "./positions.ts";
+import { shorten, type PathSegments } from "./positions.ts";
 import type { RepoConfigLimits } from "./types.ts";
 
 export interface CheckProblem {
@@ -10,27 +10,35 @@ export interface CheckProblem {
   atKey?: boolean;
 }
 
+// Building an Intl.DateTimeFormat costs ~0.1 ms; a file names the same few zones many times.
+const knownZones = new Map<string, boolean>();
+
 export function isValidTimezone(zone: string): boolean {
+  const known = knownZones.get(zone);
+  if (known !== undefined) return known;
+  let valid = true;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
   } catch {
-    return false;
+    valid = false;
   }
+  if (knownZones.size >= 1000) knownZones.clear(); // bounded: zone names come from files
+  knownZones.set(zone, valid);
+  return valid;
 }
 
 /** Five fields only: a seconds field would let a repository schedule a run every second. */
 export function cronProblem(expression: string, timezone: string): string | null {
   const fields = expression.trim().split(/\s+/);
   if (fields.length !== 5 || expression.trim().startsWith("@")) {
-    return `"${expression}" is not a five-field cron expression; write minute hour day-of-month month day-of-week, e.g. "0 6 * * 1-5"`;
+    return `"${shorten(expression)}" is not a five-field cron expression; write minute hour day-of-month month day-of-week, e.g. "0 6 * * 1-5"`;
   }
   try {
     CronExpressionParser.parse(expression, { tz: isValidTimezone(timezone) ? timezone : "UTC" });
     return null;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    return `"${expression}" is not a valid cron expression (${detail}); write minute hour day-of-month month day-of-week, e.g. "0 6 * * 1-5"`;
+    return `"${shorten(expression)}" is not a valid cron expression (${shorten(detail, 200)}); write minute hour day-of-month month day-of-week, e.g. "0 6 * * 1-5"`;
   }
 }
 
@@ -58,7 +66,7 @@ export function checkJob(key: string, job: Json, limits: RepoConfigLimits): Chec
   if (typeof job.timezone === "string" && !isValidTimezone(job.timezone)) {
     problems.push({
       path: at("timezone"),
-      message: `"${job.timezone}" is not an IANA time zone; use a name such as "UTC" or "Europe/Berlin"`,
+      message: `"${shorten(job.timezone)}" is not an IANA time zone; use a name such as "UTC" or "Europe/Berlin"`,
     });
   }
   if (typeof job.schedule === "string") {
@@ -88,7 +96,7 @@ export function checkJob(key: string, job: Json, limits: RepoConfigLimits): Chec
       if (seen.has(label)) {
         problems.push({
           path: at("tools", kind, index, "label"),
-          message: `label "${label}" is listed twice under ${kind}; merge the two entries`,
+          message: `label "${shorten(label)}" is listed twice under ${kind}; merge the two entries`,
         });
       }
       seen.add(label);

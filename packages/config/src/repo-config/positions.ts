@@ -1,21 +1,28 @@
 // Maps a JSON path back to the YAML source, so each error can name its line.
-import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from "yaml";
+import { isMap, isSeq, type Document, type LineCounter, type Node } from "yaml";
+import type { DocumentIndex } from "./document-index.ts";
 
 export type PathSegments = Array<string | number>;
 
-/** Offset of the node at `path` (or of its key, when `atKey`), or of the deepest ancestor found. */
-export function offsetOf(doc: Document, path: PathSegments, atKey = false): number {
+/**
+ * Offset of the node at `path` (or of its key, when `atKey`), or of the deepest ancestor found.
+ * Each step is one lookup in the index, so locating every error costs O(errors × depth).
+ */
+export function offsetOf(
+  doc: Document,
+  index: DocumentIndex,
+  path: PathSegments,
+  atKey = false,
+): number {
   let node: unknown = doc.contents;
   let offset = doc.contents?.range?.[0] ?? 0;
   for (let i = 0; i < path.length; i++) {
     const segment = path[i];
     const last = i === path.length - 1;
     if (isMap(node)) {
-      const pair = node.items.find(
-        (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment),
-      );
+      const pair = index.pairs.get(node)?.get(String(segment));
       if (!pair) return offset;
-      const keyRange = isScalar(pair.key) ? pair.key.range : undefined;
+      const keyRange = (pair.key as Node | null)?.range;
       if (last && atKey && keyRange) return keyRange[0];
       node = pair.value;
       const valueRange = (pair.value as Node | null)?.range;
@@ -40,13 +47,22 @@ export function lineAndColumn(
   return { line: pos.line, column: pos.col };
 }
 
+/**
+ * A value from the file as shown in an error: long ones are cut, so a 200 KB key or value does
+ * not come back 50 times in the error list.
+ */
+export function shorten(text: string, max = 60): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
 /** `jobs.nightly.tools.mcp[0].label`; odd keys are quoted: `jobs["a b"]`. */
 export function formatPath(path: PathSegments): string {
   let out = "";
   for (const segment of path) {
     if (typeof segment === "number") out += `[${segment}]`;
-    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(segment)) out += out ? `.${segment}` : segment;
-    else out += `[${JSON.stringify(segment)}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(segment) && segment.length <= 60) {
+      out += out ? `.${segment}` : segment;
+    } else out += `[${JSON.stringify(shorten(segment))}]`;
   }
   return out;
 }

@@ -19,6 +19,12 @@ export const repoConfigCaps = {
   maxGroupsPerKind: 20,
   maxTokenBudget: 100_000_000,
   maxTimeoutMinutes: 24 * 60,
+  /** Errors listed for one file; the rest are counted in a last "and N more" entry. */
+  maxErrors: 50,
+  /** Parser nesting depth; a valid file needs under 10, deeper input stops reading. */
+  maxNestingDepth: 32,
+  /** Aliases (`*name`); each one costs a search of the document when it is read. */
+  maxAliases: 100,
 } as const;
 
 export const TOOL_NAME_PATTERN = "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$";

@@ -2,7 +2,7 @@
 // bug, caught at load) and turns ajv errors into sentences that say what is allowed.
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import type { PathSegments } from "./positions.ts";
-import { pointerToPath } from "./positions.ts";
+import { pointerToPath, shorten } from "./positions.ts";
 import { repoConfigSchema } from "./schema.ts";
 
 const ajv = new Ajv2020({
@@ -42,7 +42,7 @@ export function schemaProblems(data: unknown): SchemaProblem[] {
         problems.push({
           path: [...path, String(params.additionalProperty)],
           atKey: true,
-          message: `unknown key "${String(params.additionalProperty)}"; allowed keys here: ${allowedKeys(error)}`,
+          message: `unknown key "${shorten(String(params.additionalProperty))}"; allowed keys here: ${allowedKeys(error)}`,
         });
         break;
       case "required":
@@ -60,7 +60,7 @@ export function schemaProblems(data: unknown): SchemaProblem[] {
           problems.push({
             path: [...path, name],
             atKey: true,
-            message: `"${name}" is not a valid job key${describe(error)}`,
+            message: `"${shorten(name)}" is not a valid job key${describe(error)}`,
           });
         } else {
           problems.push({
