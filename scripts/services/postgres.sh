@@ -10,8 +10,10 @@ case "$cmd" in
     mkdir -p "$dir"
     chown postgres:postgres "$dir"
     runuser -u postgres -- "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-locale >/dev/null
+    # Dynamic shared memory in files of the data folder, not /dev/shm: an image build (mmdebstrap)
+    # can mount a fresh tmpfs over the host's /dev/shm, and the server then fails every connection.
     runuser -u postgres -- "$bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w start -o \
-      "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" >/dev/null
+      "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400 -c dynamic_shared_memory_type=mmap" >/dev/null
     echo "postgresql://postgres@127.0.0.1:$port/postgres"
     ;;
   stop)
