@@ -1,6 +1,6 @@
 import { verifyPassword } from "@secondshift/crypto";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { AppError } from "@secondshift/errors";
+import type { AppError } from "@secondshift/errors";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { signIn } from "./sign-in.ts";
 import { createUser, testAccounts } from "./testing/index.ts";
@@ -20,7 +20,7 @@ afterAll(async () => {
 function accounts(limits = {}) {
   const verify = vi.fn(verifyPassword);
   const a = testAccounts(t.db, { verifyPassword: verify }, limits);
-  closers.push(a.close);
+  closers.push(() => a.close());
   return { ...a, verify };
 }
 
