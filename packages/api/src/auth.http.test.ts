@@ -376,3 +376,35 @@ describe("brute force over HTTP", () => {
     expect(sameAddress).toMatchObject({ code: "TOO_MANY_REQUESTS" });
   });
 });
+
+describe("invitation expiry over HTTP", () => {
+  let timed: TestApi;
+  beforeAll(async () => {
+    timed = await startTestApi(t.db, { limits: { maxPerAccount: 100, maxPerAddress: 1000 } });
+  });
+  afterAll(() => timed.close());
+
+  it("an expired invitation link is refused and creates no account", async () => {
+    const ownerBrowser = timed.browser();
+    await ownerBrowser.trpc.auth.signIn.mutate({ email: owner.email, password });
+    const created = await ownerBrowser.trpc.auth.invitations.create.mutate({
+      workspaceId,
+      email: "late@example.test",
+      role: "VIEWER",
+    });
+    expect(created.expiresAt.getTime() - timed.accounts.clock.now().getTime()).toBe(
+      7 * 24 * 3600_000,
+    );
+    timed.accounts.clock.advance(7 * 24 * 3600_000 + 1000);
+    const token = new URLSearchParams(new URL(created.link).hash.slice(1)).get("token")!;
+    const late = await failure(
+      timed.browser().trpc.auth.invitations.accept.mutate({
+        token,
+        name: "Late",
+        password: newcomerPassword,
+      }),
+    );
+    expect(late).toMatchObject({ code: "CONFLICT", reason: "INVITATION_EXPIRED" });
+    expect(await t.db.user.count({ where: { email: "late@example.test" } })).toBe(0);
+  });
+});
