@@ -4,6 +4,7 @@
 import type { Db, Prisma } from "@secondshift/db";
 import { verifyPassword } from "@secondshift/crypto";
 import type { LoginRateLimiter } from "./rate-limit.ts";
+import { dummyPasswordHash } from "./dummy-hash.ts";
 
 export type DbClient = Db | Prisma.TransactionClient;
 
@@ -31,6 +32,8 @@ export const defaultSessionPolicy: SessionPolicy = {
 export function createAccountsDeps(
   options: Pick<AccountsDeps, "db" | "limiter"> & Partial<AccountsDeps>,
 ): AccountsDeps {
+  // Made now, so that the first unknown email does not take longer than a wrong password.
+  void dummyPasswordHash();
   return {
     sessions: defaultSessionPolicy,
     now: () => new Date(),

@@ -20,7 +20,7 @@ async function requireOwner(db: DbClient, ctx: OwnerContext, action: string): Pr
     select: { role: true },
   });
   if (!membership) {
-    throw new AppError("NOT_FOUND", "Workspace was not found in this workspace.", {
+    throw new AppError("NOT_FOUND", "Workspace was not found.", {
       reason: "WORKSPACE_NOT_FOUND",
     });
   }

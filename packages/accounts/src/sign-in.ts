@@ -2,19 +2,10 @@
 // the email is unknown, so an unknown email costs the same as a wrong password and the answer
 // is the same. A fresh session token every time: a token planted before sign-in never becomes
 // a session (no fixation).
-import { randomBytes } from "node:crypto";
-import { hashPassword } from "@secondshift/crypto";
 import { AppError } from "@secondshift/errors";
 import { normaliseEmail, type AccountsDeps } from "./deps.ts";
+import { dummyPasswordHash } from "./dummy-hash.ts";
 import { createSession, type IssuedSession } from "./sessions.ts";
-
-let dummyHash: Promise<string> | undefined;
-
-/** A real argon2id hash of a random password nobody knows, made once per process. */
-export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(24).toString("base64url"));
-  return dummyHash;
-}
 
 export interface SignInInput {
   email: string;

@@ -125,6 +125,27 @@ describe("CSRF and request hygiene", () => {
     expect(withFetchSite.status).toBe(200);
   });
 
+  it("a mutation cannot be triggered by a GET (a cross-site link or image)", async () => {
+    const victim = await signedIn();
+    const response = await victim.fetch(`${api.base}/auth.signOutEverywhere`, {
+      headers: { origin: "https://evil.example" },
+    });
+    expect(response.status).toBe(405);
+    expect(await stillSignedIn(victim)).toBe(true);
+  });
+
+  it("[P04] validation errors do not echo the rejected password", async () => {
+    const browser = await signedIn();
+    const weak = "weakpw-7731";
+    const error = await failure(
+      browser.trpc.auth.changePassword.mutate({ currentPassword: password, newPassword: weak }),
+    );
+    expect(error).toMatchObject({ code: "BAD_REQUEST", httpStatus: 400 });
+    expect(error?.fieldErrors).toMatchObject({ newPassword: ["Use at least 12 characters."] });
+    expect(api.bodies.at(-1)).not.toContain(weak);
+    expect(api.bodies.at(-1)).not.toContain(password);
+  });
+
   it("bodies over 1 MiB get 413, declared or streamed", async () => {
     const browser = api.browser();
     const big = JSON.stringify({ json: { email: "a@b.c", password: "x".repeat(1024 * 1024) } });
@@ -406,5 +427,28 @@ describe("invitation expiry over HTTP", () => {
     );
     expect(late).toMatchObject({ code: "CONFLICT", reason: "INVITATION_EXPIRED" });
     expect(await t.db.user.count({ where: { email: "late@example.test" } })).toBe(0);
+  });
+});
+
+describe("unexpected failures", () => {
+  it("[P04] a failing dependency gives a generic message; the log has no password or stack in the body", async () => {
+    const broken = await startTestApi(t.db);
+    try {
+      broken.accounts.redis.disconnect();
+      const browser = broken.browser();
+      const error = await browser.trpc.auth.signIn
+        .mutate({ email: owner.email, password })
+        .catch((e: unknown) => e as TRPCClientError<AppRouter>);
+      expect(error).toMatchObject({
+        message: "The request failed on the server. Retry in a moment.",
+        data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500 },
+      });
+      const body = broken.bodies.at(-1)!;
+      expect(body).not.toMatch(/Connection is closed|ioredis|\bat /);
+      expect(broken.logs()).toContain("api procedure failed");
+      expect(broken.logs()).not.toContain(password);
+    } finally {
+      await broken.close();
+    }
   });
 });

@@ -35,3 +35,20 @@ export function formatError({ shape, error }: { shape: TRPCDefaultErrorShape; er
     },
   };
 }
+
+/**
+ * What the log gets for an unexpected error: its name, code and first message line, and the
+ * stack frames — not the rest of the message, where a library may have rendered the call's
+ * arguments (a password hash in a failed insert, say). P04.
+ */
+export function describeInternalError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { type: typeof error };
+  const firstLine = error.message.split("\n").find((line) => line.trim() !== "") ?? "";
+  const frames = (error.stack ?? "").split("\n").filter((line) => line.startsWith("    at "));
+  return {
+    name: error.name,
+    code: (error as { code?: unknown }).code,
+    message: firstLine.slice(0, 200),
+    stack: frames.slice(0, 15).join("\n"),
+  };
+}

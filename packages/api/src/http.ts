@@ -6,6 +6,7 @@ import type { Logger } from "@secondshift/logging";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { cookieSettings } from "./cookies.ts";
 import { createContext, type ApiDeps } from "./context.ts";
+import { describeInternalError } from "./errors.ts";
 import { guardRequest } from "./guard.ts";
 import { appRouter } from "./root.ts";
 
@@ -48,7 +49,10 @@ export function createApiHandler(
     createContext: ({ req, res }) => createContext(deps, req, res),
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") {
-        options.logger.error({ err: error.cause ?? error, path }, "api procedure failed");
+        options.logger.error(
+          { error: describeInternalError(error.cause ?? error), path },
+          "api procedure failed",
+        );
       }
     },
   });

@@ -40,7 +40,16 @@ export function testAccounts(
     ...limits,
   });
   const deps = createAccountsDeps({ db, limiter, now: clock.now, ...overrides });
-  return { deps, clock, redis, close: async () => void (await redis.quit()) };
+  return {
+    deps,
+    clock,
+    redis,
+    close: () =>
+      redis.quit().then(
+        () => undefined,
+        () => redis.disconnect(),
+      ),
+  };
 }
 
 /** A user with a known password (and optionally a workspace membership). */
