@@ -22,37 +22,26 @@ export interface AcceptedInvitation {
   session?: IssuedSession;
 }
 
+const ASK = "Ask the workspace owner for a new one.";
+
 function unusable(invitation: Pick<InvitationModel, "acceptedAt" | "revokedAt"> | null): AppError {
-  const [reason, message] = !invitation
-    ? [
-        "INVITATION_NOT_FOUND",
-        "This invitation link is not valid. Ask the workspace owner for a new one.",
-      ]
-    : invitation.acceptedAt
-      ? [
-          "INVITATION_USED",
-          "This invitation was already used. Ask the workspace owner for a new one.",
-        ]
-      : invitation.revokedAt
-        ? [
-            "INVITATION_REVOKED",
-            "This invitation was withdrawn. Ask the workspace owner for a new one.",
-          ]
-        : [
-            "INVITATION_EXPIRED",
-            "This invitation has expired. Ask the workspace owner for a new one.",
-          ];
-  return new AppError(reason === "INVITATION_NOT_FOUND" ? "NOT_FOUND" : "CONFLICT", message, {
-    reason,
-  });
+  if (!invitation) {
+    return new AppError("NOT_FOUND", `This invitation link is not valid. ${ASK}`, {
+      reason: "INVITATION_NOT_FOUND",
+    });
+  }
+  const [reason, message] = invitation.acceptedAt
+    ? ["INVITATION_USED", `This invitation was already used. ${ASK}`]
+    : invitation.revokedAt
+      ? ["INVITATION_REVOKED", `This invitation was withdrawn. ${ASK}`]
+      : ["INVITATION_EXPIRED", `This invitation has expired. ${ASK}`];
+  return new AppError("CONFLICT", message, { reason });
 }
 
-async function inviteeUserId(
-  tx: DbClient,
-  invitee: Invitee,
-  email: string,
-  passwordHash: string | null,
-): Promise<string> {
+/** The invitee with a new account's password already hashed (argon2id runs outside the transaction). */
+type HashedInvitee = { userId: string } | { name: string; passwordHash: string };
+
+async function inviteeUserId(tx: DbClient, invitee: HashedInvitee, email: string): Promise<string> {
   if ("userId" in invitee) {
     const user = await tx.user.findUniqueOrThrow({
       where: { id: invitee.userId },
@@ -75,7 +64,7 @@ async function inviteeUserId(
     );
   }
   const user = await tx.user.create({
-    data: { email, name: invitee.name.trim(), passwordHash: passwordHash ?? "" },
+    data: { email, name: invitee.name.trim(), passwordHash: invitee.passwordHash },
     select: { id: true },
   });
   return user.id;
@@ -87,8 +76,10 @@ export async function acceptInvitation(
 ): Promise<AcceptedInvitation> {
   if (!looksLikeToken("invitation", input.token)) throw unusable(null);
   const tokenHash = hashToken(input.token);
-  const passwordHash =
-    "password" in input.invitee ? await hashPassword(input.invitee.password) : null;
+  const invitee: HashedInvitee =
+    "password" in input.invitee
+      ? { name: input.invitee.name, passwordHash: await hashPassword(input.invitee.password) }
+      : input.invitee;
   return deps.db.$transaction(async (tx) => {
     const now = deps.now();
     const claimed = await tx.invitation.updateMany({
@@ -97,7 +88,7 @@ export async function acceptInvitation(
     });
     const invitation = await tx.invitation.findUnique({ where: { tokenHash } });
     if (claimed.count === 0 || !invitation) throw unusable(invitation);
-    const userId = await inviteeUserId(tx, input.invitee, invitation.email, passwordHash);
+    const userId = await inviteeUserId(tx, invitee, invitation.email);
     const existing = await tx.membership.findUnique({
       where: { workspaceId_userId: { workspaceId: invitation.workspaceId, userId } },
     });
@@ -110,7 +101,7 @@ export async function acceptInvitation(
       data: { workspaceId: invitation.workspaceId, userId, role: invitation.role },
     });
     const session =
-      "userId" in input.invitee ? undefined : await createSession(tx, userId, now, deps.sessions);
+      "userId" in invitee ? undefined : await createSession(tx, userId, now, deps.sessions);
     return { workspaceId: invitation.workspaceId, role: invitation.role, userId, session };
   });
 }
