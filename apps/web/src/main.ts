@@ -1,9 +1,13 @@
 // Web app entry: validates configuration, proves the encryption key matches the stored data,
-// then serves. The owner UI and tRPC API will mount beside the health and webhook routes.
+// then serves the owner API (tRPC under /api/trpc/) beside the health and webhook routes.
+import { createAccountsDeps, createLoginRateLimiter } from "@secondshift/accounts";
+import { createApiHandler } from "@secondshift/api";
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import { createSyncQueue } from "@secondshift/scheduler";
 import { fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
+import { Redis } from "ioredis";
 import { createWebServer } from "./server.ts";
+import { prepareSetupToken } from "./setup-token.ts";
 
 async function main() {
   const { env } = await import("./env.ts").catch(fatal);
@@ -12,11 +16,24 @@ async function main() {
   const syncQueue = createSyncQueue({
     connection: { url: env.REDIS_URL, maxRetriesPerRequest: null },
   });
-  const server = createWebServer({ db, keyring, syncQueue, logger });
+  const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1 });
+  const accounts = createAccountsDeps({ db, limiter: createLoginRateLimiter(redis) });
+  const setupToken = await prepareSetupToken(db, {
+    required: env.SECONDSHIFT_SETUP_TOKEN_REQUIRED,
+    publicUrl: env.SECONDSHIFT_PUBLIC_URL,
+    logger,
+  });
+  const api = createApiHandler({
+    accounts,
+    publicUrl: env.SECONDSHIFT_PUBLIC_URL,
+    setupToken,
+    logger,
+  });
+  const server = createWebServer({ db, keyring, syncQueue, logger, api });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
   onShutdown(logger, async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await Promise.all([syncQueue.close(), db.$disconnect()]);
+    await Promise.all([syncQueue.close(), redis.quit(), db.$disconnect()]);
   });
 }
 

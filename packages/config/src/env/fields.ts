@@ -108,7 +108,12 @@ export function positiveInt(defaultValue: number, unit: string, max = Number.MAX
     .default(defaultValue);
 }
 
-export const booleanFlag = z
-  .enum(["true", "false", "1", "0", "yes", "no"], { error: 'must be "true" or "false"' })
-  .default("false")
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+const flag = (defaultValue: "true" | "false") =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no"], { error: 'must be "true" or "false"' })
+    .default(defaultValue)
+    .transform((v) => v === "true" || v === "1" || v === "yes");
+
+export const booleanFlag = flag("false");
+/** A flag that is on unless set to false. */
+export const booleanFlagOn = flag("true");

@@ -122,3 +122,13 @@ describe("service environments", () => {
     );
   });
 });
+
+describe("web settings", () => {
+  it("requires the setup token unless the operator turns it off", () => {
+    expect(loadWebEnv(base).SECONDSHIFT_SETUP_TOKEN_REQUIRED).toBe(true);
+    expect(
+      loadWebEnv({ ...base, SECONDSHIFT_SETUP_TOKEN_REQUIRED: "false" })
+        .SECONDSHIFT_SETUP_TOKEN_REQUIRED,
+    ).toBe(false);
+  });
+});

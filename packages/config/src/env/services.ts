@@ -3,6 +3,7 @@
 import { z } from "zod";
 import {
   booleanFlag,
+  booleanFlagOn,
   commaList,
   databaseUrl,
   deploymentMode,
@@ -35,6 +36,8 @@ export const webEnvSchema = z.object({
   PORT: port(3000),
   REDIS_URL: redisUrl,
   SECONDSHIFT_PUBLIC_URL: urlWithScheme(["https", "http"], "https://secondshift.example.com"),
+  /** First-run setup needs the one-time token the web service prints at start (default on). */
+  SECONDSHIFT_SETUP_TOKEN_REQUIRED: booleanFlagOn,
 });
 
 export const gatewayEnvSchema = z.object({

@@ -1,0 +1,78 @@
+// The owner API as the real web process serves it: the setup link printed at first start, setup
+// through /api/trpc/ with that token, the session cookie, and the CSRF guard in front.
+import { randomBytes } from "node:crypto";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { freePort, startService, type StartedService } from "@secondshift/service/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
+let t: TestDatabase;
+let web: StartedService;
+let origin: string;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  web = startService(main, {
+    DATABASE_URL: t.url,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+    SECONDSHIFT_PUBLIC_URL: origin,
+    SECONDSHIFT_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    PORT: String(port),
+  });
+  for (let i = 0; i < 150; i++) {
+    const health = await fetch(`${origin}/healthz`).catch(() => undefined);
+    if (health?.status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+});
+afterAll(async () => {
+  web.child.kill("SIGTERM");
+  await web.exited;
+  await t.drop();
+});
+
+const post = (path: string, body: string | FormData, headers: Record<string, string>) =>
+  fetch(`${origin}/api/trpc/${path}`, { method: "POST", body, headers });
+
+describe("owner API in the web process", () => {
+  it("prints the setup link once; setup needs its token and signs the owner in", async () => {
+    const links = web.output().match(/\/setup\?token=[A-Za-z0-9_-]+/g) ?? [];
+    expect(links).toHaveLength(1);
+    const token = new URLSearchParams(links[0]!.split("?")[1]).get("token")!;
+    const input = {
+      email: "owner@example.test",
+      name: "Owner",
+      password: "a long enough passphrase",
+      workspaceName: "Acme",
+    };
+    const json = { "content-type": "application/json", origin };
+    const refused = await post("auth.setup", JSON.stringify({ json: input }), json);
+    expect(refused.status).toBe(403);
+
+    const done = await post(
+      "auth.setup",
+      JSON.stringify({ json: { ...input, setupToken: token } }),
+      json,
+    );
+    expect(done.status).toBe(200);
+    const cookie = done.headers.getSetCookie()[0]!.split(";")[0]!;
+    expect(cookie).toMatch(/^ss_session=ss_ses_/);
+    const me = await fetch(`${origin}/api/trpc/auth.me`, { headers: { cookie } });
+    expect(me.status).toBe(200);
+    expect(await me.text()).toContain("owner@example.test");
+    expect(web.output()).not.toContain(cookie.split("=")[1]);
+  });
+
+  it("refuses a cross-site form POST before tRPC runs; health and 404 unchanged", async () => {
+    const form = new FormData();
+    form.set("a", "b");
+    const response = await post("auth.signOutEverywhere", form, { origin: "https://evil.example" });
+    expect(response.status).toBe(403);
+    expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+    expect((await fetch(`${origin}/nope`)).status).toBe(404);
+  });
+});

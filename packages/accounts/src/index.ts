@@ -1,0 +1,28 @@
+export { createAccountsDeps, defaultSessionPolicy, normaliseEmail } from "./deps.ts";
+export type { AccountsDeps, SessionPolicy } from "./deps.ts";
+export { createLoginRateLimiter, defaultLoginRateLimit } from "./rate-limit.ts";
+export type { LoginRateLimiter, LoginRateLimitPolicy } from "./rate-limit.ts";
+export {
+  listSessions,
+  resolveSession,
+  revokeSession,
+  signOut,
+  signOutEverywhere,
+} from "./sessions.ts";
+export type { IssuedSession, ResolvedSession, SessionSummary } from "./sessions.ts";
+export { signIn } from "./sign-in.ts";
+export type { SignedIn, SignInInput } from "./sign-in.ts";
+export { needsSetup, setup } from "./setup.ts";
+export type { SetupInput, SetupOptions, SetupResult } from "./setup.ts";
+export { changePassword } from "./password.ts";
+export type { ChangePasswordInput } from "./password.ts";
+export { acceptInvitation } from "./invitations.ts";
+export type { AcceptedInvitation, AcceptInvitationInput, Invitee } from "./invitations.ts";
+export { createInvitation, revokeInvitation } from "./invitations-owner.ts";
+export type {
+  CreatedInvitation,
+  CreateInvitationInput,
+  OwnerContext,
+} from "./invitations-owner.ts";
+export { getMe, membershipRole } from "./users.ts";
+export type { Me } from "./users.ts";

@@ -1,0 +1,37 @@
+// Password change: the current password proves it is the user (not only a stolen cookie);
+// every session ends, and a fresh one is issued for the browser that made the change.
+import { hashPassword } from "@secondshift/crypto";
+import { AppError } from "@secondshift/errors";
+import type { AccountsDeps } from "./deps.ts";
+import { createSession, type IssuedSession } from "./sessions.ts";
+
+export interface ChangePasswordInput {
+  userId: string;
+  currentPassword: string;
+  newPassword: string;
+}
+
+export async function changePassword(
+  deps: AccountsDeps,
+  input: ChangePasswordInput,
+): Promise<IssuedSession> {
+  const user = await deps.db.user.findUniqueOrThrow({
+    where: { id: input.userId },
+    select: { passwordHash: true },
+  });
+  if (!(await deps.verifyPassword(user.passwordHash, input.currentPassword))) {
+    throw new AppError("BAD_REQUEST", "The current password is wrong. Type it again.", {
+      reason: "CURRENT_PASSWORD_WRONG",
+    });
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  return deps.db.$transaction(async (tx) => {
+    const now = deps.now();
+    await tx.user.update({ where: { id: input.userId }, data: { passwordHash } });
+    await tx.session.updateMany({
+      where: { userId: input.userId, revokedAt: null },
+      data: { revokedAt: now },
+    });
+    return createSession(tx, input.userId, now, deps.sessions);
+  });
+}

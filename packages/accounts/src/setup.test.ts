@@ -1,0 +1,88 @@
+import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { AppError } from "@secondshift/errors";
+import { afterEach, describe, expect, it } from "vitest";
+import { resolveSession } from "./sessions.ts";
+import { needsSetup, setup, type SetupInput } from "./setup.ts";
+import { testAccounts, type TestAccounts } from "./testing/index.ts";
+
+let t: TestDatabase | undefined;
+let a: TestAccounts | undefined;
+afterEach(async () => {
+  await a?.close();
+  await t?.drop();
+});
+
+async function fresh() {
+  t = await createTestDatabase();
+  a = testAccounts(t.db);
+  return { db: t.db, deps: a.deps };
+}
+
+const input = (n: number, setupToken?: string): SetupInput => ({
+  email: `Owner${n}@Example.test`,
+  name: `Owner ${n}`,
+  password: "a long enough passphrase",
+  workspaceName: "Acme Corp",
+  setupToken,
+});
+
+describe("first-run setup", () => {
+  it("creates the first user, a workspace and its owner membership, signed in", async () => {
+    const { db, deps } = await fresh();
+    expect(await needsSetup(db)).toBe(true);
+    const result = await setup(deps, input(1), { expectedSetupToken: null });
+    const user = await db.user.findUniqueOrThrow({ where: { id: result.userId } });
+    expect(user.email).toBe("owner1@example.test");
+    expect(user.passwordHash).toMatch(/^\$argon2id\$/);
+    const workspace = await db.workspace.findUniqueOrThrow({ where: { id: result.workspaceId } });
+    expect(workspace.slug).toMatch(/^acme-corp-[0-9a-f]{6}$/);
+    expect(await db.membership.findMany({ where: { userId: result.userId } })).toMatchObject([
+      { workspaceId: result.workspaceId, role: "OWNER" },
+    ]);
+    expect(await resolveSession(deps, result.token)).toMatchObject({ userId: result.userId });
+    expect(await needsSetup(db)).toBe(false);
+  });
+
+  it("setup race: two at once give exactly one owner, the other a clean CONFLICT", async () => {
+    const { db, deps } = await fresh();
+    const results = await Promise.allSettled([
+      setup(deps, input(1), { expectedSetupToken: null }),
+      setup(deps, input(2), { expectedSetupToken: null }),
+      setup(deps, input(3), { expectedSetupToken: null }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results.filter((r) => r.status === "rejected")) {
+      expect(r.reason).toBeInstanceOf(AppError);
+      expect((r.reason as AppError).code).toBe("CONFLICT");
+      expect((r.reason as AppError).reason).toBe("ALREADY_SET_UP");
+    }
+    expect(await db.user.count()).toBe(1);
+    expect(await db.workspace.count()).toBe(1);
+    expect(await db.membership.count({ where: { role: "OWNER" } })).toBe(1);
+  });
+
+  it("is refused once a user exists", async () => {
+    const { db, deps } = await fresh();
+    await setup(deps, input(1), { expectedSetupToken: null });
+    const error = await setup(deps, input(2), { expectedSetupToken: null }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as AppError).reason).toBe("ALREADY_SET_UP");
+    expect(await db.user.count()).toBe(1);
+  });
+
+  it("requires the one-time setup token when the operator asks for it", async () => {
+    const { db, deps } = await fresh();
+    const expected = "setup-token-1234567890abcdef";
+    for (const presented of [undefined, "", "setup-token-1234567890abcdeX", expected + "x"]) {
+      const error = await setup(deps, input(1, presented), { expectedSetupToken: expected }).catch(
+        (e: unknown) => e,
+      );
+      expect((error as AppError).code).toBe("FORBIDDEN");
+      expect((error as AppError).message).not.toContain(expected);
+    }
+    expect(await db.user.count()).toBe(0);
+    await setup(deps, input(1, expected), { expectedSetupToken: expected });
+    expect(await db.user.count()).toBe(1);
+  });
+});

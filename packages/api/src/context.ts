@@ -1,0 +1,49 @@
+// The per-request context: the account deps (database, rate limiter, clock), what we know of
+// the request (client address, origin), the session the cookie names (or null), and a writer
+// for the session cookie so procedures never touch headers themselves.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { resolveSession, type AccountsDeps, type ResolvedSession } from "@secondshift/accounts";
+import type { Db } from "@secondshift/db";
+import {
+  readSessionCookie,
+  sessionCookieWriter,
+  type CookieSettings,
+  type SessionCookieWriter,
+} from "./cookies.ts";
+
+export interface ApiDeps {
+  accounts: AccountsDeps;
+  /** The URL browsers use for the web app; links shown to users start with it. */
+  publicUrl: string;
+  cookie: CookieSettings;
+  /** The one-time setup token the web service printed at start, or null when not required. */
+  setupToken: () => string | null;
+  /** The client's address for rate limits (behind a proxy: the proxy decides; see http.ts). */
+  clientAddress: (req: IncomingMessage) => string;
+}
+
+export interface Context {
+  deps: ApiDeps;
+  db: Db;
+  request: { clientAddress: string; origin: string | null };
+  session: ResolvedSession | null;
+  /** The raw cookie value, only to end this very session at sign-out. */
+  sessionToken: string | undefined;
+  cookies: SessionCookieWriter;
+}
+
+export async function createContext(
+  deps: ApiDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<Context> {
+  const sessionToken = readSessionCookie(req, deps.cookie);
+  return {
+    deps,
+    db: deps.accounts.db,
+    request: { clientAddress: deps.clientAddress(req), origin: req.headers.origin ?? null },
+    session: await resolveSession(deps.accounts, sessionToken),
+    sessionToken,
+    cookies: sessionCookieWriter(res, deps.cookie),
+  };
+}

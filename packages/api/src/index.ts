@@ -1,0 +1,3 @@
+export { API_BASE_PATH, createApiHandler, MAX_API_BODY_BYTES } from "./http.ts";
+export type { ApiOptions } from "./http.ts";
+export type { AppRouter } from "./root.ts";

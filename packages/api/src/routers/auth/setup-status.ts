@@ -1,0 +1,10 @@
+// Whether first-run setup is still open, so the UI knows to show /setup instead of sign-in.
+import { needsSetup } from "@secondshift/accounts";
+import { z } from "zod";
+import { publicProcedure } from "../../trpc.ts";
+
+export const setupStatusOutput = z.object({ needsSetup: z.boolean() });
+
+export const setupStatus = publicProcedure
+  .output(setupStatusOutput)
+  .query(async ({ ctx }) => ({ needsSetup: await needsSetup(ctx.db) }));

@@ -1,0 +1,69 @@
+// tRPC's building blocks: superjson, our error shape, and the three procedure kinds.
+// - publicProcedure: anyone (setup, sign-in, accepting an invitation).
+// - authedProcedure: a valid session is required (UNAUTHORIZED otherwise).
+// - workspaceProcedure: input carries `workspaceId`; the membership is resolved once and an
+//   actor context `{ db, actor, workspaceId, role }` is put on ctx. A workspace the user is
+//   not a member of behaves as not found (P05).
+import { membershipRole } from "@secondshift/accounts";
+import type { Db, Role } from "@secondshift/db";
+import { AppError } from "@secondshift/errors";
+import { initTRPC, TRPCError } from "@trpc/server";
+import superjson from "superjson";
+import { z } from "zod";
+import type { Context } from "./context.ts";
+import { formatError, mappedError } from "./errors.ts";
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  errorFormatter: formatError,
+  isDev: false,
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Every procedure passes here: an AppError thrown below becomes its tRPC code. */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const mapped = mappedError(result.error);
+    if (mapped) throw mapped;
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(appErrors);
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.session) {
+    throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
+  }
+  return next({ ctx: { session: ctx.session } });
+});
+
+export interface WorkspaceActorContext {
+  db: Db;
+  actor: { userId: string };
+  workspaceId: string;
+  role: Role;
+}
+
+export const workspaceInput = z.object({ workspaceId: z.uuid() });
+
+export const workspaceProcedure = authedProcedure
+  .input(workspaceInput)
+  .use(async ({ ctx, input, next }) => {
+    const role = await membershipRole(ctx.deps.accounts, ctx.session.userId, input.workspaceId);
+    if (!role) {
+      throw new AppError("NOT_FOUND", "Workspace was not found.", {
+        reason: "WORKSPACE_NOT_FOUND",
+      });
+    }
+    const workspace: WorkspaceActorContext = {
+      db: ctx.db,
+      actor: { userId: ctx.session.userId },
+      workspaceId: input.workspaceId,
+      role,
+    };
+    return next({ ctx: { workspace } });
+  });
