@@ -3,7 +3,6 @@
 // recovery).
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import { fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
-import pg from "pg";
 import { createWorkerPlatform } from "./platform.ts";
 import { settingsFromEnv } from "./settings.ts";
 
@@ -11,8 +10,7 @@ async function main() {
   const { env } = await import("./env.ts").catch(fatal);
   const masker = new SecretMasker();
   const logger = createLogger({ name: "worker", level: env.LOG_LEVEL, masker });
-  const { db, keyring } = await openVerifiedDatabase(env);
-  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 10 });
+  const { db, pool, keyring } = await openVerifiedDatabase(env);
   // An idle connection dropped by the server (restart, failover) is replaced on next use;
   // without a listener node-postgres would take the whole process down with it.
   pool.on("error", (err) => logger.warn({ err }, "an idle database connection closed"));
@@ -25,7 +23,7 @@ async function main() {
   await platform.start();
   onShutdown(logger, async () => {
     await platform.stop();
-    await Promise.all([db.$disconnect(), pool.end()]);
+    await db.$disconnect(); // ends the pool too
   });
 }
 

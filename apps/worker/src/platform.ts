@@ -3,14 +3,14 @@
 // webhook delivery. The entry point (main.ts) and the end-to-end suite both build it.
 import { randomUUID } from "node:crypto";
 import { freezePlan } from "@secondshift/access";
-import { createBroker, type SqlPool } from "@secondshift/broker";
+import { createBroker } from "@secondshift/broker";
 import {
   closeConnectors,
   createConnectors,
   disposeRun,
   outboundFromNetguard,
 } from "@secondshift/connectors";
-import type { Db } from "@secondshift/db";
+import type { Db, Pool } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
 import { createOutboundClient } from "@secondshift/netguard";
 import { syncRepository } from "@secondshift/repo-sync";
@@ -37,8 +37,8 @@ export interface WorkerServices {
   logger: Logger;
   masker: SecretMasker;
   docker?: Docker;
-  /** A pg pool on the same database for the broker's per-call queries (faster than Prisma). */
-  pool?: SqlPool;
+  /** The pool `db` runs on (`createDatabase`): the broker's per-call statements are prepared on it. */
+  pool: Pool;
 }
 
 export type WorkerPlatform = ReturnType<typeof createWorkerPlatform>;
@@ -56,7 +56,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
   });
   const broker = createBroker({
     db,
-    ...(services.pool ? { pool: services.pool } : {}),
+    pool: services.pool,
     keyring: settings.keyring,
     connectors,
     logger,
@@ -101,16 +101,10 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     enqueueReports: async (input) => {
       await enqueueReports(db, input);
     },
-    // At the run's end, before it is recorded: the broker writes the run's pending audit
-    // outcomes (rejects with AUDIT_UNAVAILABLE if it cannot) and the connectors drop the run's
-    // sessions. Both are attempted; the audit failure is the one reported.
+    // At the run's end: the broker drops the run's cached plan, the connectors its sessions.
     releaseRun: async (runId) => {
-      const [audit, sessions] = await Promise.allSettled([
-        broker.forget(runId),
-        disposeRun(connectors, runId),
-      ]);
-      if (audit.status === "rejected") throw audit.reason;
-      if (sessions.status === "rejected") throw sessions.reason;
+      broker.release(runId);
+      await disposeRun(connectors, runId);
     },
   };
 
@@ -235,11 +229,6 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
       await delivery.stop();
       reaper.stop();
       await Promise.all(workers.map((w) => w.close()));
-      // Outcomes of tool calls that ended after their run was released (a cancelled run's
-      // call still at the connector) are written now rather than after their delay.
-      await broker
-        .flush()
-        .catch((err: unknown) => logger.error({ err }, "writing pending tool-call audit failed"));
       await Promise.all([scheduleQueue.close(), runQueue.close(), syncQueue.close()]);
       await closeConnectors(connectors);
       await client.close();
