@@ -20,7 +20,7 @@ export interface Database {
   /** The pool Prisma runs on, for prepared statements (`preparedQuery`). */
   pool: Pool;
   /** Disconnects Prisma and ends the pool. */
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export function createDatabase(databaseUrl: string, options: CreateDbOptions = {}): Database {
@@ -33,7 +33,7 @@ export function createDatabase(databaseUrl: string, options: CreateDbOptions = {
   return {
     db,
     pool,
-    async close() {
+    close: async () => {
       await db.$disconnect();
       // Prisma ends the pool only if it ever connected.
       if (!pool.ended) await pool.end();
