@@ -113,20 +113,21 @@ async function call(
     });
   let result: UntrustedToolResult;
   try {
-    const { plan, entry } = await preflight(ctx, run, toolName);
+    const { plan, entry } = await preflight(ctx, run, toolName); // 1
     row.toolName = entry.name;
     row.connectionId = entry.connectionId;
-    const access = await accessCheck(ctx, run, plan.plan.grantId, entry, row.id);
+    const access = await accessCheck(ctx, run, plan.plan.grantId, entry, row.id); // 2
     const valid = validateArguments(validatorFor(plan, entry), args, ctx.limits);
-    result = await invoke(ctx, run, entry, access, valid);
+    result = await invoke(ctx, run, entry, access, valid); // 3
   } catch (error) {
+    // A refusal is recorded (4) before it is returned; if that fails, it becomes AUDIT_UNAVAILABLE.
     const refusal =
       error instanceof ToolCallError
         ? error
         : new ToolCallError("CONNECTOR_FAILED", "The tool call failed.");
     return refuse(ctx, run, (await record(refusal.reason)) ?? refusal);
   }
-  const unrecorded = await record(result.isError ? "tool_error" : "ok");
+  const unrecorded = await record(result.isError ? "tool_error" : "ok"); // 4
   if (unrecorded) return refuse(ctx, run, unrecorded);
   return result;
 }
