@@ -137,6 +137,8 @@ export async function handleModelRequest(
     return;
   }
   const charge = chargeFor(done, inputEstimate, result);
+  // What the client waited; the settlement below is not part of it.
+  const latencyMs = +(performance.now() - started).toFixed(3);
   await settleRequest(deps, done, charge);
   deps.logger.info(
     {
@@ -149,7 +151,7 @@ export async function handleModelRequest(
       usage: result?.usage ?? null,
       reserved: done.reserved,
       charged: charge.input + charge.output + charge.cache,
-      latencyMs: +(performance.now() - started).toFixed(3),
+      latencyMs,
     },
     "model request",
   );
