@@ -6,19 +6,15 @@ import { createLogger, SecretMasker } from "@secondshift/logging";
 import { createGatewayServer } from "@secondshift/model-gateway";
 import { createOutboundClient } from "@secondshift/netguard";
 import { fatal, onShutdown, openVerifiedDatabase, outboundPolicy } from "@secondshift/service";
-import pg from "pg";
 
 async function main() {
   const { env } = await import("./env.ts").catch(fatal);
   const masker = new SecretMasker();
   const logger = createLogger({ name: "gateway", level: env.LOG_LEVEL, masker });
-  const { db, keyring } = await openVerifiedDatabase(env);
+  const { db, pool, keyring } = await openVerifiedDatabase(env);
   // Every upstream connection passes the shared address check: public HTTPS only in
   // production, plus the private hosts / ranges the operator names (e.g. a local Ollama).
   const outbound = createOutboundClient(outboundPolicy(env));
-  // The per-request budget query runs over a plain pg pool (lower overhead than Prisma's raw
-  // query layer; the same database and user).
-  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 20 });
   // An idle connection dropped by the server (restart, failover) is replaced on next use;
   // without a listener node-postgres would take the whole process down with it.
   pool.on("error", (err) => logger.warn({ err }, "an idle database connection closed"));
@@ -41,7 +37,7 @@ async function main() {
   onShutdown(logger, async () => {
     // In-flight model requests finish and their budget settlements are written first.
     await gateway.close(30_000);
-    await Promise.all([outbound.close(), db.$disconnect(), pool.end()]);
+    await Promise.all([outbound.close(), db.$disconnect()]); // $disconnect ends the pool too
   });
 }
 

@@ -2,8 +2,7 @@
 // before any processor starts, then starts the platform (schedules, run queue, sync, delivery,
 // recovery).
 import { createLogger, SecretMasker } from "@secondshift/logging";
-import { fatal, onShutdown } from "@secondshift/service";
-import { openWorkerDatabase } from "./database.ts";
+import { fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
 import { createWorkerPlatform } from "./platform.ts";
 import { settingsFromEnv } from "./settings.ts";
 
@@ -11,8 +10,10 @@ async function main() {
   const { env } = await import("./env.ts").catch(fatal);
   const masker = new SecretMasker();
   const logger = createLogger({ name: "worker", level: env.LOG_LEVEL, masker });
-  const database = await openWorkerDatabase(env, logger);
-  const { db, keyring, pool } = database;
+  const { db, pool, keyring } = await openVerifiedDatabase(env);
+  // An idle connection dropped by the server (restart, failover) is replaced on next use;
+  // without a listener node-postgres would take the whole process down with it.
+  pool.on("error", (err) => logger.warn({ err }, "an idle database connection closed"));
   const platform = createWorkerPlatform(settingsFromEnv(env, keyring), {
     db,
     logger,
@@ -23,7 +24,7 @@ async function main() {
   // must already find the handler (else Node's default ends the process by the signal).
   onShutdown(logger, async () => {
     await platform.stop();
-    await database.close();
+    await db.$disconnect(); // ends the pool too
   });
   await platform.start();
 }

@@ -1,6 +1,5 @@
 // What the entry point (main.ts) or a test hands the platform: open connections, not settings.
-import type { SqlPool } from "@secondshift/broker";
-import type { Db } from "@secondshift/db";
+import type { Db, Pool } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
 import type Docker from "dockerode";
 
@@ -10,6 +9,6 @@ export interface WorkerServices {
   masker: SecretMasker;
   /** The Docker engine; without it, one is built from settings.dockerHost. */
   docker?: Docker;
-  /** A pg pool on the same database for the broker's per-call queries (faster than Prisma). */
-  pool?: SqlPool;
+  /** The pool `db` runs on (`createDatabase`): the broker's per-call statements are prepared on it. */
+  pool: Pool;
 }

@@ -28,7 +28,7 @@ export function buildToolBroker(settings: WorkerSettings, services: WorkerServic
   });
   const broker = createBroker({
     db,
-    ...(services.pool ? { pool: services.pool } : {}),
+    pool: services.pool,
     keyring: settings.keyring,
     connectors,
     logger,
@@ -36,26 +36,13 @@ export function buildToolBroker(settings: WorkerSettings, services: WorkerServic
     limits: BROKER_LIMITS,
   });
 
-  /**
-   * At the run's end, before it is recorded: the broker writes the run's pending audit outcomes
-   * (rejects with AUDIT_UNAVAILABLE if it cannot) and the connectors drop the run's sessions.
-   * Both are attempted; the audit failure is the one reported.
-   */
+  /** At the run's end: the broker drops the run's plan cache, the connectors its sessions. */
   async function releaseRun(runId: string): Promise<void> {
-    const [audit, sessions] = await Promise.allSettled([
-      broker.forget(runId),
-      disposeRun(connectors, runId),
-    ]);
-    if (audit.status === "rejected") throw audit.reason;
-    if (sessions.status === "rejected") throw sessions.reason;
+    broker.release(runId);
+    await disposeRun(connectors, runId);
   }
 
   async function close(): Promise<void> {
-    // Outcomes of tool calls that ended after their run was released (a cancelled run's call
-    // still at the connector) are written now rather than after their delay.
-    await broker
-      .flush()
-      .catch((err: unknown) => logger.error({ err }, "writing pending tool-call audit failed"));
     await closeConnectors(connectors);
     await client.close();
   }

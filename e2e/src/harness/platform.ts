@@ -10,7 +10,6 @@ import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { createLogger, createMemorySink, SecretMasker, type Logger } from "@secondshift/logging";
 import { createGatewayServer } from "@secondshift/model-gateway";
 import { createOutboundClient, type OutboundPolicy } from "@secondshift/netguard";
-import pg from "pg";
 import { createWorkerPlatform, type WorkerPlatform } from "@secondshift/worker/platform";
 import type { WorkerSettings } from "@secondshift/worker/settings";
 import { startModelServer, type ModelServer } from "./model-server.ts";
@@ -98,6 +97,7 @@ export async function startPlatform(overrides: Partial<WorkerSettings> = {}): Pr
   const gatewayClient = createOutboundClient(loopbackPolicy);
   const gateway = createGatewayServer({
     db: t.db,
+    pool: t.pool,
     keyring,
     outbound: gatewayClient,
     logger: logger.child({ service: "gateway" }),
@@ -106,11 +106,9 @@ export async function startPlatform(overrides: Partial<WorkerSettings> = {}): Pr
   });
   const gatewayUrl = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}`;
   const settings = testSettings(keyring, gatewayUrl, overrides);
-  // As in apps/worker: the broker's per-call queries go through a pg pool.
-  const pool = new pg.Pool({ connectionString: t.url, max: 4 });
   const worker = createWorkerPlatform(settings, {
     db: t.db,
-    pool,
+    pool: t.pool,
     logger: logger.child({ service: "worker" }),
     masker,
   });
@@ -127,7 +125,6 @@ export async function startPlatform(overrides: Partial<WorkerSettings> = {}): Pr
     worker,
     async close() {
       await worker.stop().catch(() => undefined);
-      await pool.end();
       await gateway.close();
       await gatewayClient.close();
       await model.close();

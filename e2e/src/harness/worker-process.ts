@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createKeyring } from "@secondshift/crypto";
-import { createDb } from "@secondshift/db";
+import { createDatabase } from "@secondshift/db";
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import { createWorkerPlatform } from "@secondshift/worker/platform";
 import type { WorkerSettings } from "@secondshift/worker/settings";
@@ -80,9 +80,10 @@ async function main(): Promise<void> {
   });
   const masker = new SecretMasker();
   const logger = createLogger({ name: "e2e-worker-process", level: "debug", masker });
-  const db = createDb(config.databaseUrl, { maxConnections: 10 });
+  const { db, pool } = createDatabase(config.databaseUrl, { maxConnections: 10 });
   const worker = createWorkerPlatform(settings, {
     db,
+    pool,
     logger: logger.child({ service: "worker" }),
     masker,
   });

@@ -1,8 +1,9 @@
 // The per-call statement: the access re-read (C06) — run, job, grant, grant tool and
 // connection, never cached, so a revocation committed a moment ago is seen by the very next
-// call — and, in the same round trip, the call's audit row written ahead as 'started' and the
-// outcome of the run's previous call (audit.ts).
-import { STARTED, upsertSql, writeValues, type AuditWrite, type Sql } from "./audit.ts";
+// call — and, in the same round trip, the call's audit row written ahead as 'started'
+// (audit.ts).
+import { preparedQuery, type Pool } from "@secondshift/db";
+import { STARTED, upsertSql } from "./audit.ts";
 
 export interface AccessState {
   runStatus: string;
@@ -29,9 +30,9 @@ export interface AccessState {
 }
 
 // The row comes back as one JSON value: node-postgres spends more per column (field
-// descriptions, one parser each) than on parsing a small JSON document, and both database
-// paths (pg pool, Prisma) then read it the same way. Byte columns travel as base64, the token
-// expiry as epoch milliseconds (the column is a UTC timestamp without time zone).
+// descriptions, one parser each) than on parsing a small JSON document. Byte columns travel as
+// base64, the token expiry as epoch milliseconds (the column is a UTC timestamp without time
+// zone).
 interface StateJson {
   runStatus: string;
   runJobId: string;
@@ -55,7 +56,7 @@ interface StateJson {
 }
 
 // Every join is pinned to the run's workspace: another tenant's grant or connection id simply
-// does not match. The writes come first, as a data-modifying CTE: it runs exactly once whether
+// does not match. The write comes first, as a data-modifying CTE: it runs exactly once whether
 // or not the select finds the run, and the select does not see it (one snapshot), so the
 // checks read exactly what they read without it.
 const CALL_SQL = `
@@ -63,8 +64,7 @@ const CALL_SQL = `
       ${upsertSql({
         workspace: "$5",
         run: "$4",
-        rows: `(VALUES ($6::text, $7::text, $3::text, '${STARTED}', NULL::int),
-                       ($8::text, $9::text, $10::text, $11::text, $12::int))`,
+        rows: `(VALUES ($6::text, $7::text, $3::text, '${STARTED}', NULL::int))`,
       })}
     )
     SELECT json_build_object(
@@ -91,7 +91,7 @@ const CALL_SQL = `
 
 // Planning this five-table query costs several times its execution (~0.8 ms against ~0.1 ms on
 // the bench machine); a prepared statement plans it once per connection.
-const CALL_STATEMENT = "secondshift_broker_call_v1";
+const CALL = { name: "secondshift_broker_call_v2", text: CALL_SQL };
 
 export interface CallInput {
   workspaceId: string;
@@ -103,35 +103,24 @@ export interface CallInput {
   /** The row written ahead for this call: its id and the plan's tool name. */
   auditId: string;
   toolName: string;
-  /** The final row of one of the run's earlier calls, written in the same statement. */
-  previous: AuditWrite | null;
 }
 
 /**
- * One round trip per call: writes the previous call's outcome and this call's audit row as
- * 'started', and re-reads the access state (null when the run is not found).
+ * One round trip per call: writes this call's audit row as 'started' and re-reads the access
+ * state (null when the run is not found).
  */
-export async function openCall(sql: Sql, input: CallInput): Promise<AccessState | null> {
-  const rows = (await sql({
-    name: CALL_STATEMENT,
-    text: CALL_SQL,
-    values: [
-      input.tool,
-      input.grantId,
-      input.connectionId,
-      input.runId,
-      input.workspaceId,
-      input.auditId,
-      input.toolName,
-      ...writeValues(input.previous),
-    ],
-  })) as { state: StateJson | string }[];
+export async function openCall(pool: Pool, input: CallInput): Promise<AccessState | null> {
+  const rows = await preparedQuery<{ state: StateJson }>(pool, CALL, [
+    input.tool,
+    input.grantId,
+    input.connectionId,
+    input.runId,
+    input.workspaceId,
+    input.auditId,
+    input.toolName,
+  ]);
   const row = rows[0];
-  if (!row) return null;
-  // node-postgres parses json columns; a driver that hands over the text is read the same way.
-  return readState(
-    typeof row.state === "string" ? (JSON.parse(row.state) as StateJson) : row.state,
-  );
+  return row ? readState(row.state) : null;
 }
 
 function readState(state: StateJson): AccessState {

@@ -19,10 +19,9 @@ import { decryptField } from "@secondshift/crypto";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { AppError } from "@secondshift/errors";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
-import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openCall } from "./access-state.ts";
-import { AuditQueue, brokerSql } from "./audit.ts";
+import { recordAudit } from "./audit.ts";
 import { createBroker, type BrokerRun } from "./broker.ts";
 import { isToolCallError } from "./refusals.ts";
 import { fakeConnector } from "./testing-fake.ts";
@@ -120,6 +119,7 @@ beforeAll(async () => {
   });
   broker = createBroker({
     db: t.db,
+    pool: t.pool,
     keyring,
     connectors: { MCP: mcp.connector, GITHUB: github.connector },
     logger: createLogger({ name: "t", destination: sink.stream, masker }),
@@ -146,7 +146,6 @@ describe("broker", () => {
     expect(mcp.calls).toHaveLength(1);
     expect(mcp.calls[0]?.secrets.credential).toBe(CREDENTIAL);
     expect(mcp.calls[0]?.options.scope).toEqual({ repositoryFullName: "acme/app", runId: run.id });
-    await broker.forget(run.id);
     const rows = await audits(run.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -294,7 +293,6 @@ describe("broker", () => {
       "acme/app",
       "acme/app",
     ]);
-    await broker.flush();
     const rows = await audits(run.id);
     expect(rows.map((r) => r.outcome)).toEqual(["ok", "OUT_OF_SCOPE"]);
   });
@@ -317,6 +315,7 @@ describe("broker", () => {
     const logger = createLogger({ name: "t", destination: sink.stream, masker });
     const echoBroker = createBroker({
       db: t.db,
+      pool: t.pool,
       keyring,
       connectors: { MCP: echo.connector },
       logger,
@@ -327,6 +326,7 @@ describe("broker", () => {
     expect(JSON.stringify(result)).not.toContain(CREDENTIAL);
     const leakyBroker = createBroker({
       db: t.db,
+      pool: t.pool,
       keyring,
       connectors: { MCP: leaky.connector },
       logger,
@@ -340,7 +340,6 @@ describe("broker", () => {
     expect(`${error.message} ${JSON.stringify(error)} ${error.stack ?? ""}`).not.toContain(
       CREDENTIAL,
     );
-    await Promise.all([echoBroker.flush(), leakyBroker.flush()]);
     const rows = await t.db.auditEvent.findMany();
     expect(JSON.stringify(rows)).not.toContain(CREDENTIAL);
     expect(sink.text()).not.toContain(CREDENTIAL);
@@ -351,7 +350,6 @@ describe("broker", () => {
     await broker.call(run, "search", { q: ARG_PLANT });
     await broker.call(run, "search", { q: ARG_PLANT, extra: ARG_PLANT }).catch(() => undefined);
     await broker.call(run, ARG_PLANT, { q: ARG_PLANT }).catch(() => undefined);
-    await broker.flush();
     const rows = await audits(run.id);
     expect(rows).toHaveLength(3);
     const text = JSON.stringify(await t.db.$queryRawUnsafe(`SELECT * FROM "AuditEvent"`));
@@ -400,6 +398,7 @@ describe("broker", () => {
     const slow = fakeConnector("MCP", () => new Promise(() => undefined));
     const slowBroker = createBroker({
       db: t.db,
+      pool: t.pool,
       keyring,
       connectors: { MCP: slow.connector },
       logger: createLogger({ name: "t", destination: sink.stream }),
@@ -415,6 +414,7 @@ describe("broker", () => {
     }));
     const bigBroker = createBroker({
       db: t.db,
+      pool: t.pool,
       keyring,
       connectors: { MCP: big.connector },
       logger: createLogger({ name: "t", destination: sink.stream }),
@@ -452,6 +452,7 @@ describe("broker", () => {
     const run = await startRun("c26", "oauth");
     const oauthBroker = createBroker({
       db: t.db,
+      pool: t.pool,
       keyring,
       connectors: { MCP: mcp.connector },
       logger: createLogger({ name: "t", destination: sink.stream }),
@@ -493,127 +494,75 @@ describe("broker", () => {
   });
 });
 
-describe("broker with a pg pool for its per-call queries", () => {
-  it("[C06][C29] reads access and writes the audit row through the pool exactly as through Prisma", async () => {
-    const pool = new pg.Pool({ connectionString: t.url, max: 2 });
-    try {
-      const fast = createBroker({
-        db: t.db,
-        keyring,
-        connectors: { MCP: mcp.connector, GITHUB: github.connector },
-        logger: createLogger({ name: "t", destination: sink.stream, masker }),
-        masker,
-        limits,
-        pool,
-      });
-      const run = await startRun("pool-path");
-      const result = await fast.call(run, "search", { q: ARG_PLANT });
-      expect(result.untrusted).toBe(true);
-      expect(mcp.calls).toHaveLength(1);
-      await fast.flush();
-      const [row] = await audits(run.id);
-      expect(row).toMatchObject({
-        actorType: "RUN",
-        action: "tool.call",
-        toolName: "search",
-        outcome: "ok",
-      });
-      expect(JSON.stringify(row)).not.toContain(ARG_PLANT);
-      const grant = await t.db.grant.findFirstOrThrow({
-        where: { jobId: run.jobId, revokedAt: null },
-      });
-      await revokeGrant(owner(), { grantId: grant.id });
-      const refused = await fast.call(run, "search", { q: "x" }).catch((e: unknown) => e);
-      expect(isToolCallError(refused) ? refused.reason : refused).toBe("GRANT_REVOKED");
-      expect(mcp.calls).toHaveLength(1);
-      expect((await audits(run.id)).map((r) => r.outcome)).toEqual(["ok", "GRANT_REVOKED"]);
-      expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
-    } finally {
-      await pool.end();
-    }
-  });
-
-  it("[C06] reads the same access state as Prisma, OAuth ciphertexts and expiry included", async () => {
-    const pool = new pg.Pool({ connectionString: t.url, max: 1 });
-    try {
-      const expiresAt = new Date(Date.now() + 3600_123);
-      const connectionId = await seedConnection(t.db, keyring, a, {
-        kind: "MCP",
-        label: "oauth-pool",
-        tools: [tool("search", false, searchSchema)],
-        allowed: ["search"],
+describe("the per-call statement", () => {
+  it("[C06] reads the connection's current access state, OAuth ciphertexts and expiry included", async () => {
+    const expiresAt = new Date(Date.now() + 3600_123);
+    const connectionId = await seedConnection(t.db, keyring, a, {
+      kind: "MCP",
+      label: "oauth-state",
+      tools: [tool("search", false, searchSchema)],
+      allowed: ["search"],
+      authType: "OAUTH",
+      settings: { region: "eu" },
+      oauth: {
+        accessToken: "at-state-123456",
+        refreshToken: "rt-state-123456",
+        expiresAt,
+        config: { tokenEndpoint: "https://auth.example/token" },
+      },
+    });
+    const run = await startRun("call-state", "oauth-state", ["search"]);
+    const { plan } = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    const ids = {
+      workspaceId: a.workspaceId,
+      runId: run.id,
+      grantId: (plan as { grantId: string }).grantId,
+      connectionId,
+      tool: "search",
+      toolName: "search",
+    };
+    const read = () => openCall(t.pool, { ...ids, auditId: crypto.randomUUID() });
+    // Twice: the second execution uses the statement prepared on the connection.
+    const first = await read();
+    const state = await read();
+    expect(state).toEqual(first);
+    const stored = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    expect(state).toMatchObject({
+      runStatus: "RUNNING",
+      grantFound: true,
+      grantRevoked: false,
+      connectionFound: true,
+      connectionDeleted: false,
+      allowedTools: ["search"],
+      granted: true,
+      connection: {
         authType: "OAUTH",
         settings: { region: "eu" },
-        oauth: {
-          accessToken: "at-pool-123456",
-          refreshToken: "rt-pool-123456",
-          expiresAt,
-          config: { tokenEndpoint: "https://auth.example/token" },
-        },
-      });
-      const run = await startRun("pool-state", "oauth-pool", ["search"]);
-      const { plan } = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
-      const ids = {
-        workspaceId: a.workspaceId,
-        runId: run.id,
-        grantId: (plan as { grantId: string }).grantId,
-        connectionId,
-        tool: "search",
-        toolName: "search",
-        previous: null,
-      };
-      const read = (sql: ReturnType<typeof brokerSql>) =>
-        openCall(sql, { ...ids, auditId: crypto.randomUUID() });
-      const viaPrisma = await read(brokerSql(t.db));
-      // Twice through the pool: the second execution uses the prepared statement.
-      await read(brokerSql(t.db, pool));
-      const viaPool = await read(brokerSql(t.db, pool));
-      expect(viaPool).toEqual(viaPrisma);
-      const stored = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
-      expect(viaPool).toMatchObject({
-        runStatus: "RUNNING",
-        grantFound: true,
-        grantRevoked: false,
-        connectionFound: true,
-        connectionDeleted: false,
-        allowedTools: ["search"],
-        granted: true,
-        connection: {
-          authType: "OAUTH",
-          settings: { region: "eu" },
-          credentialCiphertext: null,
-          oauthAccessTokenCiphertext: new Uint8Array(stored.oauthAccessTokenCiphertext!),
-          oauthRefreshTokenCiphertext: new Uint8Array(stored.oauthRefreshTokenCiphertext!),
-          oauthAccessTokenExpiresAt: expiresAt,
-          oauthConfig: { tokenEndpoint: "https://auth.example/token" },
-        },
-      });
-      expect(viaPool?.grantHash).toBe(viaPool?.jobHash);
-      expect(
-        await openCall(brokerSql(t.db, pool), {
-          ...ids,
-          connectionId: "missing",
-          tool: "x",
-          auditId: crypto.randomUUID(),
-        }),
-      ).toMatchObject({ connectionFound: false, granted: false });
-      expect(
-        await openCall(brokerSql(t.db), { ...ids, runId: "missing", auditId: crypto.randomUUID() }),
-      ).toBeNull();
-    } finally {
-      await pool.end();
-    }
+        credentialCiphertext: null,
+        oauthAccessTokenCiphertext: new Uint8Array(stored.oauthAccessTokenCiphertext!),
+        oauthRefreshTokenCiphertext: new Uint8Array(stored.oauthRefreshTokenCiphertext!),
+        oauthAccessTokenExpiresAt: expiresAt,
+        oauthConfig: { tokenEndpoint: "https://auth.example/token" },
+      },
+    });
+    expect(state?.grantHash).toBe(state?.jobHash);
+    expect(
+      await openCall(t.pool, {
+        ...ids,
+        connectionId: "missing",
+        tool: "x",
+        auditId: crypto.randomUUID(),
+      }),
+    ).toMatchObject({ connectionFound: false, granted: false });
+    expect(
+      await openCall(t.pool, { ...ids, runId: "missing", auditId: crypto.randomUUID() }),
+    ).toBeNull();
   });
 });
 
-// The audit row is written ahead ('started', with the access re-read) and completed later: with
-// the run's next statement, on its own after the delay, or at flush / forget. Both database
-// paths send the same statements.
-describe.each([
-  ["the pg pool", true],
-  ["Prisma", false],
-])("write-ahead audit through %s", (_label, usePool) => {
-  let pool: pg.Pool | undefined;
+// The audit row is written ahead ('started', with the access re-read) and completed by one
+// awaited statement before the call returns.
+describe("write-ahead audit", () => {
   const gate = () => {
     let release!: () => void;
     const opened = new Promise<void>((resolve) => (release = resolve));
@@ -631,15 +580,15 @@ describe.each([
     };
   });
   const memory = createMemorySink();
-  const make = (auditDelayMs: number) =>
+  const make = () =>
     createBroker({
       db: t.db,
-      ...(pool ? { pool } : {}),
+      pool: t.pool,
       keyring,
       connectors: { MCP: blocking.connector },
       logger: createLogger({ name: "t", destination: memory.stream, masker }),
       masker,
-      limits: { ...limits, timeoutMs: 5_000, auditDelayMs },
+      limits: { ...limits, timeoutMs: 5_000 },
     });
   /** Waits until the connector holds `n` calls (the broker got past every check). */
   const inFlight = async (n: number) => {
@@ -648,14 +597,11 @@ describe.each([
   };
   const outcomes = async (runId: string) =>
     (await audits(runId)).map((r) => [r.outcome, r.durationMs === null ? null : "ms"]);
-  // A test-only trigger refuses audit writes of chosen runs (INSERT or UPDATE), on both paths.
+  // A test-only trigger refuses audit writes of chosen runs (INSERT or UPDATE).
   const refuseAudit = (runId: string, op: "INSERT" | "UPDATE") =>
     t.db.$executeRawUnsafe(`INSERT INTO audit_refused VALUES ($1, $2)`, runId, op);
-  const allowAudit = (runId: string) =>
-    t.db.$executeRawUnsafe(`DELETE FROM audit_refused WHERE run_id = $1`, runId);
 
   beforeAll(async () => {
-    if (usePool) pool = new pg.Pool({ connectionString: t.url, max: 2 });
     await t.db.$executeRawUnsafe(
       `CREATE TABLE IF NOT EXISTS audit_refused (run_id text NOT NULL, op text NOT NULL)`,
     );
@@ -671,17 +617,14 @@ describe.each([
       CREATE OR REPLACE TRIGGER audit_refused BEFORE INSERT OR UPDATE ON "AuditEvent"
       FOR EACH ROW EXECUTE FUNCTION audit_refused_check()`);
   });
-  afterAll(async () => {
-    await pool?.end();
-  });
   beforeEach(() => {
     gates = [];
     blocking.calls.length = 0;
   });
 
-  it("[C29] the row exists as 'started' while the connector call is in flight; flush completes it", async () => {
-    const b = make(60_000);
-    const run = await startRun(`ahead-${String(usePool)}`);
+  it("[C29] the row exists as 'started' while the connector call is in flight and is complete when the call returns", async () => {
+    const b = make();
+    const run = await startRun("ahead");
     const call = b.call(run, "search", { q: ARG_PLANT });
     await inFlight(1);
     const [row] = await audits(run.id);
@@ -699,76 +642,42 @@ describe.each([
     await new Promise((r) => setTimeout(r, 30));
     gates[0]?.release();
     expect((await call).content[0]?.text).toContain(RESULT_PLANT);
-    expect(await outcomes(run.id)).toEqual([["started", null]]); // the delay is a minute
-    await b.flush();
     const [done] = await audits(run.id);
     expect(done?.outcome).toBe("ok");
     expect(done?.durationMs).toBeGreaterThanOrEqual(25);
     expect(done?.createdAt).toEqual(row?.createdAt);
   });
 
-  it("[C29] a finished call's outcome is written with the run's next call, in its statement", async () => {
-    const b = make(60_000);
-    const run = await startRun(`next-${String(usePool)}`);
-    const first = b.call(run, "search", { q: "tool-error" });
+  it("[C29] a tool error is recorded as such before the call returns", async () => {
+    const b = make();
+    const run = await startRun("tool-error");
+    const call = b.call(run, "search", { q: "tool-error" });
     await inFlight(1);
     gates[0]?.release();
-    expect((await first).isError).toBe(true);
-    const second = b.call(run, "search", { q: "x" });
-    await inFlight(2);
-    // While the second call is at the connector, the first one's outcome is already written.
-    expect(await outcomes(run.id)).toEqual([
-      ["tool_error", "ms"],
-      ["started", null],
-    ]);
-    gates[1]?.release();
-    await second;
-    await b.forget(run.id);
-    expect(await outcomes(run.id)).toEqual([
-      ["tool_error", "ms"],
-      ["ok", "ms"],
-    ]);
+    expect((await call).isError).toBe(true);
+    expect(await outcomes(run.id)).toEqual([["tool_error", "ms"]]);
   });
 
-  it("[C29] an outcome nobody picks up is written on its own after the delay", async () => {
-    const b = make(500);
-    const run = await startRun(`delay-${String(usePool)}`);
-    const call = b.call(run, "search", { q: "x" });
-    await inFlight(1);
-    gates[0]?.release();
-    await call;
-    expect(await outcomes(run.id)).toEqual([["started", null]]);
-    let rows = await outcomes(run.id);
-    for (let i = 0; i < 250 && rows[0]?.[0] === "started"; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      rows = await outcomes(run.id);
-    }
-    expect(rows).toEqual([["ok", "ms"]]);
-  });
-
-  it("[C29] forget() at the run's end writes what is pending; a call still in flight is written when it ends", async () => {
-    const b = make(60_000);
-    const run = await startRun(`forget-${String(usePool)}`);
-    for (let i = 0; i < 3; i++) {
-      const call = b.call(run, "search", { q: `n${i}` });
-      await inFlight(i + 1);
-      gates[i]?.release();
-      await call;
-    }
+  it("[C29] release() at the run's end drops its plan; a call still in flight is completed when it ends", async () => {
+    const b = make();
+    const run = await startRun("release");
     // A call the agent loop gave up on (cancelled run) is still at the connector.
     const late = b.call(run, "search", { q: "late" });
-    await inFlight(4);
-    await b.forget(run.id);
-    expect((await outcomes(run.id)).map(([o]) => o)).toEqual(["ok", "ok", "ok", "started"]);
-    gates[3]?.release();
+    await inFlight(1);
+    b.release(run.id);
+    expect(await outcomes(run.id)).toEqual([["started", null]]);
+    gates[0]?.release();
     await late;
-    await b.flush();
-    expect((await outcomes(run.id)).map(([o]) => o)).toEqual(["ok", "ok", "ok", "ok"]);
+    expect(await outcomes(run.id)).toEqual([["ok", "ms"]]);
+    // The plan is read again on the next use: a released run's plan is not kept.
+    await t.db.run.update({ where: { id: run.id }, data: { plan: {} } });
+    const error = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
+    expect(isToolCallError(error, "RUN_NOT_ACTIVE")).toBe(true);
   });
 
   it("[C29] exactly one row per call, parallel calls included, and never argument or result text", async () => {
-    const b = make(20);
-    const run = await startRun(`one-${String(usePool)}`);
+    const b = make();
+    const run = await startRun("one-per-call");
     const calls = [
       b.call(run, "search", { q: ARG_PLANT }),
       b.call(run, "echo", { q: ARG_PLANT }),
@@ -778,7 +687,6 @@ describe.each([
     await inFlight(2);
     for (const g of gates) g.release();
     await Promise.all(calls);
-    await b.forget(run.id);
     const rows = await audits(run.id);
     expect(rows.map((r) => [r.toolName, r.outcome]).sort()).toEqual(
       [
@@ -794,92 +702,60 @@ describe.each([
     expect(text).not.toContain(RESULT_PLANT);
   });
 
-  it("[C29] a deferred write that fails is logged and surfaced by flush; the run's next call is refused and fails the run", async () => {
-    const b = make(60_000);
-    const run = await startRun(`fail-${String(usePool)}`);
-    const first = b.call(run, "search", { q: ARG_PLANT });
+  it("[C29] an outcome that cannot be written refuses the call with AUDIT_UNAVAILABLE and fails the run; logged without arguments", async () => {
+    const b = make();
+    const run = await startRun("outcome-fails");
+    await refuseAudit(run.id, "UPDATE");
+    const call = b.call(run, "search", { q: ARG_PLANT });
     await inFlight(1);
     gates[0]?.release();
-    await first;
-    await refuseAudit(run.id, "UPDATE");
-    const flushed = await b.flush().catch((e: unknown) => e);
-    expect(isToolCallError(flushed, "AUDIT_UNAVAILABLE")).toBe(true);
+    const refused = await call.catch((e: unknown) => e);
+    expect(isToolCallError(refused, "AUDIT_UNAVAILABLE")).toBe(true);
+    expect(JSON.stringify(refused)).not.toContain(RESULT_PLANT);
     expect(memory.text()).toContain("broker audit write failed");
     expect(memory.text()).not.toContain(ARG_PLANT);
-
-    const refused = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
-    expect(isToolCallError(refused, "AUDIT_UNAVAILABLE")).toBe(true);
-    expect(blocking.calls).toHaveLength(1); // the refused call never reached the connector
     const row = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(row.status).toBe("FAILED");
     expect(row.error).toContain("audit");
-    // Still refused at the run's end while the database refuses; nothing is dropped.
-    expect(
-      isToolCallError(await b.forget(run.id).catch((e: unknown) => e), "AUDIT_UNAVAILABLE"),
-    ).toBe(true);
+    // The attempt stays on record as 'started'; the run's next call is refused (and recorded,
+    // once the database takes writes again).
     expect(await outcomes(run.id)).toEqual([["started", null]]);
-  });
-
-  it("[C29] a failed deferred write fails the run even when the database is back; nothing is lost, one row each", async () => {
-    const b = make(60_000);
-    const run = await startRun(`recover-${String(usePool)}`);
-    const first = b.call(run, "search", { q: "x" });
-    await inFlight(1);
-    gates[0]?.release();
-    await first;
-    await refuseAudit(run.id, "UPDATE");
-    await b.flush().catch(() => undefined);
-    await allowAudit(run.id);
-    // The database accepts writes again, but the run lost an audit write once: it stops.
-    const refused = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
-    expect(isToolCallError(refused, "AUDIT_UNAVAILABLE")).toBe(true);
+    await t.db.$executeRawUnsafe(`DELETE FROM audit_refused WHERE run_id = $1`, run.id);
+    const next = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
+    expect(isToolCallError(next, "RUN_NOT_ACTIVE")).toBe(true);
     expect(blocking.calls).toHaveLength(1);
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("FAILED");
-    // The refusal's row went with the queued outcome, in one statement.
     expect(await outcomes(run.id)).toEqual([
-      ["ok", "ms"],
-      ["AUDIT_UNAVAILABLE", "ms"],
+      ["started", null],
+      ["RUN_NOT_ACTIVE", "ms"],
     ]);
-    // Everything is written now, but the run's end still reports that a write failed.
-    const forgot = await b.forget(run.id).catch((e: unknown) => e);
-    expect(isToolCallError(forgot, "AUDIT_UNAVAILABLE")).toBe(true);
-    expect(await outcomes(run.id)).toHaveLength(2);
   });
 
   it("[C29] a call whose row cannot be written ahead never reaches the connector and fails the run", async () => {
-    const b = make(60_000);
-    const run = await startRun(`insert-${String(usePool)}`);
+    const b = make();
+    const run = await startRun("insert-fails");
     await refuseAudit(run.id, "INSERT");
     const refused = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
     expect(isToolCallError(refused, "AUDIT_UNAVAILABLE")).toBe(true);
     expect(blocking.calls).toHaveLength(0);
     expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("FAILED");
-    await allowAudit(run.id);
-    const forgot = await b.forget(run.id).catch((e: unknown) => e);
-    expect(isToolCallError(forgot, "AUDIT_UNAVAILABLE")).toBe(true);
-    expect(await outcomes(run.id)).toEqual([["AUDIT_UNAVAILABLE", "ms"]]);
   });
 
   it("[C29][P05] an outcome completes only a 'started' row of its own run and workspace; a retry changes nothing", async () => {
-    const b = make(60_000);
-    const run = await startRun(`scope-${String(usePool)}`);
+    const b = make();
+    const run = await startRun("scope");
     const call = b.call(run, "search", { q: "x" });
     await inFlight(1);
     const [row] = await audits(run.id);
-    const queue = new AuditQueue(
-      brokerSql(t.db, pool),
-      60_000,
-      createLogger({ name: "t", destination: memory.stream }),
-    );
+    const logger = createLogger({ name: "t", destination: memory.stream });
     const write = (key: { runId: string; workspaceId: string }, outcome: string) =>
-      queue.record(key, {
+      recordAudit(t.pool, logger, key, {
         id: row!.id,
         toolName: "forged",
         connectionId: null,
         outcome,
         durationMs: 1,
       });
-    const other = await seedTenant(t.db, `scope-other-${String(usePool)}`);
+    const other = await seedTenant(t.db, "scope-other");
     await write({ runId: run.id, workspaceId: other.workspaceId }, "ok"); // another workspace
     await write({ runId: "another-run", workspaceId: run.workspaceId }, "ok"); // another run
     expect(await audits(run.id)).toMatchObject([
@@ -887,7 +763,6 @@ describe.each([
     ]);
     gates[0]?.release();
     await call;
-    await b.flush();
     await write({ runId: run.id, workspaceId: run.workspaceId }, "TIMEOUT"); // a late retry
     const rows = await t.db.auditEvent.findMany({ where: { id: row!.id } });
     expect(rows).toMatchObject([
@@ -895,9 +770,9 @@ describe.each([
     ]);
   });
 
-  it("[C06] a revocation between two calls is seen by the second one's statement, which also completes the first", async () => {
-    const b = make(60_000);
-    const run = await startRun(`revoke-${String(usePool)}`);
+  it("[C06] a revocation between two calls is seen by the second one, which is recorded before it is refused", async () => {
+    const b = make();
+    const run = await startRun("revoke-between");
     const first = b.call(run, "search", { q: "x" });
     await inFlight(1);
     gates[0]?.release();
@@ -909,7 +784,6 @@ describe.each([
     const refused = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
     expect(isToolCallError(refused, "GRANT_REVOKED")).toBe(true);
     expect(blocking.calls).toHaveLength(1);
-    // Both written before the refusal was returned: no flush needed.
     expect(await outcomes(run.id)).toEqual([
       ["ok", "ms"],
       ["GRANT_REVOKED", "ms"],

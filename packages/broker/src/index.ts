@@ -13,4 +13,3 @@ export { listConnectionTools } from "./discovery.ts";
 export type { ListConnectionToolsInput } from "./discovery.ts";
 export { tokenEndpointRefresher } from "./secrets.ts";
 export type { OAuthRefresher, RefreshedTokens } from "./secrets.ts";
-export type { SqlPool } from "./audit.ts";

@@ -1,5 +1,7 @@
-export { createDb } from "./client.ts";
-export type { CreateDbOptions, Db } from "./client.ts";
+export { createDatabase, createDb } from "./client.ts";
+export type { CreateDbOptions, Database, Db, Pool } from "./client.ts";
+export { preparedQuery } from "./prepared.ts";
+export type { PreparedStatement } from "./prepared.ts";
 export * from "./generated/enums.ts";
 export { Prisma } from "./generated/client.ts";
 export type * from "./generated/models.ts";

@@ -1,16 +1,16 @@
 // The SecondShift gateway in its own process (one Node process = one core), wired as in
 // apps/gateway but with a loopback-only netguard policy for the scripted provider.
 import { createKeyring, decodeKey } from "@secondshift/crypto";
-import { createDb } from "@secondshift/db";
+import { createDatabase } from "@secondshift/db";
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import { createOutboundClient } from "@secondshift/netguard";
-import pg from "pg";
 import { createGatewayServer } from "../src/index.ts";
 
 const masker = new SecretMasker();
+const { db, pool } = createDatabase(process.env.BENCH_DATABASE_URL!, { maxConnections: 20 });
 const gateway = createGatewayServer({
-  db: createDb(process.env.BENCH_DATABASE_URL!, { maxConnections: 16 }),
-  pool: new pg.Pool({ connectionString: process.env.BENCH_DATABASE_URL!, max: 16 }),
+  db,
+  pool,
   keyring: createKeyring(decodeKey(process.env.BENCH_KEY!, "BENCH_KEY")),
   outbound: createOutboundClient({
     production: false,

@@ -1,5 +1,7 @@
 // A closed-loop load generator: `concurrency` workers each send requests back to back over
-// keep-alive connections and read every response to the end; per-request latency in ms.
+// keep-alive connections and read every response to the end; per-request latency in ms. Given
+// several targets (one per run: its own token), worker i sends as target i, so each run has
+// exactly one request in flight, as an agent loop does.
 import { Pool } from "undici";
 
 export interface Target {
@@ -38,20 +40,22 @@ async function timedRequest(
 }
 
 export async function runLoad(
-  target: Target,
+  target: Target | Target[],
   body: string,
   concurrency: number,
   requests: number,
 ): Promise<LoadResult> {
-  const pool = new Pool(target.origin, { connections: concurrency, pipelining: 1 });
+  const targets = Array.isArray(target) ? target : [target];
+  const pool = new Pool(targets[0]!.origin, { connections: concurrency, pipelining: 1 });
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
   const started = performance.now();
-  const worker = async () => {
+  const worker = async (_: unknown, index: number) => {
+    const own = targets[index % targets.length]!;
     while (next < requests) {
       next += 1;
-      const { ms, ok } = await timedRequest(pool, target, body);
+      const { ms, ok } = await timedRequest(pool, own, body);
       if (!ok) errors += 1;
       latencies.push(ms);
     }

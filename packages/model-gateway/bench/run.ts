@@ -1,7 +1,10 @@
 // `npm run bench:gateway`: added latency of the SecondShift gateway and of Portkey's open-source
 // gateway over direct calls to the same scripted provider (OpenAI chat format), at concurrency
 // 1 and 16, streamed and not, plus requests per second through each gateway (each gateway is
-// one Node process, i.e. one core). A script, not a timed test: numbers depend on the machine.
+// one Node process, i.e. one core). Concurrency 16 is measured twice: one run sending 16 at
+// once (the worst case for the run's budget row), and the realistic shape, 16 runs in parallel
+// each sending its requests one after another, as agent loops do ("16 runs").
+// A script, not a timed test: numbers depend on the machine.
 // Needs TEST_DATABASE_URL (PostgreSQL admin URL), as the tests do.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -62,12 +65,15 @@ const keyBase64 = randomBytes(32).toString("base64");
 const keyring = createKeyring(new Uint8Array(Buffer.from(keyBase64, "base64")));
 try {
   const providerUrl = await startChild([...tsx, join(here, "provider-process.ts")]);
-  const run = await seedRun(tdb.db, keyring, {
-    kind: "OPENAI",
-    baseUrl: providerUrl,
-    providerKey: "sk-bench-provider-key-000000",
-    budget: 2_000_000_000,
-  });
+  const seed = () =>
+    seedRun(tdb.db, keyring, {
+      kind: "OPENAI",
+      baseUrl: providerUrl,
+      providerKey: "sk-bench-provider-key-000000",
+      budget: 2_000_000_000,
+    });
+  const run = await seed();
+  const parallelRuns = await Promise.all(Array.from({ length: 16 }, seed));
   const gatewayUrl = await startChild(
     [...tsx, join(here, "gateway-process.ts")],
     { BENCH_DATABASE_URL: tdb.url, BENCH_KEY: keyBase64 },
@@ -108,9 +114,22 @@ try {
       },
     },
   };
+  // The same target for every worker, except the gateway in the "16 runs" cells: one token each.
+  const targetsFor = (name: string, runs: number): Target | Target[] =>
+    name === "secondshift" && runs > 1
+      ? parallelRuns.map((r) => ({
+          ...targets.secondshift!,
+          headers: { authorization: `Bearer ${r.token}` },
+        }))
+      : targets[name]!;
+  const cells = [
+    { concurrency: 1, runs: 1, label: "1" },
+    { concurrency: 16, runs: 1, label: "16" },
+    { concurrency: 16, runs: 16, label: "16 runs" },
+  ];
   const rows: string[][] = [];
   for (const stream of [false, true]) {
-    for (const concurrency of [1, 16]) {
+    for (const { concurrency, runs, label } of cells) {
       // Streams carry stream_options so that the direct call and both gateways send identical bodies upstream.
       const body = JSON.stringify({
         model: "scripted",
@@ -125,13 +144,13 @@ try {
       const p99: Record<string, number> = {};
       const rps: Record<string, number> = {};
       for (const name of ["direct", "secondshift", "portkey"]) {
-        const target = targets[name]!;
+        const target = targetsFor(name, runs);
         await runLoad(target, body, concurrency, Math.min(300, REQUESTS)); // warm-up
         const r = await runLoad(target, body, concurrency, REQUESTS);
         if (r.errors > r.latencies.length / 2) failed.add(name);
         if (r.errors > 0)
           console.error(
-            `${name} (${stream ? "stream" : "json"}, c=${concurrency}): ${r.errors} failed requests`,
+            `${name} (${stream ? "stream" : "json"}, c=${label}): ${r.errors} failed requests`,
           );
         p50[name] = percentile(r.latencies, 50);
         p99[name] = percentile(r.latencies, 99);
@@ -142,7 +161,7 @@ try {
       const fmt = (v: number, digits = 2) => (Number.isNaN(v) ? "failed" : v.toFixed(digits));
       rows.push([
         stream ? "stream" : "json",
-        String(concurrency),
+        label,
         p50.direct!.toFixed(2),
         fmt(added("secondshift", p50)),
         fmt(added("secondshift", p99)),

@@ -1,11 +1,16 @@
 // Admission of one request: authenticate, check the run and reserve budget. The common case is
 // one round trip (tryReserve); only a refusal costs a second query to explain it, and a request
 // that does not fit in full is retried once with its output bound capped to what is left.
+import type { Db, Pool } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { invalidToken } from "./auth.ts";
-import { diagnose, exhaust, MAX_RESERVATION, tryReserve, type Reservation } from "./budget.ts";
-import type { SettlementBatch } from "./settlements.ts";
-import type { Sql } from "./sql.ts";
+import {
+  diagnose,
+  markBudgetExhausted,
+  MAX_RESERVATION,
+  tryReserve,
+  type Reservation,
+} from "./budget.ts";
 
 export interface Admitted extends Reservation {
   /** Tokens reserved for this request (input estimate + granted output). */
@@ -16,8 +21,6 @@ export interface Admitted extends Reservation {
 
 export interface AdmissionRequest {
   tokenHash: Uint8Array;
-  /** The token's pending settlements (from the SettlementQueue), written with this admission. */
-  settlements?: SettlementBatch | null;
   metered: boolean;
   inputEstimate: number;
   requestedOutput: number;
@@ -35,29 +38,17 @@ export const budgetExhausted = () =>
 
 const CAP_ATTEMPTS = 3;
 
-export async function admit(sql: Sql, req: AdmissionRequest): Promise<Admitted> {
+export async function admit(
+  database: { db: Db; pool: Pool },
+  req: AdmissionRequest,
+): Promise<Admitted> {
   let output = req.metered ? Math.min(req.requestedOutput, MAX_RESERVATION - req.inputEstimate) : 0;
   for (let attempt = 0; ; attempt += 1) {
     const amount = req.metered ? req.inputEstimate + output : 0;
-    // Only the first attempt carries the settlements: once written they are gone.
-    const batch = attempt === 0 ? (req.settlements ?? null) : null;
-    let reservation: Reservation | null;
-    try {
-      reservation = await tryReserve(
-        sql,
-        req.tokenHash,
-        amount,
-        req.maxParallel,
-        batch?.settlement,
-      );
-    } catch (error) {
-      batch?.failed();
-      throw error;
-    }
-    batch?.written();
+    const reservation = await tryReserve(database.pool, req.tokenHash, amount, req.maxParallel);
     if (reservation) return { ...reservation, reserved: amount, grantedOutput: output };
 
-    const state = await diagnose(sql, req.tokenHash);
+    const state = await diagnose(database.db, req.tokenHash);
     if (!state) throw invalidToken();
     // A run cut off for its budget keeps saying so, even though its token is revoked.
     if (state.status === "BUDGET_EXHAUSTED") throw budgetExhausted();
@@ -75,7 +66,7 @@ export async function admit(sql: Sql, req: AdmissionRequest): Promise<Admitted> 
     if (state.budgetTokens - state.tokensUsed < minimum) {
       // Even with every in-flight reservation released this request cannot fit, and an agent's
       // context only grows: the run is done.
-      await exhaust(sql, state);
+      await markBudgetExhausted(database.db, state);
       throw budgetExhausted();
     }
     const free = state.budgetTokens - state.tokensUsed - state.tokensReserved;

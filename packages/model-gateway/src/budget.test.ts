@@ -3,6 +3,7 @@
 // marked BUDGET_EXHAUSTED, its token revoked, and refused with 402 from then on.
 import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, type Database } from "@secondshift/db";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { seedRun, startTestGateway, type TestGateway } from "./testing/fixtures.ts";
 import { startScriptedProvider, type ScriptedProvider } from "./testing/scripted-provider.ts";
@@ -12,24 +13,27 @@ let provider: ScriptedProvider;
 let gw: TestGateway;
 let wide: TestGateway;
 let wide2: TestGateway;
+let second: Database;
 
 beforeAll(async () => {
   tdb = await createTestDatabase({ maxConnections: 10 });
   provider = await startScriptedProvider();
-  gw = await startTestGateway(tdb.db);
+  gw = await startTestGateway(tdb);
   // A second instance on the same database, with a parallel limit high enough that only the
   // budget constrains: two gateways must agree through PostgreSQL alone.
   // A generous upstream timeout: on a loaded machine a timed-out call is (rightly) charged its
   // reservation, which would make the exact comparison with the provider's bill meaningless.
-  // One instance queries through Prisma, the other through a node-postgres pool.
+  // Each instance has its own connections, as two gateway processes would.
   const limits = { maxParallelPerRun: 100, upstreamTimeoutMs: 60_000 };
-  wide = await startTestGateway(tdb.db, { limits });
-  wide2 = await startTestGateway(tdb.db, { limits, keyring: wide.keyring, poolUrl: tdb.url });
+  second = createDatabase(tdb.url, { maxConnections: 5 });
+  wide = await startTestGateway(tdb, { limits });
+  wide2 = await startTestGateway(second, { limits, keyring: wide.keyring });
 });
 afterAll(async () => {
   await gw.close();
   await wide.close();
   await wide2.close();
+  await second.close();
   await provider.close();
   await tdb.drop();
 });

@@ -2,16 +2,20 @@
 // instances agree (C17). Every change is one conditional UPDATE: a reservation succeeds only if
 // `tokensUsed + tokensReserved + n <= budgetTokens` and `gatewayInFlight < limit` hold at the
 // moment the row is written, which PostgreSQL serialises per row, so concurrent requests can
-// never reserve more than the budget together.
-import type { Sql } from "./sql.ts";
+// never reserve more than the budget together. The two statements of every request (admit,
+// settle) are prepared on the shared pool; the slow paths go through Prisma.
+import { preparedQuery, type Db, type Pool } from "@secondshift/db";
 import type { ProviderFamily } from "./routes.ts";
 
 /** Largest reservation we ever ask for; keeps arithmetic inside PostgreSQL's int4. */
 export const MAX_RESERVATION = 1_000_000_000;
 
-export interface Reservation {
+export interface RunRef {
   runId: string;
   workspaceId: string;
+}
+
+export interface Reservation extends RunRef {
   /** Null when the workspace has no (default) model provider. */
   provider: {
     id: string;
@@ -30,59 +34,48 @@ interface ReserveRow {
   apiKeyCiphertext: Uint8Array | null;
 }
 
-/** Finished requests of one run whose charges are not written yet (see settlements.ts). */
-export interface Settlement {
-  runId: string;
-  workspaceId: string;
-  /** Sum of their reservations, released now. */
-  released: number;
-  charge: Charge;
-  /** How many requests; each leaves the in-flight count. */
-  requests: number;
-}
-
-/** A settlement as the functions' parameters: run, workspace, released, charged, input, output, cache, requests. */
-function settlementValues(s: Settlement): unknown[] {
-  return [
-    s.runId,
-    s.workspaceId,
-    s.released,
-    chargeTotal(s.charge),
-    s.charge.input,
-    s.charge.output,
-    s.charge.cache,
-    s.requests,
-  ];
-}
-
-const NO_SETTLEMENT: Settlement = {
-  runId: "",
-  workspaceId: "",
-  released: 0,
-  charge: { input: 0, output: 0, cache: 0 },
-  requests: 0,
+// Token (by hash, not revoked, not expired) → its run (same workspace, RUNNING, under the
+// parallel limit, budget left for the amount) → reserve and count the request in flight → the
+// run's provider (scoped by the run's workspace).
+const ADMIT = {
+  name: "secondshift_gateway_admit_v2",
+  text: `
+    WITH tok AS (
+      SELECT "runId", "workspaceId" FROM "RunToken"
+      WHERE "tokenHash" = $1 AND "revokedAt" IS NULL AND "expiresAt" > now()
+    ), run AS (
+      UPDATE "Run" r
+      SET "tokensReserved" = r."tokensReserved" + $2::int,
+          "gatewayInFlight" = r."gatewayInFlight" + 1
+      FROM tok
+      WHERE r."id" = tok."runId" AND r."workspaceId" = tok."workspaceId"
+        AND r."status" = 'RUNNING'
+        AND r."gatewayInFlight" < $3::int
+        AND r."tokensUsed"::bigint + r."tokensReserved" + $2::int <= r."budgetTokens"
+      RETURNING r."id", r."workspaceId", r."modelProviderId"
+    )
+    SELECT run."id" AS "runId", run."workspaceId", mp."id" AS "providerId", mp."kind"::text AS "kind",
+           mp."baseUrl", mp."apiKeyCiphertext"
+    FROM run
+    LEFT JOIN LATERAL (
+      SELECT p."id", p."kind", p."baseUrl", p."apiKeyCiphertext" FROM "ModelProvider" p
+      WHERE p."workspaceId" = run."workspaceId"
+        AND (p."id" = run."modelProviderId" OR (run."modelProviderId" IS NULL AND p."isDefault"))
+      ORDER BY p."createdAt" LIMIT 1
+    ) mp ON true`,
 };
 
 /**
- * Authenticates and reserves in one round trip (`secondshift_gateway_admit`, see its
- * migration): token (by hash, not revoked, not expired) → its run (same workspace, RUNNING,
- * under the parallel limit, budget left for `amount`) → reserve and count the request in
- * flight → the run's provider (scoped by the run's workspace). A given settlement of the same
- * run's finished requests is written first, in the same call. Null when any admission
- * condition fails; `diagnose` then says which.
+ * Authenticates and reserves in one round trip. Null when any admission condition fails;
+ * `diagnose` then says which.
  */
 export async function tryReserve(
-  sql: Sql,
+  pool: Pool,
   tokenHash: Uint8Array,
   amount: number,
   maxParallel: number,
-  settlement: Settlement = NO_SETTLEMENT,
 ): Promise<Reservation | null> {
-  const rows = await sql<ReserveRow>(
-    `SELECT * FROM "secondshift_gateway_admit"($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [tokenHash, amount, maxParallel, ...settlementValues(settlement)],
-  );
-  const row = rows[0];
+  const [row] = await preparedQuery<ReserveRow>(pool, ADMIT, [tokenHash, amount, maxParallel]);
   if (!row) return null;
   const provider =
     row.providerId && row.kind && row.baseUrl && row.apiKeyCiphertext
@@ -96,9 +89,7 @@ export async function tryReserve(
   return { runId: row.runId, workspaceId: row.workspaceId, provider };
 }
 
-export interface Diagnosis {
-  runId: string;
-  workspaceId: string;
+export interface Diagnosis extends RunRef {
   tokenUsable: boolean;
   status: string;
   budgetTokens: number;
@@ -108,17 +99,24 @@ export interface Diagnosis {
 }
 
 /** Why a reservation failed (slow path only). Null: no token with that hash. */
-export async function diagnose(sql: Sql, tokenHash: Uint8Array): Promise<Diagnosis | null> {
-  const rows = await sql<Diagnosis>(
-    `
-    SELECT r."id" AS "runId", r."workspaceId",
-           (t."revokedAt" IS NULL AND t."expiresAt" > now()) AS "tokenUsable",
-           r."status"::text AS "status", r."budgetTokens", r."tokensUsed", r."tokensReserved", r."gatewayInFlight"
-    FROM "RunToken" t JOIN "Run" r ON r."id" = t."runId" AND r."workspaceId" = t."workspaceId"
-    WHERE t."tokenHash" = $1`,
-    [tokenHash],
-  );
-  return rows[0] ?? null;
+export async function diagnose(db: Db, tokenHash: Uint8Array): Promise<Diagnosis | null> {
+  const token = await db.runToken.findUnique({
+    where: { tokenHash: new Uint8Array(tokenHash) },
+    select: { workspaceId: true, revokedAt: true, expiresAt: true, run: true },
+  });
+  // The run must be in the token's workspace, as in the admission statement.
+  if (!token || token.run.workspaceId !== token.workspaceId) return null;
+  const { run } = token;
+  return {
+    runId: run.id,
+    workspaceId: run.workspaceId,
+    tokenUsable: token.revokedAt === null && token.expiresAt.getTime() > Date.now(),
+    status: run.status,
+    budgetTokens: run.budgetTokens,
+    tokensUsed: run.tokensUsed,
+    tokensReserved: run.tokensReserved,
+    gatewayInFlight: run.gatewayInFlight,
+  };
 }
 
 export interface Charge {
@@ -129,34 +127,56 @@ export interface Charge {
 
 export const chargeTotal = (c: Charge): number => c.input + c.output + c.cache;
 
+const SETTLE = {
+  name: "secondshift_gateway_settle_v2",
+  text: `
+    UPDATE "Run"
+    SET "tokensReserved" = GREATEST("tokensReserved" - $3::int, 0),
+        "tokensUsed" = "tokensUsed" + $4::int,
+        "inputTokens" = "inputTokens" + $5::int,
+        "outputTokens" = "outputTokens" + $6::int,
+        "cacheTokens" = "cacheTokens" + $7::int,
+        "gatewayInFlight" = GREATEST("gatewayInFlight" - 1, 0)
+    WHERE "id" = $1 AND "workspaceId" = $2
+    RETURNING "status"::text AS "status", "tokensUsed" >= "budgetTokens" AS "budgetUsed"`,
+};
+
 /**
- * Settles finished requests of one run (`secondshift_gateway_settle`): releases their
- * reservations, records what they used, leaves the in-flight count, and — when the run has
- * used its budget — marks it BUDGET_EXHAUSTED and revokes its tokens. Returns the run's status
- * afterwards.
+ * Settles one finished request: releases its reservation, records what it used and leaves the
+ * in-flight count. Says whether the run, still running, has now used its budget (the caller
+ * then ends it: `markBudgetExhausted`).
  */
-export async function settle(sql: Sql, settlement: Settlement): Promise<string | null> {
-  const rows = await sql<{ status: string | null }>(
-    `SELECT "secondshift_gateway_settle"($1, $2, $3, $4, $5, $6, $7, $8) AS "status"`,
-    settlementValues(settlement),
-  );
-  return rows[0]?.status ?? null;
+export async function settle(
+  pool: Pool,
+  run: RunRef,
+  reserved: number,
+  charge: Charge,
+): Promise<{ budgetUsed: boolean }> {
+  const [row] = await preparedQuery<{ status: string; budgetUsed: boolean }>(pool, SETTLE, [
+    run.runId,
+    run.workspaceId,
+    reserved,
+    chargeTotal(charge),
+    charge.input,
+    charge.output,
+    charge.cache,
+  ]);
+  return { budgetUsed: row !== undefined && row.status === "RUNNING" && row.budgetUsed };
 }
 
-/** Marks a running run budget-exhausted and revokes its tokens (a request no longer fits). */
-export async function exhaust(
-  sql: Sql,
-  run: { runId: string; workspaceId: string },
-): Promise<void> {
-  await sql(
-    `
-    WITH r AS (
-      UPDATE "Run" SET "status" = 'BUDGET_EXHAUSTED'::"RunStatus"
-      WHERE "id" = $1 AND "workspaceId" = $2 AND "status" = 'RUNNING'
-      RETURNING "id"
-    )
-    UPDATE "RunToken" SET "revokedAt" = now()
-    WHERE "runId" = $1 AND "workspaceId" = $2 AND "revokedAt" IS NULL`,
-    [run.runId, run.workspaceId],
-  );
+/**
+ * The gateway's one run status write: a running run that has used its budget becomes
+ * BUDGET_EXHAUSTED and its tokens are revoked, so no gateway instance admits it again.
+ */
+export async function markBudgetExhausted(db: Db, run: RunRef): Promise<void> {
+  await db.$transaction([
+    db.run.updateMany({
+      where: { id: run.runId, workspaceId: run.workspaceId, status: "RUNNING" },
+      data: { status: "BUDGET_EXHAUSTED" },
+    }),
+    db.runToken.updateMany({
+      where: { runId: run.runId, workspaceId: run.workspaceId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    }),
+  ]);
 }

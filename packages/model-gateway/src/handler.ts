@@ -1,14 +1,13 @@
 // One model request, start to end: route (404) → token shape (401) → body (413/400) → admit
 // (401/402/429: auth, run state, parallel limit and budget reservation in one round trip) →
-// provider key → forward → settle → one log line. Nothing reaches the provider before
-// admission has succeeded.
+// provider key → forward → settle (once the response has gone out) → one log line. Nothing
+// reaches the provider before admission has succeeded.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { decryptField } from "@secondshift/crypto";
 import { AppError, isAppError } from "@secondshift/errors";
-import type { SecretMasker } from "@secondshift/logging";
 import { admit, type Admitted } from "./admission.ts";
 import { presentedTokenHash } from "./auth.ts";
-import type { Charge } from "./budget.ts";
+import { markBudgetExhausted, settle, type Charge } from "./budget.ts";
 import { sendError } from "./errors.ts";
 import type { GatewayDeps } from "./options.ts";
 import { forward, type ForwardResult } from "./proxy.ts";
@@ -16,15 +15,7 @@ import { readBody } from "./read-body.ts";
 import { inspectRequest, upstreamBody } from "./request-body.ts";
 import type { Route } from "./routes.ts";
 
-export interface Tracker {
-  track(work: Promise<unknown>): void;
-}
-
-async function providerKey(
-  deps: GatewayDeps,
-  admitted: Admitted,
-  secrets: SecretMasker,
-): Promise<string> {
+async function providerKey(deps: GatewayDeps, admitted: Admitted): Promise<string> {
   const provider = admitted.provider!;
   try {
     const key = await decryptField(deps.keyring, provider.apiKeyCiphertext, {
@@ -33,7 +24,7 @@ async function providerKey(
       rowId: provider.id,
       field: "apiKeyCiphertext",
     });
-    secrets.add(key);
+    deps.masker.add(key);
     return key;
   } catch (cause) {
     throw new AppError(
@@ -63,11 +54,40 @@ function chargeFor(
   return { input: 0, output: 0, cache: 0 };
 }
 
-const tokenKey = (hash: Buffer): string => hash.toString("base64");
+/**
+ * Settles a finished request, right after its response has gone out: the client's latency does
+ * not include it, and its reservation keeps the budget safe until it lands. A run that has now
+ * used its budget ends here (C17).
+ */
+async function settleRequest(deps: GatewayDeps, done: Admitted, charge: Charge): Promise<void> {
+  try {
+    const { budgetUsed } = await settle(deps.pool, done, done.reserved, charge);
+    if (!budgetUsed) return;
+    await markBudgetExhausted(deps.db, done);
+    deps.logger.info({ runId: done.runId }, "run used its token budget");
+  } catch (err) {
+    deps.logger.error({ err, runId: done.runId }, "settling a model request failed");
+  }
+}
 
 export async function handleModelRequest(
   deps: GatewayDeps,
-  tracker: Tracker,
+  route: Route,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  // The provider key is masked while a request uses it and leaves the masker after the last one
+  // (per-request scopes share a live value), so a rotated key does not stay forever (P02).
+  const secrets = deps.masker.scope();
+  try {
+    await handleInScope({ ...deps, masker: secrets }, route, req, res);
+  } finally {
+    secrets.close();
+  }
+}
+
+async function handleInScope(
+  deps: GatewayDeps,
   route: Route,
   req: IncomingMessage,
   res: ServerResponse,
@@ -77,19 +97,13 @@ export async function handleModelRequest(
   let result: ForwardResult | null = null;
   let inputEstimate = 0;
   let status: number;
-  let settlementKey = "";
-  // The provider key is masked while a request uses it and leaves the masker after the last one
-  // (per-request scopes share a live value), so a rotated key does not stay forever (P02).
-  const secrets = deps.masker.scope();
   try {
     const tokenHash = presentedTokenHash(req.headers);
-    settlementKey = tokenKey(tokenHash);
     const raw = await readBody(req, deps.limits.maxBodyBytes);
     const inspected = inspectRequest(route, raw, deps.limits.defaultMaxOutputTokens);
     inputEstimate = inspected.inputEstimate;
-    admitted = await admit(deps.sql, {
+    admitted = await admit(deps, {
       tokenHash,
-      settlements: deps.settlements.take(settlementKey),
       metered: route.metered,
       inputEstimate,
       requestedOutput: inspected.requestedOutput,
@@ -107,7 +121,7 @@ export async function handleModelRequest(
         reason: "PATH_NOT_FOR_PROVIDER",
       });
     }
-    const key = await providerKey(deps, admitted, secrets);
+    const key = await providerKey(deps, admitted);
     result = await forward(deps, req, res, {
       route,
       family: admitted.provider.kind,
@@ -129,8 +143,6 @@ export async function handleModelRequest(
       deps.logger.error({ err: error, path: route.path }, "gateway request failed");
     status = appError.httpStatus;
     sendError(res, appError);
-  } finally {
-    secrets.close();
   }
   const done = admitted;
   if (!done) {
@@ -140,40 +152,23 @@ export async function handleModelRequest(
     );
     return;
   }
-  // Settle after the response has been handed to the client: the client's latency does not
-  // include it, and the reservation keeps the budget safe until it lands.
   const charge = chargeFor(done, inputEstimate, result);
-  const line = {
-    runId: done.runId,
-    workspaceId: done.workspaceId,
-    path: route.path,
-    status,
-    upstreamStatus: result?.upstreamStatus ?? null,
-    outcome: result?.outcome ?? "refused",
-    usage: result?.usage ?? null,
-    reserved: done.reserved,
-    charged: charge.input + charge.output + charge.cache,
-    latencyMs: +(performance.now() - started).toFixed(3),
-  };
-  // The log line is written once this turn of the event loop is over, so that it never sits
-  // on the path of a request that is waiting to be admitted or forwarded.
-  tracker.track(
-    new Promise<void>((resolve) =>
-      setImmediate(() => {
-        deps.logger.info(line, "model request");
-        resolve();
-      }),
-    ),
-  );
-  tracker.track(
-    deps.settlements
-      .add(settlementKey, done, done.reserved, charge)
-      .then((runStatus) => {
-        if (runStatus === "BUDGET_EXHAUSTED")
-          deps.logger.info({ runId: done.runId }, "run used its token budget");
-      })
-      .catch((err: unknown) =>
-        deps.logger.error({ err, runId: done.runId }, "settling a model request failed"),
-      ),
+  // What the client waited; the settlement below is not part of it.
+  const latencyMs = +(performance.now() - started).toFixed(3);
+  await settleRequest(deps, done, charge);
+  deps.logger.info(
+    {
+      runId: done.runId,
+      workspaceId: done.workspaceId,
+      path: route.path,
+      status,
+      upstreamStatus: result?.upstreamStatus ?? null,
+      outcome: result?.outcome ?? "refused",
+      usage: result?.usage ?? null,
+      reserved: done.reserved,
+      charged: charge.input + charge.output + charge.cache,
+      latencyMs,
+    },
+    "model request",
   );
 }

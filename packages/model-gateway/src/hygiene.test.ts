@@ -17,7 +17,7 @@ const seen: string[] = [];
 beforeAll(async () => {
   tdb = await createTestDatabase();
   provider = await startScriptedProvider();
-  gw = await startTestGateway(tdb.db);
+  gw = await startTestGateway(tdb);
 });
 afterAll(async () => {
   await gw.close();

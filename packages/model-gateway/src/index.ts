@@ -7,4 +7,3 @@ export { estimateInputTokens } from "./request-body.ts";
 export { chargeFromJson } from "./usage.ts";
 export { sseUsageTap } from "./usage-tap.ts";
 export type { Charge } from "./budget.ts";
-export type { PgQueryable } from "./sql.ts";

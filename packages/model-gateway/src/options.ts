@@ -1,11 +1,9 @@
 // What the gateway is built from. Everything is passed in by the app (apps/gateway), which
 // reads the environment; this package reads none.
 import type { Keyring } from "@secondshift/crypto";
-import type { Db } from "@secondshift/db";
+import type { Db, Pool } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
 import type { GuardedResponse } from "@secondshift/netguard";
-import type { SettlementQueue } from "./settlements.ts";
-import type { PgQueryable, Sql } from "./sql.ts";
 
 /** The outbound HTTP client; in production `createOutboundClient(policy)` from @secondshift/netguard. */
 export interface Outbound {
@@ -34,36 +32,28 @@ export interface GatewayLimits {
   maxResponseBytes?: number;
   /** Output bound set on requests that name none (OpenAI may omit it); default 8192. */
   defaultMaxOutputTokens?: number;
-  /** How long a finished request's charge waits to be written with the run's next admission; default 5 ms. */
-  settleDelayMs?: number;
 }
 
 export interface GatewayOptions {
   db: Db;
+  /** The pool `db` runs on (`createDatabase`): admission and settlement are prepared on it. */
+  pool: Pool;
   keyring: Keyring;
   outbound: Outbound;
   logger: Logger;
   /** The masker the logger was created with; every decrypted provider key is registered in it. */
   masker: SecretMasker;
   limits: GatewayLimits;
-  /**
-   * Optional node-postgres pool (same database as `db`) for the per-request budget queries;
-   * without it they go through `db`. Recommended in production for latency.
-   */
-  pool?: PgQueryable;
 }
 
 export interface GatewayDeps extends Omit<GatewayOptions, "limits"> {
   limits: Required<GatewayLimits>;
-  sql: Sql;
-  settlements: SettlementQueue;
 }
 
 export function resolveLimits(limits: GatewayLimits): Required<GatewayLimits> {
   return {
     maxResponseBytes: 64 * 1024 * 1024,
     defaultMaxOutputTokens: 8192,
-    settleDelayMs: 5,
     ...limits,
   };
 }

@@ -8,8 +8,6 @@ import { sendError, sendJson } from "./errors.ts";
 import { handleModelRequest } from "./handler.ts";
 import { resolveLimits, type GatewayOptions } from "./options.ts";
 import { matchRoute } from "./routes.ts";
-import { SettlementQueue } from "./settlements.ts";
-import { pgSql, prismaSql } from "./sql.ts";
 
 export interface Gateway {
   server: Server;
@@ -32,22 +30,15 @@ const notFound = () =>
 
 export function createGatewayServer(options: GatewayOptions): Gateway {
   const limits = resolveLimits(options.limits);
-  const sql = options.pool ? pgSql(options.pool) : prismaSql(options.db);
-  const settlements = new SettlementQueue(sql, limits.settleDelayMs);
-  const deps = { ...options, limits, sql, settlements };
+  const deps = { ...options, limits };
+  // In-flight requests, each until its settlement is written.
   const pending = new Set<Promise<unknown>>();
-  const tracker = {
-    track(work: Promise<unknown>) {
-      const p = work.finally(() => pending.delete(p));
-      pending.add(p);
-    },
-  };
 
   const server = createServer((req, res) => {
     const route = matchRoute(req.method, req.url);
     if (route) {
-      const work = handleModelRequest(deps, tracker, route, req, res);
-      tracker.track(work);
+      const work = handleModelRequest(deps, route, req, res).finally(() => pending.delete(work));
+      pending.add(work);
       return;
     }
     if (req.method === "GET" && req.url === "/healthz") {
@@ -65,10 +56,7 @@ export function createGatewayServer(options: GatewayOptions): Gateway {
   server.keepAliveTimeout = 65_000;
 
   const settled = async () => {
-    while (pending.size > 0) {
-      settlements.flushAll();
-      await Promise.allSettled([...pending]);
-    }
+    while (pending.size > 0) await Promise.allSettled([...pending]);
   };
 
   return {

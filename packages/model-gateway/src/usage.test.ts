@@ -16,7 +16,7 @@ let gw: TestGateway;
 beforeAll(async () => {
   tdb = await createTestDatabase();
   provider = await startScriptedProvider();
-  gw = await startTestGateway(tdb.db);
+  gw = await startTestGateway(tdb);
 });
 afterAll(async () => {
   await gw.close();

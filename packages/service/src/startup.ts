@@ -3,7 +3,7 @@
 // one the data was written with (P07), derive the outbound policy from the operator's settings,
 // and shut down once on SIGTERM / SIGINT.
 import { createKeyring, type Keyring } from "@secondshift/crypto";
-import { createDb, ensureKeyCheck, type Db } from "@secondshift/db";
+import { createDatabase, ensureKeyCheck, type Db, type Pool } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
 import type { OutboundPolicy } from "@secondshift/netguard";
 
@@ -19,17 +19,20 @@ export interface DatabaseSettings {
   SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: Uint8Array[];
 }
 
-/** The database and keyring, after the key check; a wrong key ends the process here. */
+/**
+ * The database (Prisma and the pool it runs on) and keyring, after the key check; a wrong key
+ * ends the process here. `db.$disconnect()` ends the pool too.
+ */
 export async function openVerifiedDatabase(
   env: DatabaseSettings,
-): Promise<{ db: Db; keyring: Keyring }> {
-  const db = createDb(env.DATABASE_URL);
+): Promise<{ db: Db; pool: Pool; keyring: Keyring }> {
+  const { db, pool } = createDatabase(env.DATABASE_URL, { maxConnections: 20 });
   const keyring = createKeyring(
     env.SECONDSHIFT_ENCRYPTION_KEY,
     env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS,
   );
   await ensureKeyCheck(db, keyring).catch(fatal);
-  return { db, keyring };
+  return { db, pool, keyring };
 }
 
 export interface OutboundSettings {

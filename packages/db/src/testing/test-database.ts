@@ -5,7 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
-import { createDb, type Db } from "../client.ts";
+import { createDatabase, type Db, type Pool } from "../client.ts";
 import { applyMigrations } from "../migrate/migrate.ts";
 import { defaultMigrationsDir } from "../migrate/paths.ts";
 
@@ -13,6 +13,8 @@ export interface TestDatabase {
   name: string;
   url: string;
   db: Db;
+  /** The pool `db` runs on (for prepared statements). */
+  pool: Pool;
   drop(): Promise<void>;
 }
 
@@ -101,13 +103,18 @@ export async function createTestDatabase(
     admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`),
   );
   const url = databaseUrl(adminUrl, name);
-  const db = createDb(url, { maxConnections: options.maxConnections ?? 5 });
+  const { db, pool, close } = createDatabase(url, {
+    maxConnections: options.maxConnections ?? 5,
+  });
+  // DROP ... WITH (FORCE) ends the pool's backends, possibly before its sockets have closed.
+  pool.on("error", () => undefined);
   return {
     name,
     url,
     db,
+    pool,
     async drop() {
-      await db.$disconnect();
+      await close();
       await withAdmin(adminUrl, (admin) =>
         admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
       );

@@ -3,10 +3,9 @@
 // can scan every line for planted secrets.
 import { randomBytes, randomUUID } from "node:crypto";
 import { createKeyring, encryptField, mintToken, type Keyring } from "@secondshift/crypto";
-import type { Db, RunStatus } from "@secondshift/db";
+import type { Db, Pool, RunStatus } from "@secondshift/db";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import { createOutboundClient } from "@secondshift/netguard";
-import pg from "pg";
 import { createGatewayServer, type Gateway } from "../server.ts";
 import type { GatewayLimits } from "../options.ts";
 
@@ -112,16 +111,14 @@ export const testLimits: GatewayLimits = {
 export interface TestGatewayOptions {
   limits?: Partial<GatewayLimits>;
   keyring?: Keyring;
-  /** Run the budget queries over a node-postgres pool on this URL instead of Prisma. */
-  poolUrl?: string;
 }
 
+/** A gateway over a test database (`createTestDatabase()`: Prisma and the pool it runs on). */
 export async function startTestGateway(
-  db: Db,
+  { db, pool }: { db: Db; pool: Pool },
   options: TestGatewayOptions = {},
 ): Promise<TestGateway> {
-  const { limits = {}, keyring: shared, poolUrl } = options;
-  const pool = poolUrl ? new pg.Pool({ connectionString: poolUrl, max: 5 }) : undefined;
+  const { limits = {}, keyring: shared } = options;
   const keyring = shared ?? createKeyring(new Uint8Array(randomBytes(32)));
   const sink = createMemorySink();
   const masker = new SecretMasker();
@@ -157,7 +154,6 @@ export async function startTestGateway(
     async close() {
       await gateway.close(1000);
       await client.close();
-      await pool?.end();
     },
   };
 }
