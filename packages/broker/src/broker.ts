@@ -7,7 +7,7 @@
 //   3. invoke — decrypt the credential (C25), call the connector with a timeout, cap the result;
 //   4. record — one awaited statement writes the outcome and duration (C29). If it fails, the
 //      call is refused with AUDIT_UNAVAILABLE and the run fails: nothing runs unrecorded.
-// A refusal is recorded the same way; one that takes access away ends the run (run-status.ts).
+// A refusal is recorded the same way; one that takes access away ends the run (run lifecycle).
 import { readPlan, type FrozenPlan, type PlanEntry } from "@secondshift/access";
 import type { ConnectionKind, Connector } from "@secondshift/connectors";
 import type { Keyring } from "@secondshift/crypto";
@@ -20,7 +20,7 @@ import { compileArguments, validateArguments } from "./arguments.ts";
 import { auditId, logAuditFailure, recordAudit } from "./audit.ts";
 import { invoke, type InvokeContext, type UntrustedToolResult } from "./invoke.ts";
 import { ToolCallError } from "./refusals.ts";
-import { markRunFailed, markRunRevoked } from "./run-status.ts";
+import { failRun, revokeRun } from "@secondshift/run-lifecycle";
 import type { OAuthRefresher } from "./secrets.ts";
 
 export type { UntrustedToolResult } from "./invoke.ts";
@@ -235,7 +235,7 @@ const auditUnavailable = () =>
 /** Throws the refusal, after ending the run if it must (C06; an unaudited call). */
 async function refuse(ctx: BrokerContext, run: BrokerRun, refusal: ToolCallError): Promise<never> {
   if (refusal.failsRun) {
-    const end = refusal.reason === "AUDIT_UNAVAILABLE" ? markRunFailed : markRunRevoked;
+    const end = refusal.reason === "AUDIT_UNAVAILABLE" ? failRun : revokeRun;
     await end(ctx.db, run, refusal.message).catch((error: unknown) =>
       ctx.logger.error(
         {

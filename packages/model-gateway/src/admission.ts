@@ -1,16 +1,11 @@
 // Admission of one request: authenticate, check the run and reserve budget. The common case is
 // one round trip (tryReserve); only a refusal costs a second query to explain it, and a request
 // that does not fit in full is retried once with its output bound capped to what is left.
+import { exhaustBudget } from "@secondshift/run-lifecycle";
 import type { Db, Pool } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { invalidToken } from "./auth.ts";
-import {
-  diagnose,
-  markBudgetExhausted,
-  MAX_RESERVATION,
-  tryReserve,
-  type Reservation,
-} from "./budget.ts";
+import { diagnose, MAX_RESERVATION, tryReserve, type Reservation } from "./budget.ts";
 
 export interface Admitted extends Reservation {
   /** Tokens reserved for this request (input estimate + granted output). */
@@ -66,7 +61,7 @@ export async function admit(
     if (state.budgetTokens - state.tokensUsed < minimum) {
       // Even with every in-flight reservation released this request cannot fit, and an agent's
       // context only grows: the run is done.
-      await markBudgetExhausted(database.db, state);
+      await exhaustBudget(database.db, { id: state.runId, workspaceId: state.workspaceId });
       throw budgetExhausted();
     }
     const free = state.budgetTokens - state.tokensUsed - state.tokensReserved;

@@ -144,7 +144,7 @@ const SETTLE = {
 /**
  * Settles one finished request: releases its reservation, records what it used and leaves the
  * in-flight count. Says whether the run, still running, has now used its budget (the caller
- * then ends it: `markBudgetExhausted`).
+ * then ends it through the run lifecycle: `exhaustBudget`).
  */
 export async function settle(
   pool: Pool,
@@ -162,21 +162,4 @@ export async function settle(
     charge.cache,
   ]);
   return { budgetUsed: row !== undefined && row.status === "RUNNING" && row.budgetUsed };
-}
-
-/**
- * The gateway's one run status write: a running run that has used its budget becomes
- * BUDGET_EXHAUSTED and its tokens are revoked, so no gateway instance admits it again.
- */
-export async function markBudgetExhausted(db: Db, run: RunRef): Promise<void> {
-  await db.$transaction([
-    db.run.updateMany({
-      where: { id: run.runId, workspaceId: run.workspaceId, status: "RUNNING" },
-      data: { status: "BUDGET_EXHAUSTED" },
-    }),
-    db.runToken.updateMany({
-      where: { runId: run.runId, workspaceId: run.workspaceId, revokedAt: null },
-      data: { revokedAt: new Date() },
-    }),
-  ]);
 }

@@ -7,7 +7,8 @@ import { decryptField } from "@secondshift/crypto";
 import { AppError, isAppError } from "@secondshift/errors";
 import { admit, type Admitted } from "./admission.ts";
 import { presentedTokenHash } from "./auth.ts";
-import { markBudgetExhausted, settle, type Charge } from "./budget.ts";
+import { exhaustBudget } from "@secondshift/run-lifecycle";
+import { settle, type Charge } from "./budget.ts";
 import { sendError } from "./errors.ts";
 import type { GatewayDeps } from "./options.ts";
 import { forward, type ForwardResult } from "./proxy.ts";
@@ -63,7 +64,7 @@ async function settleRequest(deps: GatewayDeps, done: Admitted, charge: Charge):
   try {
     const { budgetUsed } = await settle(deps.pool, done, done.reserved, charge);
     if (!budgetUsed) return;
-    await markBudgetExhausted(deps.db, done);
+    await exhaustBudget(deps.db, { id: done.runId, workspaceId: done.workspaceId });
     deps.logger.info({ runId: done.runId }, "run used its token budget");
   } catch (err) {
     deps.logger.error({ err, runId: done.runId }, "settling a model request failed");
