@@ -2,7 +2,8 @@
 // happens once (the same call again changes nothing) and writes one event; every other one is
 // refused and writes nothing.
 import type { Db, RunStatus } from "@secondshift/db";
-import { dbTest as test, seedRun } from "@secondshift/db/testing";
+import { seedRun } from "@secondshift/db/testing";
+import { dbTest as test } from "@secondshift/db/testing/vitest";
 import { describe, expect } from "vitest";
 import { appendRunEvent } from "./events.ts";
 import {

@@ -4,7 +4,7 @@
 // up a scenario.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { dbTest } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "../../..");

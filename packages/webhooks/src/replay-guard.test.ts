@@ -1,4 +1,4 @@
-import { dbTest as test } from "@secondshift/db/testing";
+import { dbTest as test } from "@secondshift/db/testing/vitest";
 import { expect } from "vitest";
 import { createReplayGuard } from "./replay-guard.ts";
 

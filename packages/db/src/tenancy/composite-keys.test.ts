@@ -4,7 +4,8 @@
 // without the workspace in its key.
 import { randomUUID } from "node:crypto";
 import type { Db } from "../client.ts";
-import { dbTest as test, seedRun, seedWorkspace, type SeededWorkspace } from "../testing/index.ts";
+import { seedRun, seedWorkspace, type SeededWorkspace } from "../testing/index.ts";
+import { dbTest as test } from "../testing/fixtures.ts";
 import { describe, expect } from "vitest";
 
 interface Rows {

@@ -8,4 +8,5 @@ export {
 export type { TestDatabase } from "./test-database.ts";
 export { seedRun, seedWorkspace } from "./seed.ts";
 export type { SeededWorkspace, SeedOptions } from "./seed.ts";
-export { dbTest } from "./fixtures.ts";
+// Vitest fixtures (`dbTest`) live at "@secondshift/db/testing/vitest": this entry is also
+// loaded by processes the tests start (a worker under test), where vitest cannot be imported.
