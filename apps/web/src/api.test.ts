@@ -23,9 +23,11 @@ beforeAll(async () => {
     SECONDSHIFT_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     PORT: String(port),
   });
-  for (let i = 0; i < 150; i++) {
+  // Up to a minute: on a loaded 2-core machine tsx compiling the web app takes a while.
+  for (let i = 0; ; i++) {
     const health = await fetch(`${origin}/healthz`).catch(() => undefined);
     if (health?.status === 200) break;
+    if (i === 600) throw new Error(`the web service did not start:\n${web.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 });
