@@ -148,9 +148,14 @@ describe("scenario: worker killed mid-run", () => {
       ]);
       expect(p.model.requests.length).toBe(modelRequestsAtKill);
       expect(await containersOf(runId)).toHaveLength(0);
-      // The transcript is the one execution's, untouched since the kill (one executor start).
+      // The transcript is the one execution's, untouched since the kill (one executor start),
+      // closed by the recovery's status event.
       const after = await transcript(p, runId);
-      expect(after.map((e) => e.id)).toEqual(eventsAtKill.map((e) => e.id));
+      expect(after.slice(0, -1).map((e) => e.id)).toEqual(eventsAtKill.map((e) => e.id));
+      expect(after.at(-1)).toMatchObject({
+        type: "status",
+        payload: { status: "FAILED", transition: "loseWorker" },
+      });
       expect(
         after.filter(
           (e) => e.type === "run_started" && JSON.stringify(e.payload).includes("commit"),
