@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Assembles the service image's /app from this workspace (after `npm ci` and `npm run
+# db:generate`): the bundled entry points (scripts/bundle.mjs), the production dependencies only
+# (`npm ci --omit=dev` from the same lockfile, so every package sits where the bundles expect
+# it), the Prisma schema and migrations, and the health check. Used by both image builds: the
+# air-gapped one (scripts/build-images.sh) and the registry one (docker/app.Dockerfile).
+#
+# usage: scripts/stage-app.sh OUT_DIR
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: scripts/stage-app.sh OUT_DIR}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+node "$root/scripts/bundle.mjs" "$out"
+
+# The lockfile is a workspace lockfile: npm ci needs every workspace's package.json beside it.
+cp "$root/package.json" "$root/package-lock.json" "$out/"
+patterns=$(cd "$root" && node -p 'require("./package.json").workspaces.join(" ")')
+for pattern in $patterns; do
+  for manifest in "$root"/$pattern/package.json; do
+    [ -f "$manifest" ] || continue
+    dir=$(dirname "${manifest#"$root"/}")
+    mkdir -p "$out/$dir"
+    cp "$manifest" "$out/$dir/"
+  done
+done
+# No install scripts: nothing here needs one, and Prisma's would try to download engines.
+(cd "$out" && npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error)
+# Workspace packages are inside the bundles; their links would only point at bare manifests.
+rm -rf "$out/node_modules/@secondshift" "$out/node_modules/.bin"
+
+mkdir -p "$out/prisma"
+cp "$root/prisma/schema.prisma" "$out/prisma/"
+cp -r "$root/prisma/migrations" "$out/prisma/"
+cp "$root/docker/app/healthcheck.mjs" "$out/"
+echo "staged the service app in $out ($(du -sh "$out" | cut -f1))"
