@@ -14,21 +14,31 @@ out=$(cd "$out" && pwd)
 
 node "$root/scripts/bundle.mjs" "$out"
 
-# The lockfile is a workspace lockfile: npm ci needs every workspace's package.json beside it.
-cp "$root/package.json" "$root/package-lock.json" "$out/"
-patterns=$(cd "$root" && node -p 'require("./package.json").workspaces.join(" ")')
-for pattern in $patterns; do
-  for manifest in "$root"/$pattern/package.json; do
-    [ -f "$manifest" ] || continue
-    dir=$(dirname "${manifest#"$root"/}")
-    mkdir -p "$out/$dir"
-    cp "$manifest" "$out/$dir/"
+# Production dependencies, installed once per lockfile into a cache and hard-linked from there
+# (a rebuild after a code change — the upgrade path — then takes seconds).
+deps_key=$(cd "$root" && cat package-lock.json scripts/versions.env | sha256sum | cut -c1-16)
+cache=${SECONDSHIFT_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/secondshift}
+deps="$cache/app-deps-$deps_key"
+if [ ! -d "$deps/node_modules" ]; then
+  rm -rf "$cache"/app-deps-* && mkdir -p "$deps.partial"
+  # The lockfile is a workspace lockfile: npm ci needs every workspace's package.json beside it.
+  cp "$root/package.json" "$root/package-lock.json" "$deps.partial/"
+  patterns=$(cd "$root" && node -p 'require("./package.json").workspaces.join(" ")')
+  for pattern in $patterns; do
+    for manifest in "$root"/$pattern/package.json; do
+      [ -f "$manifest" ] || continue
+      dir=$(dirname "${manifest#"$root"/}")
+      mkdir -p "$deps.partial/$dir"
+      cp "$manifest" "$deps.partial/$dir/"
+    done
   done
-done
-# No install scripts: nothing here needs one, and Prisma's would try to download engines.
-(cd "$out" && npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error)
-# Workspace packages are inside the bundles; their links would only point at bare manifests.
-rm -rf "$out/node_modules/@secondshift" "$out/node_modules/.bin"
+  # No install scripts: nothing here needs one, and Prisma's would try to download engines.
+  (cd "$deps.partial" && npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error)
+  # Workspace packages are inside the bundles; their links would only point at bare manifests.
+  rm -rf "$deps.partial/node_modules/@secondshift" "$deps.partial/node_modules/.bin"
+  mv "$deps.partial" "$deps"
+fi
+cp -al "$deps"/. "$out"/ 2>/dev/null || cp -a "$deps"/. "$out"/
 
 mkdir -p "$out/prisma"
 cp "$root/prisma/schema.prisma" "$out/prisma/"

@@ -21,7 +21,10 @@ state() { # container id → "status health exitcode"
 services=("$@")
 [ "$#" -gt 0 ] || services=(migrate postgres redis gateway web worker)
 for service in "${services[@]}"; do
-  id=$(compose ps -q "$service" 2>/dev/null | head -1)
+  # By label, not `compose ps`: compose v1 and v2 disagree on listing exited containers.
+  id=$(docker ps -a -q --filter "label=com.docker.compose.project=$COMPOSE_PROJECT_NAME" \
+    --filter "label=com.docker.compose.service=$service" \
+    --filter "label=com.docker.compose.oneoff=False" | head -1)
   [ -n "$id" ] || fail "$service" "no container (compose up did not create it)"
   while :; do
     read -r status health code < <(state "$id")

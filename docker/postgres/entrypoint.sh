@@ -6,6 +6,10 @@
 # password (scram-sha-256). $PGPORT, when set, moves the port (host networking in tests).
 set -eu
 : "${PGDATA:=/var/lib/postgresql/data}"
+# The socket directory: the image sets PGHOST so that psql, pg_dump and pg_isready run through
+# `docker exec` find it; /run is not writable for the postgres user.
+: "${PGHOST:=/tmp}"
+export PGHOST
 : "${POSTGRES_USER:=postgres}"
 : "${POSTGRES_DB:=$POSTGRES_USER}"
 
@@ -20,11 +24,11 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
     --auth-local=trust --auth-host=scram-sha-256 >/dev/null
   rm -f "$pwfile"
   echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
-  pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
+  pg_ctl -D "$PGDATA" -o "-c listen_addresses='' -c unix_socket_directories=$PGHOST" -w start >/dev/null
   if [ "$POSTGRES_DB" != postgres ]; then
     createdb -U "$POSTGRES_USER" "$POSTGRES_DB"
   fi
   pg_ctl -D "$PGDATA" -m fast -w stop >/dev/null
   echo "initialized the database cluster in $PGDATA"
 fi
-exec postgres -D "$PGDATA" -c listen_addresses='*' "$@"
+exec postgres -D "$PGDATA" -c listen_addresses='*' -c unix_socket_directories="$PGHOST" "$@"
