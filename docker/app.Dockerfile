@@ -18,7 +18,9 @@ RUN npm ci --no-audit --no-fund --loglevel=error \
 FROM node:${NODE_VERSION}-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends git ca-certificates tini \
- && rm -rf /var/lib/apt/lists/* /usr/local/lib/node_modules/npm /usr/local/bin/npm /usr/local/bin/npx
+ && rm -rf /var/lib/apt/lists/* /usr/local/lib/node_modules/npm /usr/local/bin/npm /usr/local/bin/npx \
+ && groupadd --gid 10000 secondshift \
+ && useradd --uid 10000 --gid 10000 --home-dir /app --no-create-home --shell /usr/sbin/nologin secondshift
 COPY --from=build /out /app
 WORKDIR /app
 ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps
