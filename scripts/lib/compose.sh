@@ -1,7 +1,9 @@
 # Sourced by up.sh, backup.sh, restore.sh and the smoke test: one way to call compose.
 #   SECONDSHIFT_ENV_FILE     settings file (default: <repo>/.env), also used for ${...} in compose.yaml
 #   COMPOSE_PROJECT_NAME     project (default: secondshift): names the containers and volumes
-#   SECONDSHIFT_COMPOSE_EXTRA  extra compose files, colon-separated (tests: docker/compose.hostnet.yaml)
+#   SECONDSHIFT_COMPOSE_OVERRIDE  compose files read after compose.yaml, colon-separated
+#                            (default: compose.override.yaml, which publishes the web port; the
+#                            tests use docker/compose.hostnet.yaml instead)
 # `docker compose` (v2) when the plugin exists, else Debian's docker-compose (1.29).
 compose_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export SECONDSHIFT_ENV_FILE=${SECONDSHIFT_ENV_FILE:-$compose_root/.env}
@@ -17,10 +19,8 @@ compose_command() {
 
 compose() {
   local files=(-f "$compose_root/compose.yaml") extra cmd
-  if [ -n "${SECONDSHIFT_COMPOSE_EXTRA:-}" ]; then
-    IFS=: read -r -a extra <<<"$SECONDSHIFT_COMPOSE_EXTRA"
-    for f in "${extra[@]}"; do files+=(-f "$f"); done
-  fi
+  IFS=: read -r -a extra <<<"${SECONDSHIFT_COMPOSE_OVERRIDE:-$compose_root/compose.override.yaml}"
+  for f in "${extra[@]}"; do files+=(-f "$f"); done
   cmd=$(compose_command)
   [ -n "$cmd" ] || { echo "neither 'docker compose' nor docker-compose is installed" >&2; return 1; }
   # shellcheck disable=SC2086 # "docker compose" is two words on purpose

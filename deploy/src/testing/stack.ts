@@ -73,7 +73,7 @@ export class Stack {
       ...process.env,
       COMPOSE_PROJECT_NAME: this.project,
       SECONDSHIFT_ENV_FILE: this.envFile,
-      SECONDSHIFT_COMPOSE_EXTRA: join(repoRoot, "docker/compose.hostnet.yaml"),
+      SECONDSHIFT_COMPOSE_OVERRIDE: join(repoRoot, "docker/compose.hostnet.yaml"),
       SECONDSHIFT_APP_TAG: appTag,
       // The test command has built the sandbox image already (same script, same contents).
       ...(process.env.TEST_SANDBOX_IMAGE
