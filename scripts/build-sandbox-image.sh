@@ -33,24 +33,10 @@ command -v mmdebstrap >/dev/null || {
 # The package list lives in one file shared with the Dockerfile so the two builds cannot drift.
 packages=$(grep -v '^\s*#' "$here/docker/sandbox/packages.txt" | xargs | tr ' ' ',')
 
-# Use the Debian mirror this machine already uses (never a hard-coded host): the first URI
-# that serves "$suite" in /etc/apt/sources.list or a deb822 .sources file.
-find_mirror() {
-  local f
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    awk -v s="$suite" '$1=="deb" { i=2; if ($2 ~ /^\[/) { while ($i !~ /\]$/) i++; i++ } if ($(i+1)==s) { print $i; exit } }' "$f"
-  done
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    awk -v s="$suite" '
-      /^[[:space:]]*$/ { if (ok && uri) { print uri; exit } ok=0; uri=""; next }
-      /^URIs:/ { uri=$2 }
-      /^Suites:/ { for (i=2;i<=NF;i++) if ($i==s) ok=1 }
-      END { if (ok && uri) print uri }' "$f"
-  done
-}
-mirror=$(find_mirror | head -1)
+# The Debian mirror this machine already uses (never a hard-coded host).
+# shellcheck source=lib/debian-mirror.sh
+. "$here/scripts/lib/debian-mirror.sh"
+mirror=$(find_mirror "$suite")
 if [ -z "$mirror" ]; then
   echo "no apt source for '$suite' found in /etc/apt/sources.list(.d); add your Debian mirror there" >&2
   exit 1

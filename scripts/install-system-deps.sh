@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suites need, only those that are missing.
 set -euo pipefail
-needed=(postgresql redis-server docker.io runsc chromium mmdebstrap git ca-certificates iproute2)
+# docker-compose and jq: the deployment smoke test (scripts/up.sh, host-setup.sh).
+needed=(postgresql redis-server docker.io runsc chromium mmdebstrap git ca-certificates iproute2
+  docker-compose jq)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

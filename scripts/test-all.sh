@@ -25,6 +25,13 @@ fail_setup() { echo "setup failed: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 step "system packages"
 bash scripts/install-system-deps.sh || fail_setup "installing Debian packages"
 
+# --- Node 24 (scripts/node.sh): the suites run on the Node the service images run ------------
+step "node"
+node_bin=$(bash scripts/node.sh) || fail_setup "installing Node (scripts/node.sh)"
+export PATH="$node_bin:$PATH"
+echo "Node $(node --version), npm $(npm --version)"
+# ----------------------------------------------------------------------------------------------
+
 step "npm ci"
 npm ci --no-audit --no-fund --loglevel=error || fail_setup "npm ci"
 npm run db:generate --silent >/dev/null || fail_setup "prisma generate"
@@ -49,6 +56,11 @@ step "format"
 npx prettier --check . --log-level warn; echo $? >.test-results/format.status
 step "tests"
 npx turbo run test --concurrency=1 --continue --output-logs=full
+
+# --- deployment smoke test (deploy/): builds the images air-gapped, runs the compose stack ---
+step "smoke test of the deployment"
+npm run smoke --silent
+# ----------------------------------------------------------------------------------------------
 
 step "summary"
 node scripts/test-summary.mjs

@@ -20,11 +20,14 @@ for (const check of ["typecheck", "lint", "format"]) {
 const workspaces = ["apps", "packages"].flatMap((dir) =>
   existsSync(join(root, dir)) ? readdirSync(join(root, dir)).map((name) => [dir, name]) : [],
 );
-if (existsSync(join(root, "e2e/package.json"))) workspaces.push([".", "e2e"]);
+// Top-level workspaces: e2e (test) and deploy (the smoke test, run as its own `smoke` step).
+for (const name of ["e2e", "deploy"])
+  if (existsSync(join(root, name, "package.json"))) workspaces.push([".", name]);
 
 for (const [dir, name] of workspaces) {
   const pkgFile = join(root, dir, name, "package.json");
-  if (!existsSync(pkgFile) || !JSON.parse(readFileSync(pkgFile, "utf8")).scripts?.test) continue;
+  const scripts = existsSync(pkgFile) ? JSON.parse(readFileSync(pkgFile, "utf8")).scripts : {};
+  if (!scripts?.test && !scripts?.smoke) continue;
   const report = join(results, dir === "." ? `${name}.json` : `${dir}-${name}.json`);
   const label = dir === "." ? name : `${dir}/${name}`;
   if (!existsSync(report)) {

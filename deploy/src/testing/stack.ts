@@ -1,0 +1,141 @@
+// A compose stack of the smoke test: its own project name (containers, volumes), settings file
+// and loopback ports, driven only through the operator's scripts (scripts/up.sh, backup.sh,
+// restore.sh, lib/compose.sh) on the host network (docker/compose.hostnet.yaml).
+import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:net";
+import { join, resolve } from "node:path";
+
+export const repoRoot = resolve(import.meta.dirname, "../../..");
+/** The app image tag the smoke stacks run; never the operator's "latest". */
+export const appTag = "smoke";
+
+export interface CommandResult {
+  code: number | null;
+  output: string;
+}
+
+/** Runs a command with the repository as working directory; stdout and stderr interleaved. */
+export function run(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<CommandResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, {
+      cwd: repoRoot,
+      env: options.env ?? process.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, output }));
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+/** Distinct free loopback ports, all held until every one is chosen so none repeats. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers: Server[] = [];
+  const ports: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const server = createServer();
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    servers.push(server);
+    ports.push((server.address() as { port: number }).port);
+  }
+  await Promise.all(servers.map((s) => new Promise((closed) => s.close(closed))));
+  return ports;
+}
+
+export interface StackPorts {
+  postgres: number;
+  redis: number;
+  web: number;
+  gateway: number;
+}
+
+export class Stack {
+  readonly envFile: string;
+
+  constructor(
+    readonly project: string,
+    workDir: string,
+    readonly ports: StackPorts,
+  ) {
+    this.envFile = join(workDir, `${project}.env`);
+  }
+
+  /** What every script of this stack runs with. */
+  env(): NodeJS.ProcessEnv {
+    return {
+      ...process.env,
+      COMPOSE_PROJECT_NAME: this.project,
+      SECONDSHIFT_ENV_FILE: this.envFile,
+      SECONDSHIFT_COMPOSE_OVERRIDE: join(repoRoot, "docker/compose.hostnet.yaml"),
+      SECONDSHIFT_APP_TAG: appTag,
+      // The test command has built the sandbox image already (same script, same contents).
+      ...(process.env.TEST_SANDBOX_IMAGE
+        ? { SANDBOX_IMAGE_TAG: process.env.TEST_SANDBOX_IMAGE }
+        : {}),
+      SMOKE_POSTGRES_PORT: String(this.ports.postgres),
+      SMOKE_REDIS_PORT: String(this.ports.redis),
+      SMOKE_WEB_PORT: String(this.ports.web),
+      SMOKE_GATEWAY_PORT: String(this.ports.gateway),
+      // Read by scripts/write-env.sh when it creates the settings file.
+      SECONDSHIFT_POSTGRES_ADDR: `127.0.0.1:${this.ports.postgres}`,
+      SECONDSHIFT_REDIS_ADDR: `127.0.0.1:${this.ports.redis}`,
+      SECONDSHIFT_GATEWAY_ADDR: `127.0.0.1:${this.ports.gateway}`,
+      SECONDSHIFT_PUBLIC_URL: `http://127.0.0.1:${this.ports.web}`,
+    };
+  }
+
+  script(name: string, args: string[] = []): Promise<CommandResult> {
+    return run("bash", [join(repoRoot, "scripts", name), ...args], { env: this.env() });
+  }
+
+  compose(args: string[], input?: string): Promise<CommandResult> {
+    return run(
+      "bash",
+      ["-c", `. "${repoRoot}/scripts/lib/compose.sh" && compose "$@"`, "compose", ...args],
+      { env: this.env(), ...(input === undefined ? {} : { input }) },
+    );
+  }
+
+  /** One value from the stack's database, through psql inside the postgres container. */
+  async sql(query: string): Promise<string> {
+    const result = await this.compose([
+      "exec",
+      "-T",
+      "postgres",
+      "psql",
+      "-U",
+      "secondshift",
+      "-d",
+      "secondshift",
+      "-tAc",
+      query,
+    ]);
+    if (result.code !== 0) throw new Error(`psql failed: ${result.output}`);
+    return result.output.trim();
+  }
+
+  /** A redis-cli command inside the redis container (authenticated by REDISCLI_AUTH). */
+  async redis(args: string[]): Promise<string> {
+    const port = String(this.ports.redis);
+    const result = await this.compose(["exec", "-T", "redis", "redis-cli", "-p", port, ...args]);
+    if (result.code !== 0) throw new Error(`redis-cli failed: ${result.output}`);
+    return result.output.trim();
+  }
+
+  async health(service: "web" | "gateway"): Promise<number> {
+    const res = await fetch(`http://127.0.0.1:${this.ports[service]}/healthz`);
+    return res.status;
+  }
+
+  /** Removes the containers and the volumes: nothing of the stack is left behind. */
+  down(): Promise<CommandResult> {
+    return this.compose(["down", "-v", "--remove-orphans", "--timeout", "20"]);
+  }
+}
