@@ -265,13 +265,7 @@ describe("run executor", () => {
   });
 
   it("a cancel by API stops a running run within 2 seconds", async () => {
-    const { run, workspace } = await seedRunningRun(t.db);
-    const user = await t.db.user.create({
-      data: { email: `${run.id}@x.test`, name: "A", passwordHash: "x" },
-    });
-    await t.db.membership.create({
-      data: { workspaceId: workspace.id, userId: user.id, role: "ADMIN" },
-    });
+    const { run, seed } = await seedRunningRun(t.db);
     const { d, box } = deps({
       agent: (o) =>
         new Promise((done) => {
@@ -282,7 +276,7 @@ describe("run executor", () => {
     await new Promise((r) => setTimeout(r, 300));
     const asked = Date.now();
     await cancelRun(
-      { db: t.db, actor: { userId: user.id }, workspaceId: workspace.id },
+      { db: t.db, actor: { userId: seed.adminId }, workspaceId: seed.workspaceId },
       { runId: run.id },
     );
     const result = await running;

@@ -15,7 +15,7 @@ import {
   loopbackPolicy,
   startReceiver,
   testKeyring,
-} from "./test-fixtures.ts";
+} from "./testing/fixtures.ts";
 
 let database: TestDatabase;
 let db: Db;

@@ -17,7 +17,7 @@ import {
   startReceiver,
   testKeyring,
   type Receiver,
-} from "./test-fixtures.ts";
+} from "./testing/fixtures.ts";
 
 let database: TestDatabase;
 let db: Db;

@@ -13,7 +13,7 @@ import {
   loopbackPolicy,
   startReceiver,
   testKeyring,
-} from "./test-fixtures.ts";
+} from "./testing/fixtures.ts";
 
 let database: TestDatabase;
 let db: Db;

@@ -16,6 +16,8 @@ export interface SeededWorkspace {
 
 export interface SeedOptions {
   name?: string;
+  /** The seeded job's key in the repository's config (default "triage"). */
+  jobKey?: string;
   maxConcurrentRuns?: number;
   jobStatus?: JobStatus;
   tokenBudget?: number;
@@ -67,7 +69,7 @@ export async function seedWorkspace(db: Db, options: SeedOptions = {}): Promise<
     data: {
       workspaceId: workspace.id,
       repositoryId: repository.id,
-      key: "triage",
+      key: options.jobKey ?? "triage",
       name: "Triage",
       prompt: "Do the thing.",
       tokenBudget: options.tokenBudget ?? 10_000,

@@ -1,57 +1,16 @@
-// Database rows for executor tests: a workspace with a provider, a repository, an approved job
-// and a claimed (RUNNING) run.
-import { randomUUID } from "node:crypto";
+// Database rows for executor tests: the shared seeded workspace (with a default model provider
+// unless told otherwise) and a claimed (RUNNING) run of its job.
 import type { Db } from "@secondshift/db";
+import { seedRun, seedWorkspace, type SeededWorkspace } from "@secondshift/db/testing";
 
 export async function seedRunningRun(
   db: Db,
   options: { withProvider?: boolean; timeoutSeconds?: number } = {},
-) {
-  const workspace = await db.workspace.create({ data: { slug: `ws-${randomUUID()}`, name: "W" } });
-  if (options.withProvider !== false) {
-    await db.modelProvider.create({
-      data: {
-        workspaceId: workspace.id,
-        name: "p",
-        kind: "ANTHROPIC",
-        baseUrl: "https://api.anthropic.com",
-        apiKeyCiphertext: new Uint8Array([1]),
-        defaultModel: "claude-test",
-        isDefault: true,
-      },
-    });
-  }
-  const repository = await db.repository.create({
-    data: {
-      workspaceId: workspace.id,
-      fullName: "acme/app",
-      cloneUrl: `https://git.example.com/${randomUUID()}.git`,
-    },
+): Promise<{ seed: SeededWorkspace; run: { id: string; workspaceId: string } }> {
+  const seed = await seedWorkspace(db, {
+    withProvider: options.withProvider !== false,
+    ...(options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }),
   });
-  const job = await db.job.create({
-    data: {
-      workspaceId: workspace.id,
-      repositoryId: repository.id,
-      key: "triage",
-      name: "Triage",
-      prompt: "Do the thing.",
-      tokenBudget: 10_000,
-      timeoutSeconds: options.timeoutSeconds ?? 60,
-      requestedTools: [],
-      requestHash: "h",
-      status: "APPROVED",
-      configCommit: "c0",
-    },
-  });
-  const run = await db.run.create({
-    data: {
-      workspaceId: workspace.id,
-      jobId: job.id,
-      trigger: "MANUAL",
-      status: "RUNNING",
-      budgetTokens: 10_000,
-      startedAt: new Date(),
-    },
-  });
-  return { workspace, repository, job, run };
+  const run = await seedRun(db, seed, { status: "RUNNING" });
+  return { seed, run };
 }

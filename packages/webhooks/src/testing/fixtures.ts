@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { createKeyring, encryptField, type Keyring } from "@secondshift/crypto";
 import type { Db, RunStatus } from "@secondshift/db";
+import { seedWorkspace, type SeededWorkspace } from "@secondshift/db/testing";
 import type { OutboundPolicy } from "@secondshift/netguard";
 
 export const loopbackPolicy = (overrides: Partial<OutboundPolicy> = {}): OutboundPolicy => ({
@@ -19,62 +20,11 @@ export const loopbackPolicy = (overrides: Partial<OutboundPolicy> = {}): Outboun
 
 export const testKeyring = (): Keyring => createKeyring(new Uint8Array(randomBytes(32)));
 
-export interface Tenant {
-  workspaceId: string;
-  ownerId: string;
-  repositoryId: string;
-  jobId: string;
-}
+/** A seeded workspace (owner, admin, viewer, repository, job) from the shared fixture. */
+export type Tenant = SeededWorkspace;
 
-export async function createTenant(db: Db, jobKey = "nightly"): Promise<Tenant> {
-  const slug = `ws-${randomBytes(4).toString("hex")}`;
-  const workspace = await db.workspace.create({ data: { slug, name: slug } });
-  const owner = await db.user.create({
-    data: { email: `${slug}@example.test`, name: "Owner", passwordHash: "x" },
-  });
-  await db.membership.create({
-    data: { workspaceId: workspace.id, userId: owner.id, role: "OWNER" },
-  });
-  const repository = await db.repository.create({
-    data: {
-      workspaceId: workspace.id,
-      fullName: "acme/widgets",
-      cloneUrl: `https://git.example.test/${slug}.git`,
-    },
-  });
-  const job = await db.job.create({
-    data: {
-      workspaceId: workspace.id,
-      repositoryId: repository.id,
-      key: jobKey,
-      name: "Nightly triage",
-      prompt: "Triage",
-      tokenBudget: 50_000,
-      timeoutSeconds: 600,
-      requestedTools: [],
-      requestHash: "h",
-      configCommit: "c".repeat(40),
-    },
-  });
-  return {
-    workspaceId: workspace.id,
-    ownerId: owner.id,
-    repositoryId: repository.id,
-    jobId: job.id,
-  };
-}
-
-export async function addMember(
-  db: Db,
-  workspaceId: string,
-  role: "ADMIN" | "VIEWER",
-): Promise<string> {
-  const user = await db.user.create({
-    data: { email: `${randomUUID()}@example.test`, name: role, passwordHash: "x" },
-  });
-  await db.membership.create({ data: { workspaceId, userId: user.id, role } });
-  return user.id;
-}
+export const createTenant = (db: Db, jobKey = "nightly"): Promise<Tenant> =>
+  seedWorkspace(db, { jobKey, tokenBudget: 50_000, timeoutSeconds: 600 });
 
 export async function createRun(
   db: Db,
