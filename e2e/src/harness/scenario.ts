@@ -1,6 +1,7 @@
 // Helpers shared by the scenario files: waiting on database state, reading a run's transcript
 // and audit rows, firing a job's real BullMQ schedule now, and scanning for planted secrets.
 import type { Platform } from "./platform.ts";
+import { isFinal } from "@secondshift/run-lifecycle";
 
 export async function waitFor<T>(
   what: string,
@@ -16,15 +17,6 @@ export async function waitFor<T>(
   }
 }
 
-const finalStatuses = [
-  "SUCCEEDED",
-  "FAILED",
-  "TIMED_OUT",
-  "CANCELLED",
-  "BUDGET_EXHAUSTED",
-  "REVOKED",
-];
-
 export function waitForFinishedRun(
   p: Platform,
   where: { jobId?: string; id?: string },
@@ -34,7 +26,7 @@ export function waitForFinishedRun(
     "a finished run",
     async () => {
       const run = await p.t.db.run.findFirst({ where, orderBy: { queuedAt: "desc" } });
-      return run && finalStatuses.includes(run.status) && run.finishedAt ? run : null;
+      return run && isFinal(run.status) && run.finishedAt ? run : null;
     },
     timeoutMs,
   );
