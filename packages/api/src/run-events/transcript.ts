@@ -34,16 +34,33 @@ export function isFinalStatusEvent(event: TranscriptEvent): boolean {
   return event.type === "status" && typeof status === "string" && isFinal(status as RunStatus);
 }
 
+/**
+ * The run's status and its next events. Once the run is final, only events up to its final
+ * status event (written by the same statement as the status, and the run's last status event):
+ * what a writer appends after it (the executor's run_finished) is not part of the live stream.
+ */
 async function readAfter(options: TranscriptOptions, afterSeq: number, take: number) {
   const { db, run } = options;
-  // Status first: when it is final, its status event (written by the same statement) is
-  // already stored, so it is either in the events read next or was sent before `afterSeq`.
+  const scope = { runId: run.id, workspaceId: run.workspaceId };
   const row = await db.run.findFirst({
     where: { id: run.id, workspaceId: run.workspaceId },
     select: { status: true },
   });
+  const finalSeq =
+    row && isFinal(row.status)
+      ? (
+          await db.runEvent.findFirst({
+            where: { ...scope, type: "status" },
+            orderBy: { seq: "desc" },
+            select: { seq: true },
+          })
+        )?.seq
+      : undefined;
   const events = await db.runEvent.findMany({
-    where: { runId: run.id, workspaceId: run.workspaceId, seq: { gt: afterSeq } },
+    where: {
+      ...scope,
+      seq: { gt: afterSeq, ...(finalSeq === undefined ? {} : { lte: finalSeq }) },
+    },
     orderBy: { seq: "asc" },
     take,
     select: { seq: true, type: true, payload: true, createdAt: true },
@@ -67,7 +84,7 @@ export async function* runTranscript(
         if (isFinalStatusEvent(event)) return;
       }
       if (events.length === take) continue;
-      // Gone, or final with its status event already sent before `afterSeq`.
+      // Gone, or final and everything up to its final status event sent.
       if (status === null || isFinal(status)) return;
       if (options.signal?.aborted) return;
       await watch.next(options.signal);
