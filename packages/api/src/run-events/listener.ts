@@ -19,6 +19,12 @@ export interface RunEventWatch {
 export interface RunEventListener {
   /** Starts watching one run; watch before the first read, so no notification falls between. */
   watch(runId: string): RunEventWatch;
+  /**
+   * A counter that grows with every notification for the run (and every reconnect): a read
+   * started at generation g saw every commit notified before it, so readers of the same
+   * generation may share one read (see transcript.ts).
+   */
+  generation(runId: string): number;
   close(): Promise<void>;
 }
 
@@ -74,11 +80,22 @@ export async function startRunEventListener(
   let delay = backoff.first;
   let retryTimer: NodeJS.Timeout | undefined;
 
-  const wakeAll = () => watches.forEach((set) => set.forEach((w) => w.wake()));
+  // One counter for every generation handed out, so a run's generation never repeats (also
+  // after its last watcher left and a new one came).
+  let counter = 0;
+  const generations = new Map<string, number>();
+
+  function wake(runId: string) {
+    const set = watches.get(runId);
+    if (!set) return;
+    generations.set(runId, ++counter);
+    set.forEach((w) => w.wake());
+  }
+  const wakeAll = () => [...watches.keys()].forEach(wake);
 
   function onNotification(message: pg.Notification) {
     const runId = message.payload?.split(":")[0];
-    if (runId) watches.get(runId)?.forEach((w) => w.wake());
+    if (runId) wake(runId);
   }
 
   async function connect(): Promise<void> {
@@ -126,15 +143,24 @@ export async function startRunEventListener(
   await connect();
   return {
     watch(runId) {
-      const set = watches.get(runId) ?? new Set<Watch>();
-      watches.set(runId, set);
+      let set = watches.get(runId);
+      if (!set) {
+        set = new Set<Watch>();
+        watches.set(runId, set);
+        generations.set(runId, ++counter);
+      }
+      const runWatches = set;
       const w: Watch = new Watch(() => {
-        set.delete(w);
-        if (set.size === 0 && watches.get(runId) === set) watches.delete(runId);
+        runWatches.delete(w);
+        if (runWatches.size === 0 && watches.get(runId) === runWatches) {
+          watches.delete(runId);
+          generations.delete(runId);
+        }
       });
-      set.add(w);
+      runWatches.add(w);
       return w;
     },
+    generation: (runId) => generations.get(runId) ?? -1,
     async close() {
       closed = true;
       clearTimeout(retryTimer);
