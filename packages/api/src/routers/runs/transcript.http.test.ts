@@ -94,6 +94,24 @@ describe("runs.transcript", () => {
     expect(watch.events.at(-1)?.createdAt).toBeInstanceOf(Date);
   });
 
+  it("five viewers of one run, events written back to back: each gets every event once, in order", async () => {
+    const run = await seedRun(t.db, a, { status: "RUNNING" });
+    await append(run, 0);
+    const watches = await Promise.all(
+      Array.from({ length: 5 }, async () =>
+        collectTranscript(await signedIn(users.viewer), {
+          workspaceId: a.workspaceId,
+          runId: run.id,
+        }),
+      ),
+    );
+    await Promise.all(watches.map((w) => w.waitFor(1)));
+    await Promise.all(Array.from({ length: 40 }, (_, n) => append(run, n + 1)));
+    await finishRun(t.db, run, { status: "SUCCEEDED" });
+    await Promise.all(watches.map((w) => w.done));
+    for (const w of watches) expect(seqs(w.events)).toEqual(range(0, 41));
+  });
+
   it("a reconnect with lastEventId continues exactly, including events written while away", async () => {
     const run = await seedRun(t.db, a, { status: "RUNNING" });
     for (const n of [0, 1, 2]) await append(run, n);
