@@ -3,10 +3,12 @@
 // events are appended through the run lifecycle's appendRunEvent at a steady pace, and each
 // delivery's latency is measured from the moment appendRunEvent was called (so it includes the
 // insert itself, the commit's NOTIFY, the shared listener, the re-read and the SSE write).
-// Server and clients share this process and its event loop (a conservative setting).
+// The server and the writer share this process; the clients run in a child process.
 // Needs TEST_DATABASE_URL (a throwaway PostgreSQL), like the tests.
 // Settings: TRANSCRIPT_BENCH_CLIENTS (10), TRANSCRIPT_BENCH_EVENTS (300), TRANSCRIPT_BENCH_RATE
 // (events per second, 50).
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { createUser } from "@secondshift/accounts/testing";
 import { createLogger } from "@secondshift/logging";
 import { appendRunEvent, finishRun } from "@secondshift/run-lifecycle";
@@ -16,7 +18,6 @@ import { seedRun, seedWorkspace } from "../../db/src/testing/seed.ts";
 import { createTestDatabase } from "../../db/src/testing/test-database.ts";
 import { startRunEventListener } from "../src/run-events/listener.ts";
 import { startTestApi } from "../src/testing/index.ts";
-import { collectTranscript, transcriptClient } from "../src/testing/transcript.ts";
 
 const CLIENTS = Number(process.env.TRANSCRIPT_BENCH_CLIENTS ?? 10);
 const EVENTS = Number(process.env.TRANSCRIPT_BENCH_EVENTS ?? 300);
@@ -44,15 +45,16 @@ try {
   const browser = api.browser();
   await browser.trpc.auth.signIn.mutate({ email: viewer.email, password: PASSWORD });
 
-  const watchers = Array.from({ length: CLIENTS }, () =>
-    collectTranscript(transcriptClient(api.base, browser.cookies), {
-      workspaceId: seed.workspaceId,
-      runId: run.id,
-    }),
-  );
+  const clients = startClients({
+    base: api.base,
+    cookie: [...browser.cookies][0]!,
+    workspaceId: seed.workspaceId,
+    runId: run.id,
+    clients: CLIENTS,
+  });
   // Warm-up: every client connected and has seen one event before measuring.
   await appendRunEvent(t.db, run, { type: "warmup", payload: {} });
-  await Promise.all(watchers.map((w) => w.waitFor(1, 30_000)));
+  await clients.ready;
 
   const insertedAt = new Map<number, number>();
   const gap = 1000 / RATE;
@@ -61,7 +63,7 @@ try {
     const due = started + i * gap;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const at = performance.now();
+    const at = performance.timeOrigin + performance.now();
     const seq = await appendRunEvent(t.db, run, {
       type: "message",
       payload: { text: `line ${i} `.repeat(8) },
@@ -69,17 +71,16 @@ try {
     insertedAt.set(seq, at);
   }
   await finishRun(t.db, run, { status: "SUCCEEDED" });
-  await Promise.all(watchers.map((w) => w.done));
+  const watchers = await clients.results;
 
   const latencies: number[] = [];
   let complete = 0;
   for (const w of watchers) {
-    w.events.forEach((event, i) => {
-      const at = insertedAt.get(event.seq);
+    w.seqs.forEach((seq, i) => {
+      const at = insertedAt.get(seq);
       if (at !== undefined) latencies.push(w.arrivals[i]! - at);
     });
-    const seqs = w.events.map((e) => e.seq);
-    if (seqs.every((s, i) => s === i)) complete += 1;
+    if (w.seqs.every((s, i) => s === i)) complete += 1;
   }
   latencies.sort((x, y) => x - y);
   console.log(
@@ -92,9 +93,32 @@ try {
   );
   const p95 = quantile(latencies, 0.95);
   console.log(`  target p95 ≤ 100 ms: ${p95 <= 100 ? "met" : "NOT met"}`);
-  watchers.forEach((w) => w.unsubscribe());
 } finally {
   await api.close();
   await listener.close();
   await t.drop();
+}
+
+function startClients(args: {
+  base: string;
+  cookie: [string, string];
+  workspaceId: string;
+  runId: string;
+  clients: number;
+}) {
+  const script = new URL("./transcript-clients.ts", import.meta.url).pathname;
+  const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(args)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout });
+  let onReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (onReady = resolve));
+  const results = new Promise<Array<{ seqs: number[]; arrivals: number[] }>>((resolve, reject) => {
+    lines.on("line", (line) => {
+      if (line === "ready") onReady();
+      else if (line.startsWith("[")) resolve(JSON.parse(line));
+    });
+    child.on("exit", (code) => reject(new Error(`the clients' process exited (${code})`)));
+  });
+  return { ready, results };
 }
