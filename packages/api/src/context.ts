@@ -23,6 +23,8 @@ export interface ApiDeps {
   clientAddress: (req: IncomingMessage) => string;
   /** The process's shared run event listener (live transcripts); absent: they are refused. */
   runEvents?: RunEventListener;
+  /** How often a live stream re-checks its session and membership before sending (ms). */
+  streamReauthorizeMs?: number;
 }
 
 export interface Context {

@@ -27,6 +27,8 @@ export interface ApiOptions {
   maxBodyBytes?: number;
   /** One per process (startRunEventListener), for live run transcripts. */
   runEvents?: RunEventListener;
+  /** Live streams re-check the session and membership this often (default one minute). */
+  streamReauthorizeMs?: number;
 }
 
 export function apiDeps(options: ApiOptions): ApiDeps {
@@ -37,6 +39,9 @@ export function apiDeps(options: ApiOptions): ApiDeps {
     setupToken: options.setupToken,
     clientAddress: options.clientAddress ?? ((req) => req.socket.remoteAddress ?? "unknown"),
     ...(options.runEvents ? { runEvents: options.runEvents } : {}),
+    ...(options.streamReauthorizeMs === undefined
+      ? {}
+      : { streamReauthorizeMs: options.streamReauthorizeMs }),
   };
 }
 

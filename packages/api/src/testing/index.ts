@@ -35,6 +35,7 @@ export interface TestApiOptions {
   limits?: Parameters<typeof testAccounts>[2];
   maxBodyBytes?: number;
   runEvents?: RunEventListener;
+  streamReauthorizeMs?: number;
 }
 
 function listen(server: Server): Promise<number> {
@@ -60,6 +61,9 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
     logger: createLogger({ name: "api-test", destination: sink.stream }),
     maxBodyBytes: options.maxBodyBytes,
     runEvents: options.runEvents,
+    ...(options.streamReauthorizeMs === undefined
+      ? {}
+      : { streamReauthorizeMs: options.streamReauthorizeMs }),
   });
   const bodies: string[] = [];
   const base = `${origin}/api/trpc`;

@@ -38,6 +38,7 @@ beforeAll(async () => {
   });
   api = await startTestApi(t.db, {
     runEvents: listener,
+    streamReauthorizeMs: 300,
     limits: { maxPerAccount: 100, maxPerAddress: 1000 },
   });
   a = await seedWorkspace(t.db, { name: "acme" });
@@ -212,6 +213,42 @@ describe("runs.transcript", () => {
     const watch = collectTranscript(stranger, { workspaceId: a.workspaceId, runId: run.id });
     expect(await failureCode(watch.done)).toBe("NOT_FOUND");
     expect(watch.events).toEqual([]);
+  });
+
+  it("[P05] a viewer removed from the workspace mid-stream gets NOT_FOUND and no later event", async () => {
+    const run = await seedRun(t.db, a, { status: "RUNNING" });
+    const leaving = await createUser(t.db, password, {
+      workspaceId: a.workspaceId,
+      role: "VIEWER",
+    });
+    const watch = collectTranscript(await signedIn(leaving), {
+      workspaceId: a.workspaceId,
+      runId: run.id,
+    });
+    await append(run, 0);
+    await watch.waitFor(1);
+    await t.db.membership.deleteMany({ where: { userId: leaving.id } });
+    await new Promise((r) => setTimeout(r, 400));
+    await append(run, 1);
+    expect(await failureCode(watch.done)).toBe("NOT_FOUND");
+    expect(seqs(watch.events)).toEqual([0]);
+  });
+
+  it("signing out ends a running stream: UNAUTHORIZED, no later event", async () => {
+    const run = await seedRun(t.db, a, { status: "RUNNING" });
+    const browser = api.browser();
+    await browser.trpc.auth.signIn.mutate({ email: users.viewer.email, password });
+    const watch = collectTranscript(transcriptClient(api.base, new Map(browser.cookies)), {
+      workspaceId: a.workspaceId,
+      runId: run.id,
+    });
+    await append(run, 0);
+    await watch.waitFor(1);
+    await browser.trpc.auth.signOut.mutate();
+    await new Promise((r) => setTimeout(r, 400));
+    await append(run, 1);
+    expect(await failureCode(watch.done)).toBe("UNAUTHORIZED");
+    expect(seqs(watch.events)).toEqual([0]);
   });
 
   it("signed out: UNAUTHORIZED, and no event", async () => {
