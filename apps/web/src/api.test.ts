@@ -3,7 +3,13 @@
 import { randomBytes } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import {
+  createTestDatabase,
+  seedRun,
+  seedWorkspace,
+  type TestDatabase,
+} from "@secondshift/db/testing";
+import { appendRunEvent, finishRun } from "@secondshift/run-lifecycle";
 import { freePort, startService, type StartedService } from "@secondshift/service/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -76,5 +82,37 @@ describe("owner API in the web process", () => {
     expect(response.status).toBe(403);
     expect((await fetch(`${origin}/healthz`)).status).toBe(200);
     expect((await fetch(`${origin}/nope`)).status).toBe(404);
+  });
+});
+
+describe("live run transcript in the web process", () => {
+  it("streams a run's events over SSE from the process's shared listener", async () => {
+    const signIn = await post(
+      "auth.signIn",
+      JSON.stringify({
+        json: { email: "owner@example.test", password: "a long enough passphrase" },
+      }),
+      { "content-type": "application/json", origin },
+    );
+    expect(signIn.status).toBe(200);
+    const cookie = signIn.headers.getSetCookie()[0]!.split(";")[0]!;
+    const owner = await t.db.user.findUniqueOrThrow({ where: { email: "owner@example.test" } });
+    const seed = await seedWorkspace(t.db);
+    await t.db.membership.create({
+      data: { workspaceId: seed.workspaceId, userId: owner.id, role: "VIEWER" },
+    });
+    const run = await seedRun(t.db, seed, { status: "RUNNING" });
+    const input = encodeURIComponent(
+      JSON.stringify({ json: { workspaceId: seed.workspaceId, runId: run.id } }),
+    );
+    const stream = await fetch(`${origin}/api/trpc/runs.transcript?input=${input}`, {
+      headers: { cookie, accept: "text/event-stream" },
+    });
+    expect(stream.headers.get("content-type")).toContain("text/event-stream");
+    await appendRunEvent(t.db, run, { type: "message", payload: { text: "hello" } });
+    await finishRun(t.db, run, { status: "SUCCEEDED" });
+    const body = await stream.text();
+    expect(body).toMatch(/"hello"[^]*\nid: 0\n[^]*"SUCCEEDED"[^]*\nid: 1\n/);
+    expect(body).toContain("event: return");
   });
 });

@@ -1,7 +1,7 @@
 // Web app entry: validates configuration, proves the encryption key matches the stored data,
 // then serves the owner API (tRPC under /api/trpc/) beside the health and webhook routes.
 import { createAccountsDeps, createLoginRateLimiter } from "@secondshift/accounts";
-import { createApiHandler } from "@secondshift/api";
+import { createApiHandler, startRunEventListener } from "@secondshift/api";
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import { createSyncQueue } from "@secondshift/scheduler";
 import { fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
@@ -23,17 +23,24 @@ async function main() {
     publicUrl: env.SECONDSHIFT_PUBLIC_URL,
     logger,
   });
+  // One LISTEN connection for every live run transcript this process serves.
+  const runEvents = await startRunEventListener({ connectionString: env.DATABASE_URL, logger });
   const api = createApiHandler({
     accounts,
     publicUrl: env.SECONDSHIFT_PUBLIC_URL,
     setupToken,
     logger,
+    runEvents,
   });
   const server = createWebServer({ db, keyring, syncQueue, logger, api });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
   onShutdown(logger, async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await Promise.all([syncQueue.close(), redis.quit(), db.$disconnect()]);
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Live transcripts (SSE) never end on their own: cut them after a short grace; their
+    // clients reconnect, to another process if need be, and resume from Last-Event-ID.
+    setTimeout(() => server.closeAllConnections(), 2_000).unref();
+    await closed;
+    await Promise.all([syncQueue.close(), redis.quit(), runEvents.close(), db.$disconnect()]);
   });
 }
 

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveSession, type AccountsDeps, type ResolvedSession } from "@secondshift/accounts";
 import type { Db } from "@secondshift/db";
+import type { RunEventListener } from "./run-events/listener.ts";
 import {
   readSessionCookie,
   sessionCookieWriter,
@@ -20,6 +21,10 @@ export interface ApiDeps {
   setupToken: () => string | null;
   /** The client's address for rate limits (behind a proxy: the proxy decides; see http.ts). */
   clientAddress: (req: IncomingMessage) => string;
+  /** The process's shared run event listener (live transcripts); absent: they are refused. */
+  runEvents?: RunEventListener;
+  /** How often a live stream re-checks its session and membership before sending (ms). */
+  streamReauthorizeMs?: number;
 }
 
 export interface Context {

@@ -8,6 +8,7 @@ import { cookieSettings } from "./cookies.ts";
 import { createContext, type ApiDeps } from "./context.ts";
 import { describeInternalError } from "./errors.ts";
 import { guardRequest } from "./guard.ts";
+import type { RunEventListener } from "./run-events/listener.ts";
 import { appRouter } from "./root.ts";
 
 export const API_BASE_PATH = "/api/trpc/";
@@ -24,6 +25,10 @@ export interface ApiOptions {
    */
   clientAddress?: (req: IncomingMessage) => string;
   maxBodyBytes?: number;
+  /** One per process (startRunEventListener), for live run transcripts. */
+  runEvents?: RunEventListener;
+  /** Live streams re-check the session and membership this often (default one minute). */
+  streamReauthorizeMs?: number;
 }
 
 export function apiDeps(options: ApiOptions): ApiDeps {
@@ -33,6 +38,10 @@ export function apiDeps(options: ApiOptions): ApiDeps {
     cookie: cookieSettings(options.publicUrl, options.accounts.sessions.absoluteMs),
     setupToken: options.setupToken,
     clientAddress: options.clientAddress ?? ((req) => req.socket.remoteAddress ?? "unknown"),
+    ...(options.runEvents ? { runEvents: options.runEvents } : {}),
+    ...(options.streamReauthorizeMs === undefined
+      ? {}
+      : { streamReauthorizeMs: options.streamReauthorizeMs }),
   };
 }
 

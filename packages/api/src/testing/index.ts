@@ -9,6 +9,7 @@ import { createTRPCClient, httpLink, type TRPCClient } from "@trpc/client";
 import superjson from "superjson";
 import { API_BASE_PATH, createApiHandler } from "../http.ts";
 import type { AppRouter } from "../root.ts";
+import type { RunEventListener } from "../run-events/listener.ts";
 
 export interface TestApi {
   base: string;
@@ -33,6 +34,8 @@ export interface TestApiOptions {
   setupToken?: string | null;
   limits?: Parameters<typeof testAccounts>[2];
   maxBodyBytes?: number;
+  runEvents?: RunEventListener;
+  streamReauthorizeMs?: number;
 }
 
 function listen(server: Server): Promise<number> {
@@ -57,6 +60,10 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
     setupToken: () => options.setupToken ?? null,
     logger: createLogger({ name: "api-test", destination: sink.stream }),
     maxBodyBytes: options.maxBodyBytes,
+    runEvents: options.runEvents,
+    ...(options.streamReauthorizeMs === undefined
+      ? {}
+      : { streamReauthorizeMs: options.streamReauthorizeMs }),
   });
   const bodies: string[] = [];
   const base = `${origin}/api/trpc`;

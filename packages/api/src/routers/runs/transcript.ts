@@ -1,0 +1,67 @@
+// Every member: the run's live transcript over SSE (httpSubscriptionLink). Authorized through
+// the domain layer (getRun: a run of another workspace is NOT_FOUND, P05) before anything
+// streams, and again (session and membership) before sending once the last check is older
+// than `streamReauthorizeMs`: a signed-out or removed member stops receiving. Then the stored
+// events after `lastEventId` and the new ones, each tracked by its seq, so a reconnecting
+// client (Last-Event-ID) continues exactly where it was. Ends after the final status event.
+import { getRun } from "@secondshift/access";
+import { resolveSession } from "@secondshift/accounts";
+import { AppError, isAppError } from "@secondshift/errors";
+import { tracked, TRPCError } from "@trpc/server";
+import { z } from "zod";
+import type { Context } from "../../context.ts";
+import { toTRPCError } from "../../errors.ts";
+import { runTranscript } from "../../run-events/transcript.ts";
+import { workspaceProcedure, type WorkspaceActorContext } from "../../trpc.ts";
+
+const DEFAULT_REAUTHORIZE_MS = 60_000;
+
+export const transcriptInput = z.object({
+  runId: z.uuid(),
+  /** The seq of the last event the client has; tRPC fills it from Last-Event-ID on reconnect. */
+  lastEventId: z
+    .string()
+    .regex(/^\d{1,9}$/)
+    .nullish(),
+});
+
+/** The checks of the first request, repeated inside a running stream. */
+async function stillAllowed(ctx: Context & { workspace: WorkspaceActorContext }, runId: string) {
+  const session = await resolveSession(ctx.deps.accounts, ctx.sessionToken);
+  if (session?.userId !== ctx.workspace.actor.userId) {
+    throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
+  }
+  await getRun(ctx.workspace, { runId }).catch((e: unknown) => {
+    throw isAppError(e) ? toTRPCError(e) : e;
+  });
+}
+
+export const transcript = workspaceProcedure
+  .input(transcriptInput)
+  .subscription(async ({ ctx, input, signal }) => {
+    const listener = ctx.deps.runEvents;
+    if (!listener) {
+      throw new AppError("INTERNAL", "Live transcripts are not available on this server.", {
+        reason: "RUN_EVENTS_NOT_WIRED",
+      });
+    }
+    await getRun(ctx.workspace, { runId: input.runId });
+    const reauthorizeMs = ctx.deps.streamReauthorizeMs ?? DEFAULT_REAUTHORIZE_MS;
+    const events = runTranscript({
+      db: ctx.workspace.db,
+      listener,
+      run: { id: input.runId, workspaceId: ctx.workspace.workspaceId },
+      afterSeq: input.lastEventId == null ? -1 : Number(input.lastEventId),
+      signal,
+    });
+    return (async function* () {
+      let checkedAt = Date.now();
+      for await (const event of events) {
+        if (Date.now() - checkedAt >= reauthorizeMs) {
+          await stillAllowed(ctx, input.runId);
+          checkedAt = Date.now();
+        }
+        yield tracked(String(event.seq), event);
+      }
+    })();
+  });
