@@ -100,9 +100,11 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
       const maxOut = Number(
         body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens ?? Infinity,
       );
+      // OpenAI chat `n`: that many completions, each up to the output bound.
+      const n = path === "/v1/chat/completions" && Number.isInteger(body.n) ? Number(body.n) : 1;
       const u: Usage = {
         input: scriptedInputTokens(body),
-        output: Math.min(state.outputTokens, maxOut),
+        output: Math.min(state.outputTokens, maxOut) * n,
         cacheRead: model === "cache" ? 7 : 0,
         cacheWrite: model === "cache" && path.startsWith("/v1/messages") ? 3 : 0,
       };
@@ -139,7 +141,7 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
       else if (path === "/v1/chat/completions")
         parts = stream
           ? chatEvents(model, u, includeUsage)
-          : [JSON.stringify(chatCompletion(model, u))];
+          : [JSON.stringify(chatCompletion(model, u, n))];
       else if (path === "/v1/responses")
         parts = stream ? responseEvents(model, u) : [JSON.stringify(response(model, u))];
       else {
