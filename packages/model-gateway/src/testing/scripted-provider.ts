@@ -27,6 +27,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: Record<string, unknown>;
+  /** The body exactly as it arrived. */
+  raw: string;
 }
 
 export interface ScriptedProvider {
@@ -85,16 +87,14 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const path = req.url ?? "";
+      const raw = Buffer.concat(chunks).toString("utf8");
       let body: Record<string, unknown> = {};
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<
-          string,
-          unknown
-        >;
+        body = JSON.parse(raw || "{}") as Record<string, unknown>;
       } catch {
         // recorded as {}
       }
-      state.requests.push({ method: req.method ?? "", path, headers: req.headers, body });
+      state.requests.push({ method: req.method ?? "", path, headers: req.headers, body, raw });
       const echo = String(req.headers["x-api-key"] ?? req.headers.authorization ?? "");
       const model = typeof body.model === "string" ? body.model : "scripted";
       const maxOut = Number(
