@@ -30,6 +30,10 @@ async function main() {
       upstreamTimeoutMs: env.GATEWAY_UPSTREAM_TIMEOUT_MS,
       maxParallelPerRun: env.GATEWAY_MAX_PARALLEL_PER_RUN,
     },
+    forwarding: {
+      anthropicBetas: env.GATEWAY_ANTHROPIC_BETA,
+      allowedProviderTools: env.GATEWAY_ALLOWED_PROVIDER_TOOLS,
+    },
   });
   const port = await gateway.listen(env.PORT).catch(fatal);
   logger.info({ port }, "gateway listening");

@@ -10,8 +10,10 @@ import { diagnose, MAX_RESERVATION, tryReserve, type Reservation } from "./budge
 export interface Admitted extends Reservation {
   /** Tokens reserved for this request (input estimate + granted output). */
   reserved: number;
-  /** Output tokens granted; the upstream body's output bound is set to this. */
+  /** Output tokens granted per choice; the upstream body's output bound is set to this. */
   grantedOutput: number;
+  /** Completions the request generates (OpenAI chat `n`); each may use grantedOutput. */
+  choices: number;
 }
 
 export interface AdmissionRequest {
@@ -19,6 +21,8 @@ export interface AdmissionRequest {
   metered: boolean;
   inputEstimate: number;
   requestedOutput: number;
+  /** OpenAI chat `n` (else 1): the output bound is reserved once per choice. */
+  choices: number;
   maxParallel: number;
 }
 
@@ -33,15 +37,25 @@ export const budgetExhausted = () =>
 
 const CAP_ATTEMPTS = 3;
 
+const choicesExceedBudget = (n: number, left: number) =>
+  new AppError(
+    "BAD_REQUEST",
+    `This run has ${left} tokens left, not enough for ${n} choices (n) of at least one token each; ask for fewer.`,
+    { reason: "CHOICES_EXCEED_BUDGET" },
+  );
+
 export async function admit(
   database: { db: Db; pool: Pool },
   req: AdmissionRequest,
 ): Promise<Admitted> {
-  let output = req.metered ? Math.min(req.requestedOutput, MAX_RESERVATION - req.inputEstimate) : 0;
+  const n = req.metered ? req.choices : 1;
+  let output = req.metered
+    ? Math.min(req.requestedOutput, Math.floor((MAX_RESERVATION - req.inputEstimate) / n))
+    : 0;
   for (let attempt = 0; ; attempt += 1) {
-    const amount = req.metered ? req.inputEstimate + output : 0;
+    const amount = req.metered ? req.inputEstimate + output * n : 0;
     const reservation = await tryReserve(database.pool, req.tokenHash, amount, req.maxParallel);
-    if (reservation) return { ...reservation, reserved: amount, grantedOutput: output };
+    if (reservation) return { ...reservation, reserved: amount, grantedOutput: output, choices: n };
 
     const state = await diagnose(database.db, req.tokenHash);
     if (!state) throw invalidToken();
@@ -57,13 +71,16 @@ export async function admit(
         },
       );
     }
-    const minimum = req.inputEstimate + (req.metered ? 1 : 0);
-    if (state.budgetTokens - state.tokensUsed < minimum) {
+    const minimum = req.inputEstimate + (req.metered ? n : 0);
+    const left = state.budgetTokens - state.tokensUsed;
+    if (left < req.inputEstimate + (req.metered ? 1 : 0)) {
       // Even with every in-flight reservation released this request cannot fit, and an agent's
       // context only grows: the run is done.
       await exhaustBudget(database.db, { id: state.runId, workspaceId: state.workspaceId });
       throw budgetExhausted();
     }
+    // A single choice would fit; the many asked for cannot, whatever finishes in flight.
+    if (left < minimum) throw choicesExceedBudget(n, left);
     const free = state.budgetTokens - state.tokensUsed - state.tokensReserved;
     if (free < minimum || attempt >= CAP_ATTEMPTS) {
       throw new AppError(
@@ -75,6 +92,6 @@ export async function admit(
       );
     }
     // Fits only with a smaller output bound: cap max tokens to what remains and try again.
-    output = Math.min(output, free - req.inputEstimate);
+    output = Math.min(output, Math.floor((free - req.inputEstimate) / n));
   }
 }

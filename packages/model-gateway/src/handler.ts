@@ -11,6 +11,7 @@ import { exhaustBudget } from "@secondshift/run-lifecycle";
 import { settle, type Charge } from "./budget.ts";
 import { sendError } from "./errors.ts";
 import type { GatewayDeps } from "./options.ts";
+import { anthropicBetas } from "./headers.ts";
 import { forward, type ForwardResult } from "./proxy.ts";
 import { readBody } from "./read-body.ts";
 import { inspectRequest, upstreamBody } from "./request-body.ts";
@@ -49,7 +50,7 @@ function chargeFor(
   if (result?.mayHaveCharged)
     return {
       input: Math.min(inputEstimate, admitted.reserved),
-      output: admitted.grantedOutput,
+      output: admitted.grantedOutput * admitted.choices,
       cache: 0,
     };
   return { input: 0, output: 0, cache: 0 };
@@ -100,14 +101,24 @@ async function handleInScope(
   let status: number;
   try {
     const tokenHash = presentedTokenHash(req.headers);
+    const anthropicBeta =
+      route.family === "ANTHROPIC"
+        ? anthropicBetas(req.headers, deps.forwarding.anthropicBetas)
+        : null;
     const raw = await readBody(req, deps.limits.maxBodyBytes);
-    const inspected = inspectRequest(route, raw, deps.limits.defaultMaxOutputTokens);
+    const inspected = inspectRequest(
+      route,
+      raw,
+      deps.limits.defaultMaxOutputTokens,
+      deps.forwarding.allowedProviderTools,
+    );
     inputEstimate = inspected.inputEstimate;
     admitted = await admit(deps, {
       tokenHash,
       metered: route.metered,
       inputEstimate,
       requestedOutput: inspected.requestedOutput,
+      choices: inspected.choices,
       maxParallel: deps.limits.maxParallelPerRun,
     });
     if (!admitted.provider) {
@@ -128,7 +139,8 @@ async function handleInScope(
       family: admitted.provider.kind,
       baseUrl: admitted.provider.baseUrl,
       providerKey: key,
-      body: upstreamBody(route, raw, inspected, admitted.grantedOutput),
+      anthropicBeta,
+      body: upstreamBody(route, inspected, admitted.grantedOutput),
       stream: inspected.stream,
     });
     status = result.error?.httpStatus ?? res.statusCode;

@@ -49,7 +49,6 @@ describe("provider key and client credentials", () => {
         "x-api-key": a.token,
         authorization: `Bearer ${a.token}`,
         "anthropic-version": "2023-06-01",
-        "anthropic-beta": "tools-2024",
         cookie: "c=1",
       },
       { model: "scripted", max_tokens: 10, messages: [{ role: "user", content: "x" }] },
@@ -59,7 +58,6 @@ describe("provider key and client credentials", () => {
     expect(up.headers.authorization).toBeUndefined();
     expect(up.headers.cookie).toBeUndefined();
     expect(up.headers["anthropic-version"]).toBe("2023-06-01");
-    expect(up.headers["anthropic-beta"]).toBe("tools-2024");
     const o = await seed("OPENAI");
     await raw(
       "/v1/chat/completions",

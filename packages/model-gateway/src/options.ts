@@ -34,6 +34,14 @@ export interface GatewayLimits {
   defaultMaxOutputTokens?: number;
 }
 
+/** What the operator lets through beyond what the agent loop needs (default: nothing). */
+export interface ForwardingPolicy {
+  /** `anthropic-beta` values a request may ask for (GATEWAY_ANTHROPIC_BETA). */
+  anthropicBetas?: readonly string[];
+  /** Provider-side capabilities a request may use, by name (GATEWAY_ALLOWED_PROVIDER_TOOLS). */
+  allowedProviderTools?: readonly string[];
+}
+
 export interface GatewayOptions {
   db: Db;
   /** The pool `db` runs on (`createDatabase`): admission and settlement are prepared on it. */
@@ -44,10 +52,24 @@ export interface GatewayOptions {
   /** The masker the logger was created with; every decrypted provider key is registered in it. */
   masker: SecretMasker;
   limits: GatewayLimits;
+  forwarding?: ForwardingPolicy;
 }
 
-export interface GatewayDeps extends Omit<GatewayOptions, "limits"> {
+export interface ResolvedForwarding {
+  anthropicBetas: ReadonlySet<string>;
+  allowedProviderTools: ReadonlySet<string>;
+}
+
+export interface GatewayDeps extends Omit<GatewayOptions, "limits" | "forwarding"> {
   limits: Required<GatewayLimits>;
+  forwarding: ResolvedForwarding;
+}
+
+export function resolveForwarding(policy: ForwardingPolicy = {}): ResolvedForwarding {
+  return {
+    anthropicBetas: new Set(policy.anthropicBetas ?? []),
+    allowedProviderTools: new Set(policy.allowedProviderTools ?? []),
+  };
 }
 
 export function resolveLimits(limits: GatewayLimits): Required<GatewayLimits> {

@@ -31,6 +31,8 @@ export interface ForwardRequest {
   family: ProviderFamily;
   baseUrl: string;
   providerKey: string;
+  /** The checked `anthropic-beta` value, if any (anthropicBetas). */
+  anthropicBeta: string | null;
   body: Buffer;
   stream: boolean;
 }
@@ -124,7 +126,7 @@ export async function forward(
     try {
       upstream = await deps.outbound.request(upstreamUrl(fwd.baseUrl, fwd.route), {
         method: "POST",
-        headers: upstreamHeaders(fwd.family, req.headers, fwd.providerKey),
+        headers: upstreamHeaders(fwd.family, req.headers, fwd.providerKey, fwd.anthropicBeta),
         body: fwd.body,
         signal: clientGone.signal,
         redirect: "error",

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { AppError } from "@secondshift/errors";
 import { sendError, sendJson } from "./errors.ts";
 import { handleModelRequest } from "./handler.ts";
-import { resolveLimits, type GatewayOptions } from "./options.ts";
+import { resolveForwarding, resolveLimits, type GatewayOptions } from "./options.ts";
 import { matchRoute } from "./routes.ts";
 
 export interface Gateway {
@@ -30,7 +30,7 @@ const notFound = () =>
 
 export function createGatewayServer(options: GatewayOptions): Gateway {
   const limits = resolveLimits(options.limits);
-  const deps = { ...options, limits };
+  const deps = { ...options, limits, forwarding: resolveForwarding(options.forwarding) };
   // In-flight requests, each until its settlement is written.
   const pending = new Set<Promise<unknown>>();
 

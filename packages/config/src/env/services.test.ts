@@ -35,6 +35,24 @@ const requiredBy: Record<keyof typeof loaders, string[]> = {
   ],
 };
 
+describe("gateway forwarding settings", () => {
+  it("[C14] anthropic-beta values and provider tools default to none and parse as comma lists", () => {
+    const env = loadGatewayEnv(base);
+    expect([env.GATEWAY_ANTHROPIC_BETA, env.GATEWAY_ALLOWED_PROVIDER_TOOLS]).toEqual([[], []]);
+    const set = loadGatewayEnv({
+      ...base,
+      GATEWAY_ANTHROPIC_BETA: "files-api-2025-04-14, mcp-client-2025-04-04",
+      GATEWAY_ALLOWED_PROVIDER_TOOLS: "web_search,code_execution",
+    });
+    expect(set.GATEWAY_ANTHROPIC_BETA).toEqual(["files-api-2025-04-14", "mcp-client-2025-04-04"]);
+    expect(set.GATEWAY_ALLOWED_PROVIDER_TOOLS).toEqual(["web_search", "code_execution"]);
+    const error = failure(() =>
+      loadGatewayEnv({ ...base, GATEWAY_ALLOWED_PROVIDER_TOOLS: "Web Search" }),
+    );
+    expect(error.variables).toEqual(["GATEWAY_ALLOWED_PROVIDER_TOOLS"]);
+  });
+});
+
 describe("service environments", () => {
   for (const [service, load] of Object.entries(loaders)) {
     it(`${service}: accepts a complete environment with safe defaults`, () => {

@@ -46,6 +46,16 @@ export const gatewayEnvSchema = z.object({
   GATEWAY_MAX_BODY_BYTES: positiveInt(10 * 1024 * 1024, "bytes"),
   GATEWAY_UPSTREAM_TIMEOUT_MS: positiveInt(600_000, "milliseconds"),
   GATEWAY_MAX_PARALLEL_PER_RUN: positiveInt(4, "requests", 1000),
+  /** `anthropic-beta` values requests may ask for (default none). */
+  GATEWAY_ANTHROPIC_BETA: commaList,
+  /** Provider-side capabilities requests may use, by name (default none; see the gateway README). */
+  GATEWAY_ALLOWED_PROVIDER_TOOLS: commaList.refine(
+    (names) => names.every((n) => /^[a-z][a-z0-9_]*$/.test(n)),
+    {
+      message:
+        "must be capability names such as web_search,code_execution (lowercase, underscores)",
+    },
+  ),
 });
 
 export const workerEnvSchema = z.object({

@@ -7,7 +7,7 @@ import type { Db, Pool, RunStatus } from "@secondshift/db";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import { createOutboundClient } from "@secondshift/netguard";
 import { createGatewayServer, type Gateway } from "../server.ts";
-import type { GatewayLimits } from "../options.ts";
+import type { ForwardingPolicy, GatewayLimits } from "../options.ts";
 
 export interface SeededRun {
   token: string;
@@ -111,6 +111,7 @@ export const testLimits: GatewayLimits = {
 export interface TestGatewayOptions {
   limits?: Partial<GatewayLimits>;
   keyring?: Keyring;
+  forwarding?: ForwardingPolicy;
 }
 
 /** A gateway over a test database (`createTestDatabase()`: Prisma and the pool it runs on). */
@@ -118,7 +119,7 @@ export async function startTestGateway(
   { db, pool }: { db: Db; pool: Pool },
   options: TestGatewayOptions = {},
 ): Promise<TestGateway> {
-  const { limits = {}, keyring: shared } = options;
+  const { limits = {}, keyring: shared, forwarding } = options;
   const keyring = shared ?? createKeyring(new Uint8Array(randomBytes(32)));
   const sink = createMemorySink();
   const masker = new SecretMasker();
@@ -143,6 +144,7 @@ export async function startTestGateway(
     masker,
     pool,
     limits: { ...testLimits, ...limits },
+    forwarding,
   });
   const port = await gateway.listen(0, "127.0.0.1");
   return {

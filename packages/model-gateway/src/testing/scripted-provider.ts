@@ -27,6 +27,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: Record<string, unknown>;
+  /** The body exactly as it arrived. */
+  raw: string;
 }
 
 export interface ScriptedProvider {
@@ -85,24 +87,24 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const path = req.url ?? "";
+      const raw = Buffer.concat(chunks).toString("utf8");
       let body: Record<string, unknown> = {};
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<
-          string,
-          unknown
-        >;
+        body = JSON.parse(raw || "{}") as Record<string, unknown>;
       } catch {
         // recorded as {}
       }
-      state.requests.push({ method: req.method ?? "", path, headers: req.headers, body });
+      state.requests.push({ method: req.method ?? "", path, headers: req.headers, body, raw });
       const echo = String(req.headers["x-api-key"] ?? req.headers.authorization ?? "");
       const model = typeof body.model === "string" ? body.model : "scripted";
       const maxOut = Number(
         body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens ?? Infinity,
       );
+      // OpenAI chat `n`: that many completions, each up to the output bound.
+      const n = path === "/v1/chat/completions" && Number.isInteger(body.n) ? Number(body.n) : 1;
       const u: Usage = {
         input: scriptedInputTokens(body),
-        output: Math.min(state.outputTokens, maxOut),
+        output: Math.min(state.outputTokens, maxOut) * n,
         cacheRead: model === "cache" ? 7 : 0,
         cacheWrite: model === "cache" && path.startsWith("/v1/messages") ? 3 : 0,
       };
@@ -139,7 +141,7 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
       else if (path === "/v1/chat/completions")
         parts = stream
           ? chatEvents(model, u, includeUsage)
-          : [JSON.stringify(chatCompletion(model, u))];
+          : [JSON.stringify(chatCompletion(model, u, n))];
       else if (path === "/v1/responses")
         parts = stream ? responseEvents(model, u) : [JSON.stringify(response(model, u))];
       else {

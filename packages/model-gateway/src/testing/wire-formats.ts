@@ -99,25 +99,24 @@ function openaiUsage(u: Usage) {
   };
 }
 
-export function chatCompletion(model: string, u: Usage) {
+/** `n` choices share u.output equally (the API reports completion tokens summed over them). */
+export function chatCompletion(model: string, u: Usage, n = 1) {
   return {
     id: "chatcmpl-scripted01",
     object: "chat.completion",
     created: 1764460800,
     model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: "assistant",
-          content: words(u.output).join(" "),
-          refusal: null,
-          annotations: [],
-        },
-        logprobs: null,
-        finish_reason: "stop",
+    choices: Array.from({ length: n }, (_, index) => ({
+      index,
+      message: {
+        role: "assistant",
+        content: words(Math.floor(u.output / n)).join(" "),
+        refusal: null,
+        annotations: [],
       },
-    ],
+      logprobs: null,
+      finish_reason: "stop",
+    })),
     usage: openaiUsage(u),
     service_tier: "default",
     system_fingerprint: null,
