@@ -28,6 +28,12 @@ describe("container spec", () => {
     expect(spec.HostConfig?.ReadonlyRootfs).toBe(true);
   });
 
+  it("[C11] the CPU quota is the configured share, and memory has no swap on top", () => {
+    expect(spec.HostConfig?.NanoCpus).toBe(limits.nanoCpus);
+    expect(spec.HostConfig?.Memory).toBe(limits.memoryBytes);
+    expect(spec.HostConfig?.MemorySwap).toBe(limits.memoryBytes);
+  });
+
   it("[C11] the process limit is enforced inside gVisor with headroom on the host", () => {
     expect(spec.HostConfig?.Ulimits).toContainEqual({
       Name: "nproc",
