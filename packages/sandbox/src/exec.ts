@@ -219,6 +219,11 @@ export async function rawExec(
   if (outcome === "ended") {
     const info = await exec.inspect().catch(() => undefined);
     exitCode = info?.ExitCode ?? null;
+    // The wrapper sweeps before every exit it makes itself; a signal-like end means something
+    // killed it (the command can: same user), so its sweep may not have run. (It cannot be
+    // ptraced into skipping it: gVisor's Yama scope 1 allows tracing descendants only.)
+    if (!stoppedBy && (exitCode === null || exitCode >= 128))
+      await killCommandProcesses(docker, containerId).catch(() => false);
   }
   return {
     exitCode,

@@ -58,6 +58,12 @@ describe("no process outlives its command", () => {
     expect(await peek(sb.id, "test -s /workspace/normal.log && echo wrote")).toBe("wrote\n");
   });
 
+  it("[C11] an orphan survives nothing by its command killing the wrapper that would sweep it", async () => {
+    const r = await sb.exec(`${escapee("wrapper.log")}; sleep 0.3; kill -9 $PPID`);
+    expect(r.exitCode).toBe(137);
+    await assertNothingLeft("wrapper.log");
+  });
+
   it("a command's end does not kill another command's processes: commands on one sandbox queue", async () => {
     const [slow, quick] = await Promise.all([sb.exec("sleep 1; echo slow"), sb.exec("echo quick")]);
     expect(slow).toMatchObject({ exitCode: 0, stdout: "slow\n" });
