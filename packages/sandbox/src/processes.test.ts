@@ -58,7 +58,7 @@ describe("no process outlives its command", () => {
     expect(await peek(sb.id, "test -s /workspace/normal.log && echo wrote")).toBe("wrote\n");
   });
 
-  it("[C11] an orphan survives nothing by its command killing the wrapper that would sweep it", async () => {
+  it("[C11] a command that kills the wrapper which would sweep its processes still leaves none behind", async () => {
     const r = await sb.exec(`${escapee("wrapper.log")}; sleep 0.3; kill -9 $PPID`);
     expect(r.exitCode).toBe(137);
     await assertNothingLeft("wrapper.log");
