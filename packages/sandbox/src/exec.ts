@@ -34,27 +34,34 @@ export interface RawExecResult {
 // in a new session is reparented to PID 1 and no longer anyone's descendant, and gVisor (runsc
 // 20221219) has neither PR_SET_CHILD_SUBREAPER (EINVAL) nor mounts in a user namespace (a PID
 // namespace per command would leave ps without a matching /proc). Pure bash (no ps, no fork
-// while listing): ~5 ms under gVisor. Frozen first, then killed, repeated until none is left.
+// while listing): ~5 ms under gVisor. Every round stops what it sees; only when a round sees
+// nothing still running (a stopped process cannot fork, so the set is closed) is it all killed —
+// a fork bomb cannot outgrow that. No sleep between rounds: a fork can fail (or, in bash, retry
+// for seconds) during a bomb; one listing takes long enough.
 const SWEEP = `
 sweep() {
-  local round d line rest p victims
-  local -A parent keep
-  for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-    parent=() keep=() victims=""
+  local round d line rest p victims running
+  local -A parent state keep
+  for ((round = 0; round < 200; round++)); do
+    parent=() state=() keep=() victims="" running=""
     for d in /proc/[0-9]*; do
-      read -r line < "$d/stat" 2>/dev/null || continue
+      read -r line 2>/dev/null < "$d/stat" || continue
       rest=\${line##*) }
       set -- $rest
       case "$1" in Z|X) continue;; esac
       parent[\${d#/proc/}]=$2
+      state[\${d#/proc/}]=$1
       [ "$4" = 1 ] && keep[\${d#/proc/}]=1
     done
     for ((p = $$; p > 0; p = \${parent[$p]:-0})); do keep[$p]=1; done
-    for p in "\${!parent[@]}"; do [ -n "\${keep[$p]:-}" ] || victims+=" $p"; done
+    for p in "\${!parent[@]}"; do
+      [ -n "\${keep[$p]:-}" ] && continue
+      victims+=" $p"
+      case "\${state[$p]}" in T|t) ;; *) running+=" $p";; esac
+    done
     [ -z "$victims" ] && return 0
     kill -STOP $victims 2>/dev/null
-    kill -KILL $victims 2>/dev/null
-    sleep 0.05 2>/dev/null
+    [ -z "$running" ] || [ "$round" -ge 150 ] && kill -KILL $victims 2>/dev/null
   done
   echo "processes survive:$victims" >&2
   return 1
@@ -70,7 +77,7 @@ cd "$d" || exit 126
 [ "$2" = 0 ] || ulimit -u "$2" 2>/dev/null
 bash -c "$3"
 rc=$?
-# If something survives 20 rounds, die by a signal: the worker then runs the killer itself.
+# If something survives the sweep, die by a signal: the worker then runs the killer itself.
 sweep || kill -KILL $$
 exit $rc
 `;
@@ -219,7 +226,8 @@ export async function rawExec(
   let exitCode: number | null = null;
   if (outcome === "ended") {
     const info = await exec.inspect().catch(() => undefined);
-    exitCode = info?.ExitCode ?? null;
+    // Still running with its stream gone: no exit code (and the killer runs, below).
+    exitCode = info?.Running ? null : (info?.ExitCode ?? null);
     // The wrapper sweeps before every exit it makes itself; a signal-like end means something
     // killed it (the command can: same user), so its sweep may not have run. (It cannot be
     // ptraced into skipping it: gVisor's Yama scope 1 allows tracing descendants only.)

@@ -64,6 +64,19 @@ describe("no process outlives its command", () => {
     await assertNothingLeft("wrapper.log");
   });
 
+  it("[C11] a fork bomb left running when its command ends is gone before exec returns", async () => {
+    // Its own sandbox: a bomb may exhaust the host-side backstop and end the whole sandbox.
+    const bombed = await manager().create(runOptions());
+    try {
+      const r = await bombed.exec("f(){ f | f & }; f; echo done", { timeoutMs: 60_000 });
+      expect(r).toMatchObject({ stdout: "done\n", timedOut: false });
+      expect(await peek(bombed.id, OTHER_PROCESSES)).toBe("");
+      expect((await bombed.exec("echo after")).stdout).toBe("after\n");
+    } finally {
+      await bombed.destroy();
+    }
+  });
+
   it("a command's end does not kill another command's processes: commands on one sandbox queue", async () => {
     const [slow, quick] = await Promise.all([sb.exec("sleep 1; echo slow"), sb.exec("echo quick")]);
     expect(slow).toMatchObject({ exitCode: 0, stdout: "slow\n" });
