@@ -5,7 +5,7 @@ import { toWorkspacePath } from "./paths.ts";
 import { limits } from "./test/harness.ts";
 
 describe("container spec", () => {
-  const spec = buildContainerSpec({
+  const input = {
     runId: "r",
     workspaceId: "w",
     deadline: new Date(0),
@@ -13,7 +13,8 @@ describe("container spec", () => {
     runtime: "runsc",
     limits,
     name: "n",
-  });
+  } as const;
+  const spec = buildContainerSpec(input);
 
   it("[C12] the environment is only the fixed allowlist", () => {
     expect(spec.Env?.map((e) => e.split("=")[0])).toEqual(["PATH", "HOME", "LANG", "TERM"]);
@@ -26,6 +27,31 @@ describe("container spec", () => {
     expect(spec.HostConfig?.Binds).toEqual([]);
     expect(spec.HostConfig?.Mounts).toEqual([]);
     expect(spec.HostConfig?.ReadonlyRootfs).toBe(true);
+  });
+
+  it("[C09] under runsc a seccomp profile refuses character and block device nodes and nothing else", () => {
+    const opts = (spec.HostConfig?.SecurityOpt ?? []) as string[];
+    const opt = opts.find((o) => o.startsWith("seccomp=")) ?? "seccomp={}";
+    const profile = JSON.parse(opt.slice("seccomp=".length)) as {
+      defaultAction: string;
+      syscalls: { names: string[]; action: string; args: { value: number; valueTwo: number }[] }[];
+    };
+    expect(profile.defaultAction).toBe("SCMP_ACT_ALLOW");
+    const denied = profile.syscalls.map(
+      (r) => `${r.names.join()}:${r.args.map((x) => `${x.value}:${x.valueTwo}`).join()}`,
+    );
+    expect(denied.sort()).toEqual(
+      ["mknod:61440:8192", "mknod:61440:24576", "mknodat:61440:8192", "mknodat:61440:24576"].sort(),
+    );
+    expect(profile.syscalls.every((r) => r.action === "SCMP_ACT_ERRNO")).toBe(true);
+    const runc = buildContainerSpec({ ...input, runtime: "runc" });
+    expect(runc.HostConfig?.SecurityOpt).toEqual(["no-new-privileges"]);
+  });
+
+  it("[C11] the CPU quota is the configured share, and memory has no swap on top", () => {
+    expect(spec.HostConfig?.NanoCpus).toBe(limits.nanoCpus);
+    expect(spec.HostConfig?.Memory).toBe(limits.memoryBytes);
+    expect(spec.HostConfig?.MemorySwap).toBe(limits.memoryBytes);
   });
 
   it("[C11] the process limit is enforced inside gVisor with headroom on the host", () => {

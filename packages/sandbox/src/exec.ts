@@ -1,6 +1,6 @@
-// Runs one command in a sandbox through `docker exec`, streaming output with a cap, and kills the
-// command's whole process tree on timeout (checked with ps inside, not assumed).
-import { randomBytes } from "node:crypto";
+// Runs one command in a sandbox through `docker exec`, streaming output with a cap, and kills
+// every process the command started, at its end and on timeout or abort (checked, not assumed).
+// The caller must run one command per sandbox at a time (Sandbox does).
 import { Writable, type Readable } from "node:stream";
 import type Docker from "dockerode";
 import { SANDBOX_ENV } from "./container-spec.ts";
@@ -27,41 +27,64 @@ export interface RawExecResult {
   containerGone: boolean;
 }
 
-// Runs as a new session leader (setsid -w) so that everything the command starts can be found by
-// session id. $0 carries a random marker so the killer finds this wrapper by its arguments.
-// The `exit` after the command keeps bash from exec'ing it in place of the wrapper: the wrapper
-// (marker and session id) must stay alive, or a double-forked orphan of the command — reparented
-// to init, no longer a descendant — escapes the killer.
-const WRAPPER = `
+// Kills every process of the container except its init and idle process (session 1: started by
+// the engine before any command can run, they never fork again) and the sweeper itself with its
+// ancestors. A sandbox runs one command at a time (Sandbox serialises them), so "everything
+// else" is exactly the current command's processes, wherever they went: a double-forked orphan
+// in a new session is reparented to PID 1 and no longer anyone's descendant, and gVisor (runsc
+// 20221219) has neither PR_SET_CHILD_SUBREAPER (EINVAL) nor mounts in a user namespace (a PID
+// namespace per command would leave ps without a matching /proc). Pure bash (no ps, no fork
+// while listing): ~5 ms under gVisor. Every round stops what it sees; only when a round sees
+// nothing still running (a stopped process cannot fork, so the set is closed) is it all killed —
+// a fork bomb cannot outgrow that. No sleep between rounds: a fork can fail (or, in bash, retry
+// for seconds) during a bomb; one listing takes long enough.
+const SWEEP = `
+sweep() {
+  local round d line rest p victims running
+  local -A parent state keep
+  for ((round = 0; round < 200; round++)); do
+    parent=() state=() keep=() victims="" running=""
+    for d in /proc/[0-9]*; do
+      read -r line 2>/dev/null < "$d/stat" || continue
+      rest=\${line##*) }
+      set -- $rest
+      case "$1" in Z|X) continue;; esac
+      parent[\${d#/proc/}]=$2
+      state[\${d#/proc/}]=$1
+      [ "$4" = 1 ] && keep[\${d#/proc/}]=1
+    done
+    for ((p = $$; p > 0; p = \${parent[$p]:-0})); do keep[$p]=1; done
+    for p in "\${!parent[@]}"; do
+      [ -n "\${keep[$p]:-}" ] && continue
+      victims+=" $p"
+      case "\${state[$p]}" in T|t) ;; *) running+=" $p";; esac
+    done
+    [ -z "$victims" ] && return 0
+    kill -STOP $victims 2>/dev/null
+    [ -z "$running" ] || [ "$round" -ge 150 ] && kill -KILL $victims 2>/dev/null
+  done
+  echo "processes survive:$victims" >&2
+  return 1
+}
+`;
+
+// Checks the working directory, applies the process limit, runs the command, and when it ends
+// kills whatever it left behind: no process outlives its command (C11).
+const WRAPPER = `${SWEEP}
 d=$(realpath -e -- "$1" 2>/dev/null) || { echo "working directory $1 does not exist" >&2; exit 126; }
 case "$d/" in /workspace/*) ;; *) echo "working directory $1 is outside the workspace" >&2; exit 126;; esac
 cd "$d" || exit 126
 [ "$2" = 0 ] || ulimit -u "$2" 2>/dev/null
 bash -c "$3"
-exit $?
+rc=$?
+# If something survives the sweep, die by a signal: the worker then runs the killer itself.
+sweep || kill -KILL $$
+exit $rc
 `;
 
-// Freezes then kills every process of the marked command: the wrapper, its session, and all
-// descendants (children that changed session are still found through their parent). Repeats
-// until ps shows nothing left; exit 0 means verified gone. The marker reaches awk through the
-// environment so that neither this script's nor awk's arguments contain it.
-const KILLER = `
-M="ss-exec-$1"; export M
-for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-  pids=$(ps -eo pid=,ppid=,sid=,stat=,args= | awk -v self=$$ '
-    $4 !~ /^Z/ { n++; pid[n]=$1; ppid[n]=$2; sid[n]=$3; if (index($0, ENVIRON["M"])) { keep[$1]=1; if ($1==$3) sess[$1]=1 } }
-    END {
-      for (i=1;i<=n;i++) if (sid[i] in sess) keep[pid[i]]=1
-      do { changed=0; for (i=1;i<=n;i++) if (!(pid[i] in keep) && (ppid[i] in keep)) { keep[pid[i]]=1; changed=1 } } while (changed)
-      for (p in keep) if (p != self) printf "%s ", p
-    }')
-  [ -z "$pids" ] && exit 0
-  kill -STOP $pids 2>/dev/null
-  kill -KILL $pids 2>/dev/null
-  sleep 0.05
-done
-echo "processes survive: $pids" >&2
-exit 1
+// On timeout or abort: the same sweep from a separate exec; exit 0 means verified gone.
+const KILLER = `${SWEEP}
+sweep
 `;
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -122,19 +145,9 @@ async function runToEnd(
   return { stream, exec };
 }
 
-/** Kills the marked command's process tree; true when ps inside shows it gone. */
-export async function killTree(
-  docker: Docker,
-  containerId: string,
-  marker: string,
-): Promise<boolean> {
-  const { stream, exec } = await runToEnd(docker, containerId, [
-    "bash",
-    "-c",
-    KILLER,
-    "ss-kill",
-    marker,
-  ]);
+/** Kills every process but the container's init and idle one; true when verified gone. */
+export async function killCommandProcesses(docker: Docker, containerId: string): Promise<boolean> {
+  const { stream, exec } = await runToEnd(docker, containerId, ["bash", "-c", KILLER, "ss-kill"]);
   stream.resume();
   await new Promise<void>((resolve) => {
     stream.on("end", resolve);
@@ -181,21 +194,10 @@ export async function rawExec(
   options: RawExecOptions,
 ): Promise<RawExecResult> {
   if (options.signal?.aborted) return notStarted();
-  const marker = randomBytes(12).toString("hex");
   const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   const out = new CappedSink(cap, options.onOutput && ((c) => options.onOutput?.("stdout", c)));
   const err = new CappedSink(cap, options.onOutput && ((c) => options.onOutput?.("stderr", c)));
-  const cmd = [
-    "setsid",
-    "-w",
-    "bash",
-    "-c",
-    WRAPPER,
-    `ss-exec-${marker}`,
-    options.cwd,
-    String(options.nproc),
-    command,
-  ];
+  const cmd = ["bash", "-c", WRAPPER, "ss-exec", options.cwd, String(options.nproc), command];
   const { stream, exec } = await runToEnd(docker, containerId, cmd, options.stdin);
   docker.modem.demuxStream(stream, out, err);
 
@@ -214,7 +216,7 @@ export async function rawExec(
   // A timeout and an abort end the same way: the whole process tree is killed and checked gone.
   const stoppedBy = outcome === "timeout" || outcome === "aborted" ? outcome : undefined;
   if (stoppedBy) {
-    await killTree(docker, containerId, marker).catch(() => false);
+    await killCommandProcesses(docker, containerId).catch(() => false);
     const grace = delay(KILL_GRACE_MS, "timeout" as const);
     outcome = await Promise.race([ended, gone, grace.fired]);
     grace.cancel();
@@ -224,7 +226,13 @@ export async function rawExec(
   let exitCode: number | null = null;
   if (outcome === "ended") {
     const info = await exec.inspect().catch(() => undefined);
-    exitCode = info?.ExitCode ?? null;
+    // Still running with its stream gone: no exit code (and the killer runs, below).
+    exitCode = info?.Running ? null : (info?.ExitCode ?? null);
+    // The wrapper sweeps before every exit it makes itself; a signal-like end means something
+    // killed it (the command can: same user), so its sweep may not have run. (It cannot be
+    // ptraced into skipping it: gVisor's Yama scope 1 allows tracing descendants only.)
+    if (!stoppedBy && (exitCode === null || exitCode >= 128))
+      await killCommandProcesses(docker, containerId).catch(() => false);
   }
   return {
     exitCode,

@@ -1,7 +1,7 @@
 // Runtime policy (C13), the reaper and destroy.
 import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildContainerSpec } from "./container-spec.ts";
+import { buildContainerSpec, DEVICE_NODE_SECCOMP } from "./container-spec.ts";
 import { createSandboxManager } from "./manager.ts";
 import { createReaper } from "./reaper.ts";
 import { checkRuntime } from "./runtime-check.ts";
@@ -119,7 +119,7 @@ describe("lifecycle", () => {
       NetworkMode: "none",
       ReadonlyRootfs: true,
       CapDrop: ["ALL"],
-      SecurityOpt: ["no-new-privileges"],
+      SecurityOpt: ["no-new-privileges", `seccomp=${JSON.stringify(DEVICE_NODE_SECCOMP)}`],
       Init: true,
       Privileged: false,
       IpcMode: "none",

@@ -6,7 +6,7 @@ import type { SandboxRuntime } from "./types.ts";
 
 export const RUNSC_INSTALL_HELP =
   "Install gVisor (Debian/Ubuntu: `apt-get install runsc`) and register it with Docker in " +
-  '/etc/docker/daemon.json: {"runtimes":{"runsc":{"path":"/usr/bin/runsc","runtimeArgs":["--network=none"]}}}, ' +
+  '/etc/docker/daemon.json: {"runtimes":{"runsc":{"path":"/usr/bin/runsc","runtimeArgs":["--network=none","--oci-seccomp"]}}}, ' +
   "then restart dockerd (or send it SIGHUP) and check that `docker info` lists runsc under Runtimes. " +
   "See packages/sandbox/README.md.";
 

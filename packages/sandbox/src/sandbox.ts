@@ -39,6 +39,8 @@ export class Sandbox implements RunSandbox {
   private readonly logger: Logger;
   private readonly gone: Promise<void>;
   private destroyed = false;
+  /** The end of the last queued command: commands run one at a time (see `serial`). */
+  private lane: Promise<unknown> = Promise.resolve();
 
   constructor(init: SandboxInit) {
     this.docker = init.docker;
@@ -61,12 +63,14 @@ export class Sandbox implements RunSandbox {
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     this.assertAlive();
     const cwd = toWorkspacePath(options.cwd ?? ".");
-    const raw = await rawExec(this.docker, this.id, command, {
-      ...options,
-      cwd,
-      nproc: this.nproc,
-      containerGone: this.gone,
-    }).catch(translateDockerError);
+    const raw = await this.serial(() =>
+      rawExec(this.docker, this.id, command, {
+        ...options,
+        cwd,
+        nproc: this.nproc,
+        containerGone: this.gone,
+      }),
+    ).catch(translateDockerError);
     let oomKilled = false;
     let containerGone = raw.containerGone;
     // A command killed with the whole sandbox (out of memory) can end its stream a moment
@@ -220,20 +224,33 @@ export class Sandbox implements RunSandbox {
     stdin?: Buffer | Readable,
     signal?: AbortSignal,
   ): Promise<RawExecResult> {
-    return rawExec(
-      this.docker,
-      this.id,
-      `bash -c '${script.replaceAll("'", `'\\''`)}' helper ${args.map(quote).join(" ")}`,
-      {
-        cwd: WORKSPACE_DIR,
-        nproc: 0,
-        timeoutMs: HELPER_TIMEOUT_MS,
-        maxOutputBytes: HELPER_MAX_OUTPUT,
-        containerGone: this.gone,
-        ...(stdin === undefined ? {} : { stdin }),
-        ...(signal === undefined ? {} : { signal }),
-      },
+    return this.serial(() =>
+      rawExec(
+        this.docker,
+        this.id,
+        `bash -c '${script.replaceAll("'", `'\\''`)}' helper ${args.map(quote).join(" ")}`,
+        {
+          cwd: WORKSPACE_DIR,
+          nproc: 0,
+          timeoutMs: HELPER_TIMEOUT_MS,
+          maxOutputBytes: HELPER_MAX_OUTPUT,
+          containerGone: this.gone,
+          ...(stdin === undefined ? {} : { stdin }),
+          ...(signal === undefined ? {} : { signal }),
+        },
+      ),
     );
+  }
+
+  /**
+   * Runs `task` after every command queued before it. One command at a time is what lets a
+   * command's end (and its timeout kill) remove every process but the container's own: a
+   * double-forked orphan carries no mark of the command that started it (exec.ts).
+   */
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.lane.then(task, task);
+    this.lane = run.catch(() => undefined);
+    return run;
   }
 
   /** The file operations' runner, stopped by `signal` like any other command. */

@@ -51,3 +51,32 @@ export function runOptions(
 ) {
   return { runId, workspaceId: "ws-test", deadline: new Date(Date.now() + deadlineMs) };
 }
+
+/**
+ * Runs a script in the container directly through the engine, without the command wrapper and
+ * its end-of-command sweep: it sees what an earlier command left running, and kills nothing.
+ */
+export async function peek(containerId: string, script: string): Promise<string> {
+  const exec = await docker.getContainer(containerId).exec({
+    Cmd: ["bash", "-c", script],
+    User: "10001:10001",
+    AttachStdout: true,
+    AttachStderr: true,
+  });
+  const stream = await exec.start({});
+  const parts: Buffer[] = [];
+  for await (const chunk of stream) parts.push(chunk as Buffer);
+  // Strip the engine's 8-byte multiplexing headers.
+  const buf = Buffer.concat(parts);
+  const out: Buffer[] = [];
+  for (let i = 0; i + 8 <= buf.length;) {
+    const len = buf.readUInt32BE(i + 4);
+    out.push(buf.subarray(i + 8, i + 8 + len));
+    i += 8 + len;
+  }
+  return Buffer.concat(out).toString();
+}
+
+/** For peek: every process of the container but its init and idle one (session 1) and the
+ *  peek's own (its session), one "sid pid args" line each. */
+export const OTHER_PROCESSES = `ps -eo sid=,pid=,stat=,args= | awk -v me=$$ '$1 != 1 && $1 != me && $3 !~ /^Z/'`;
