@@ -17,6 +17,7 @@ import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { createLogger, createMemorySink } from "@secondshift/logging";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createBroker, type BrokerRun } from "./broker.ts";
+import { listConnectionTools } from "./discovery.ts";
 import { isToolCallError } from "./refusals.ts";
 import { tokenEndpointRefresher } from "./secrets.ts";
 import { fakeConnector } from "./testing-fake.ts";
@@ -145,7 +146,7 @@ describe("OAuth refresh", () => {
     expect(oauth.refreshes).toHaveLength(1);
   });
 
-  it("[C26] a connector's refresh after a 401 is shared too: the second caller gets the token the first stored", async () => {
+  it("[C26] the connector's refresh() on a token still valid by its stored expiry, from another worker, spends no refresh token", async () => {
     const connectionId = await oauthConnection("rejected", "rt-rejected-initial-2b7a");
     const run = await startRun("rejected", "rejected", connectionId);
     const [w1, w2] = workers.map(brokerOn);
@@ -181,6 +182,33 @@ describe("OAuth refresh", () => {
     const again: unknown = await broker.call(other, "search", { q: "b" }).catch((e: unknown) => e);
     expect(isToolCallError(again, "RECONNECT_REQUIRED")).toBe(true);
     expect(oauth.refreshes).toHaveLength(1);
+  });
+
+  it("[C26] owner-triggered tool discovery refreshes an expired token through the same single flight", async () => {
+    const connectionId = await oauthConnection("discovery", "rt-discovery-initial-5e9b");
+    const seen: Array<string | null | undefined> = [];
+    const listing = {
+      ...mcp.connector,
+      listTools: (_target: unknown, secrets: { oauth?: { accessToken: string | null } }) => {
+        seen.push(secrets.oauth?.accessToken);
+        return Promise.resolve([]);
+      },
+    };
+    const discover = (database: Database) =>
+      listConnectionTools({
+        db: database.db,
+        actor: { userId: a.ownerId },
+        workspaceId: a.workspaceId,
+        keyring,
+        connectors: { MCP: listing },
+        connectionId,
+        timeoutMs: 5_000,
+        oauthRefresher: tokenEndpointRefresher(fetch),
+      });
+    oauth.delayMs = 200;
+    await Promise.all(workers.map(discover));
+    expect(oauth.refreshes).toEqual(["rt-discovery-initial-5e9b"]);
+    expect(seen).toEqual([oauth.issued.at(-1)!.accessToken, oauth.issued.at(-1)!.accessToken]);
   });
 
   it("[C26] a token endpoint that is down is not a refusal: the call fails, the connection stays usable", async () => {
