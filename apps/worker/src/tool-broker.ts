@@ -1,6 +1,6 @@
 // The outbound client, the connectors and the tool broker: everything that calls out of the
 // worker on a run's behalf (C20: never from the sandbox).
-import { createBroker } from "@secondshift/broker";
+import { createBroker, tokenEndpointRefresher } from "@secondshift/broker";
 import {
   closeConnectors,
   createConnectors,
@@ -26,6 +26,9 @@ export function buildToolBroker(settings: WorkerSettings, services: WorkerServic
     logger,
     clientInfo: { name: "secondshift", version: "0.1.0" },
   });
+  // OAuth refreshes leave through netguard like every other call (C21), once per expiry across
+  // workers (the broker holds the connection row's lock while it refreshes, C26).
+  const oauthRefresher = tokenEndpointRefresher(outboundFromNetguard(client));
   const broker = createBroker({
     db,
     pool: services.pool,
@@ -34,6 +37,7 @@ export function buildToolBroker(settings: WorkerSettings, services: WorkerServic
     logger,
     masker,
     limits: BROKER_LIMITS,
+    oauthRefresher,
   });
 
   /** At the run's end: the broker drops the run's plan cache, the connectors its sessions. */
@@ -47,7 +51,8 @@ export function buildToolBroker(settings: WorkerSettings, services: WorkerServic
     await client.close();
   }
 
-  return { client, connectors, broker, releaseRun, close };
+  // oauthRefresher is also what owner-triggered tool discovery (listConnectionTools) takes.
+  return { client, connectors, broker, oauthRefresher, releaseRun, close };
 }
 
 export type ToolBroker = ReturnType<typeof buildToolBroker>;

@@ -55,9 +55,18 @@ async function approved(
   });
   const jobId = jobs[0]!.jobId;
   const row = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
+  // The owner binds each labelled MCP group to the connection of that label (C01: the label
+  // alone binds nothing when several connections of the kind exist).
+  const byLabel: Record<string, string> = { docs, wiki };
+  const bindings: Record<string, string> = {};
+  for (const g of tools) {
+    const id = g.kind === "MCP" && g.label ? byLabel[g.label] : undefined;
+    if (id) bindings[`MCP:${g.label}`] = id;
+  }
   await approveJob(owner(), {
     jobId,
     requestHash: row.requestHash,
+    bindings,
     ...(narrow ? { tools: narrow } : {}),
   });
   return jobId;

@@ -73,9 +73,17 @@ async function startRun(
   });
   const jobId = jobs[0]!.jobId;
   const row = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
+  // The owner binds the group to the connection of that label (C01: a label alone binds nothing).
+  const connection = await t.db.connection.findFirst({
+    where: { workspaceId: a.workspaceId, kind: "MCP", label, deletedAt: null },
+  });
   await approveJob(
     { db: t.db, actor: { userId: a.ownerId }, workspaceId: a.workspaceId },
-    { jobId, requestHash: row.requestHash },
+    {
+      jobId,
+      requestHash: row.requestHash,
+      ...(connection ? { bindings: { [`MCP:${label}`]: connection.id } } : {}),
+    },
   );
   const runId = await createRun(t.db, a.workspaceId, jobId);
   await freezePlan(t.db, { workspaceId: a.workspaceId, runId });

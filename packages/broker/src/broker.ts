@@ -235,7 +235,10 @@ const auditUnavailable = () =>
 /** Throws the refusal, after ending the run if it must (C06; an unaudited call). */
 async function refuse(ctx: BrokerContext, run: BrokerRun, refusal: ToolCallError): Promise<never> {
   if (refusal.failsRun) {
-    const end = refusal.reason === "AUDIT_UNAVAILABLE" ? failRun : revokeRun;
+    // Access taken away by the owner ends the run as REVOKED; anything else as FAILED.
+    const failed =
+      refusal.reason === "AUDIT_UNAVAILABLE" || refusal.reason === "RECONNECT_REQUIRED";
+    const end = failed ? failRun : revokeRun;
     await end(ctx.db, run, refusal.message).catch((error: unknown) =>
       ctx.logger.error(
         {

@@ -54,6 +54,7 @@ export async function invoke(
   const controller = new AbortController();
   const { timeoutMs, maxResultBytes } = ctx.limits;
   let timer: NodeJS.Timeout | undefined;
+  const seen: { refusal?: ToolCallError } = {};
   try {
     const secrets = await loadSecrets(
       {
@@ -67,6 +68,7 @@ export async function invoke(
       { workspaceId: run.workspaceId, connectionId: entry.connectionId },
       state.connection,
       controller.signal,
+      seen,
     );
     const target = {
       connectionId: entry.connectionId,
@@ -103,7 +105,8 @@ export async function invoke(
       isError: result.isError,
     };
   } catch (error) {
-    throw connectorRefusal(ctx, run, entry, error);
+    // A refused refresh (reconnect needed) keeps its own reason, not the connector's wrapper.
+    throw seen.refusal ?? connectorRefusal(ctx, run, entry, error);
   } finally {
     clearTimeout(timer);
   }

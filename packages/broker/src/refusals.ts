@@ -14,6 +14,8 @@ export const refusalReasons = {
   INVALID_SCHEMA: { code: "PRECONDITION_FAILED", failsRun: false },
   OUT_OF_SCOPE: { code: "FORBIDDEN", failsRun: false },
   CREDENTIAL_UNAVAILABLE: { code: "PRECONDITION_FAILED", failsRun: false },
+  // The OAuth server refused the refresh: every later call would fail the same way (FAILED).
+  RECONNECT_REQUIRED: { code: "PRECONDITION_FAILED", failsRun: true },
   TIMEOUT: { code: "GATEWAY_TIMEOUT", failsRun: false },
   CONNECTOR_FAILED: { code: "BAD_GATEWAY", failsRun: false },
   AUDIT_UNAVAILABLE: { code: "SERVICE_UNAVAILABLE", failsRun: true },

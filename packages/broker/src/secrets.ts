@@ -3,10 +3,15 @@
 // tokens are used only when the access token has expired (C26); new tokens are re-encrypted
 // bound to their row and field.
 import type { ConnectionSecrets } from "@secondshift/connectors";
-import { decryptField, encryptField, type Keyring } from "@secondshift/crypto";
-import type { Db } from "@secondshift/db";
-import type { SecretMasker } from "@secondshift/logging";
+import { decryptField } from "@secondshift/crypto";
 import type { AccessState } from "./access-state.ts";
+import {
+  refreshUnderLock,
+  stillValid,
+  type FreshToken,
+  RECONNECT_MESSAGE,
+  type RefreshContext,
+} from "./oauth-refresh.ts";
 import { ToolCallError } from "./refusals.ts";
 
 export interface RefreshedTokens {
@@ -24,16 +29,7 @@ export type OAuthRefresher = (input: {
   signal: AbortSignal;
 }) => Promise<RefreshedTokens>;
 
-/** Refreshes a little before the stored expiry, so a token does not expire mid-request. */
-const EXPIRY_SKEW_MS = 30_000;
-
-export interface SecretsContext {
-  db: Db;
-  keyring: Keyring;
-  masker: SecretMasker;
-  refresher: OAuthRefresher | undefined;
-  now: () => Date;
-}
+export type SecretsContext = RefreshContext;
 
 const binding = (workspaceId: string, rowId: string, field: string) => ({
   workspaceId,
@@ -47,6 +43,8 @@ export async function loadSecrets(
   ids: { workspaceId: string; connectionId: string },
   c: AccessState["connection"],
   signal: AbortSignal,
+  /** Receives a refusal from a refresh the connector asked for (it wraps errors in its own). */
+  seen: { refusal?: ToolCallError } = {},
 ): Promise<ConnectionSecrets> {
   const open = async (field: string, value: Uint8Array | null): Promise<string | null> => {
     if (!value) return null;
@@ -61,74 +59,39 @@ export async function loadSecrets(
   const credential = await open("credentialCiphertext", c.credentialCiphertext);
   if (c.authType !== "OAUTH") return { credential };
 
-  let accessToken = await open("oauthAccessTokenCiphertext", c.oauthAccessTokenCiphertext);
-  let expiresAt = c.oauthAccessTokenExpiresAt;
-  const refresh = async (): Promise<string> => {
-    if (!ctx.refresher)
-      throw new ToolCallError(
-        "CREDENTIAL_UNAVAILABLE",
-        "The connection's access token expired and this worker cannot refresh it; ask the owner to reconnect.",
-      );
-    const refreshToken = await open("oauthRefreshTokenCiphertext", c.oauthRefreshTokenCiphertext);
-    if (!refreshToken)
-      throw new ToolCallError(
-        "CREDENTIAL_UNAVAILABLE",
-        "The connection's access token expired and there is no refresh token; ask the owner to reconnect.",
-      );
-    const fresh = await ctx.refresher({
-      connectionId: ids.connectionId,
-      endpoint: c.endpoint,
-      oauthConfig: c.oauthConfig ?? {},
-      refreshToken,
-      signal,
-    });
-    ctx.masker.add(fresh.accessToken, fresh.refreshToken);
-    const seal = (field: string, value: string) =>
-      encryptField(ctx.keyring, value, binding(ids.workspaceId, ids.connectionId, field));
-    await ctx.db.connection.updateMany({
-      where: { id: ids.connectionId, workspaceId: ids.workspaceId, deletedAt: null },
-      data: {
-        oauthAccessTokenCiphertext: await seal("oauthAccessTokenCiphertext", fresh.accessToken),
-        oauthAccessTokenExpiresAt: fresh.expiresAt ?? null,
-        ...(fresh.refreshToken
-          ? {
-              oauthRefreshTokenCiphertext: await seal(
-                "oauthRefreshTokenCiphertext",
-                fresh.refreshToken,
-              ),
-            }
-          : {}),
-      },
-    });
-    accessToken = fresh.accessToken;
-    expiresAt = fresh.expiresAt ?? null;
-    return fresh.accessToken;
+  // The refresh token is not decrypted here: only under the row lock, and only on expiry (C26).
+  let token: FreshToken = {
+    accessToken: (await open("oauthAccessTokenCiphertext", c.oauthAccessTokenCiphertext)) ?? "",
+    expiresAt: c.oauthAccessTokenExpiresAt,
   };
-  const expired =
-    !accessToken ||
-    (expiresAt !== null && expiresAt.getTime() - EXPIRY_SKEW_MS <= ctx.now().getTime());
-  if (expired) await refresh();
+  const renew = async (rejected: boolean): Promise<string> => {
+    try {
+      const held = { stale: token.accessToken || null, rejected };
+      token = await refreshUnderLock(ctx, ids, held, signal);
+      return token.accessToken;
+    } catch (error) {
+      if (error instanceof ToolCallError) seen.refusal = error;
+      throw error;
+    }
+  };
+  if (!token.accessToken || !stillValid(token.expiresAt, ctx.now())) await renew(false);
   return {
     credential,
     oauth: {
-      accessToken,
-      // The connector calls this when the service rejects the token as expired; a token that
-      // is still valid by its stored expiry is handed back instead of spending the refresh token.
-      refresh: async () => {
-        if (
-          accessToken &&
-          expiresAt !== null &&
-          expiresAt.getTime() - EXPIRY_SKEW_MS > ctx.now().getTime()
-        )
-          return accessToken;
-        return refresh();
-      },
+      accessToken: token.accessToken,
+      expiresAt: token.expiresAt?.getTime() ?? null,
+      // The connector calls this when the service rejects the token (401) or it expired. A token
+      // that is still valid by its stored expiry, or that another run stored meanwhile, is handed
+      // back instead of spending the refresh token; with no stored expiry, the 401 is believed.
+      refresh: () => renew(token.expiresAt === null),
     },
   };
 }
 
 /** Token-endpoint refresh (RFC 6749 §6) for connections whose oauthConfig names the endpoint. */
-export function tokenEndpointRefresher(fetchImpl: typeof fetch): OAuthRefresher {
+export function tokenEndpointRefresher(
+  fetchImpl: (input: string | URL, init?: RequestInit) => Promise<Response>,
+): OAuthRefresher {
   return async ({ oauthConfig, refreshToken, signal }) => {
     const tokenEndpoint = oauthConfig.tokenEndpoint;
     if (typeof tokenEndpoint !== "string")
@@ -145,6 +108,11 @@ export function tokenEndpointRefresher(fetchImpl: typeof fetch): OAuthRefresher 
       headers: { accept: "application/json" },
       signal,
     });
+    // 400 / 401 (invalid_grant, invalid_client, …): the grant is gone, only the owner can fix it.
+    if (response.status === 400 || response.status === 401) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new ToolCallError("RECONNECT_REQUIRED", RECONNECT_MESSAGE);
+    }
     if (!response.ok)
       throw new ToolCallError(
         "CREDENTIAL_UNAVAILABLE",

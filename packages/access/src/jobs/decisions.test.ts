@@ -237,6 +237,60 @@ describe("approvals", () => {
     expect(result.groups[0]?.connectionId).toBe(wiki);
   });
 
+  it("[C01] with two connections of the kind, the repository's label does not pick one: nothing is bound until the owner chooses", async () => {
+    // "wiki" (previous test) and "docs" are both MCP connections now.
+    const j = await syncOne(a, "label-only", [
+      { kind: "MCP", label: "docs", required: true, tools: ["search"] },
+    ]);
+    const review = await getAccessReview(as(a, a.ownerId), { jobId: j.jobId });
+    expect(review.groups[0]?.connection).toBeNull();
+    expect(review.groups[0]?.candidates.map((c) => c.label).sort()).toEqual(["docs", "wiki"]);
+    const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
+    const result = await approveJob(as(a, a.ownerId), {
+      jobId: j.jobId,
+      requestHash: row.requestHash,
+    });
+    expect(result.groups[0]).toMatchObject({ connectionId: null, tools: [], missing: ["search"] });
+    expect(await t.db.grantTool.count({ where: { grantId: result.grantId } })).toBe(0);
+    const chosen = await approveJob(as(a, a.ownerId), {
+      jobId: j.jobId,
+      requestHash: row.requestHash,
+      bindings: { "MCP:docs": docs },
+    });
+    expect(chosen.groups[0]).toMatchObject({ connectionId: docs, tools: ["search"] });
+  });
+
+  it("[C01] a sync landing during an approval cannot leave the job approved for the old request", async () => {
+    const j = await syncOne(a, "race", [
+      { kind: "MCP", label: "docs", required: true, tools: ["search"] },
+    ]);
+    const reviewed = (await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).requestHash;
+    // The sync's write, held open while the owner approves what they reviewed.
+    const sync = await t.pool.connect();
+    try {
+      await sync.query("BEGIN");
+      await sync.query(
+        `UPDATE "Job" SET "requestHash" = $1, "status" = 'NEEDS_APPROVAL' WHERE "id" = $2`,
+        ["f".repeat(64), j.jobId],
+      );
+      const approving = code(
+        approveJob(as(a, a.ownerId), {
+          jobId: j.jobId,
+          requestHash: reviewed,
+          bindings: { "MCP:docs": docs },
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sync.query("COMMIT");
+      expect(await approving).toBe("CONFLICT");
+    } finally {
+      sync.release();
+    }
+    const job = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
+    expect(job).toMatchObject({ status: "NEEDS_APPROVAL", requestHash: "f".repeat(64) });
+    expect(await t.db.grant.count({ where: { jobId: j.jobId, revokedAt: null } })).toBe(0);
+  });
+
   it("reject and revoke are audited and take the job out of APPROVED", async () => {
     const j = await syncOne(a, "rr", [
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },

@@ -71,7 +71,10 @@ function checkReviewed(
   return groups;
 }
 
-/** Per group: the bound connection (owner's choice or the proposal) and the tools granted. */
+/**
+ * Per group: the connection the owner chose, or the preselected one (only when it is the only
+ * connection of its kind, C01), and the tools granted. A group left unbound grants nothing.
+ */
 function decideGroup(
   group: RequestedToolGroup,
   connections: ReadonlyArray<{
@@ -146,19 +149,23 @@ async function writeGrant(
   }
 }
 
+/**
+ * One transaction: the job row is locked and its request hash compared with the one the owner
+ * reviewed before anything is written, so a sync landing meanwhile either commits first (and the
+ * approval is refused) or waits for the approval (and then puts the job back to needs-approval).
+ */
 export async function approveJob(
   ctx: ActorContext,
   input: ApproveJobInput,
 ): Promise<ApproveJobResult> {
   await requireRole(ctx, "own");
   const { db, workspaceId, actor } = ctx;
-  const job = await db.job.findFirst({ where: { id: input.jobId, workspaceId } });
-  if (!job) throw notFound("Job");
-  const groups = checkReviewed(job, input);
-  const connections = await db.connection.findMany({ where: { workspaceId, deletedAt: null } });
-  const decided = groups.map((group) => decideGroup(group, connections, input));
   const grantId = randomUUID();
-  await db.$transaction(async (tx) => {
+  const decided = await db.$transaction(async (tx) => {
+    const job = await lockJob(tx, workspaceId, input.jobId);
+    const groups = checkReviewed(job, input);
+    const connections = await tx.connection.findMany({ where: { workspaceId, deletedAt: null } });
+    const decided = groups.map((group) => decideGroup(group, connections, input));
     const ids = { workspaceId, jobId: job.id, grantId, requestHash: job.requestHash };
     await writeGrant(tx, { ...ids, userId: actor.userId }, decided);
     await tx.job.update({ where: { id: job.id }, data: { status: "APPROVED" } });
@@ -170,6 +177,7 @@ export async function approveJob(
       targetType: "Job",
       targetId: job.id,
     });
+    return decided;
   });
   return {
     grantId,
@@ -181,6 +189,14 @@ export async function approveJob(
       required,
     })),
   };
+}
+
+/** The job row, locked until the transaction ends (a concurrent sync waits, or went first). */
+async function lockJob(tx: DbClient, workspaceId: string, jobId: string) {
+  const locked = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT "id" FROM "Job" WHERE "id" = ${jobId} AND "workspaceId" = ${workspaceId} FOR UPDATE`;
+  if (locked.length === 0) throw notFound("Job");
+  return tx.job.findFirstOrThrow({ where: { id: jobId, workspaceId } });
 }
 
 export async function rejectJob(ctx: ActorContext, input: { jobId: string }): Promise<void> {

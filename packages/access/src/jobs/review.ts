@@ -56,21 +56,22 @@ export function readBindings(value: unknown): Binding[] {
   return Array.isArray(value) ? (value as Binding[]) : [];
 }
 
-/** The connection a group would bind to when the owner has not picked one. */
+/**
+ * The connection preselected for a group the owner has not bound yet (C01): only when exactly one
+ * connection of the group's kind exists. The repository's label never picks among several — a
+ * committed config cannot choose a credential — and a label naming another connection preselects
+ * nothing.
+ */
 export function proposeConnection<T extends { kind: ConnectionKind; label: string }>(
   group: { kind: ConnectionKind; label: string | null },
   connections: readonly T[],
 ): T | null {
   const ofKind = connections.filter((c) => c.kind === group.kind);
-  if (group.label !== null) {
-    const same = ofKind.find((c) => c.label === group.label);
-    if (same) return same;
-  }
-  return group.kind === "GITHUB" || group.kind === "SENTRY"
-    ? ofKind.length === 1
-      ? (ofKind[0] ?? null)
-      : null
-    : null;
+  const only = ofKind.length === 1 ? (ofKind[0] ?? null) : null;
+  if (!only) return null;
+  // GitHub and Sentry connections are per workspace; their labels carry no choice.
+  const labelled = group.kind === "MCP" || group.kind === "HTTP";
+  return labelled && group.label !== null && group.label !== only.label ? null : only;
 }
 
 export async function currentGrant(db: DbClient, workspaceId: string, jobId: string, hash: string) {

@@ -1,0 +1,234 @@
+// At rest, the database holds no credential in the clear (C23, P06): every credential kind is
+// written through the code that writes it in production, then every text, bytes, JSON and array
+// column of every table is scanned for each plaintext and its base64 forms.
+//
+// Why here: this package imports every production writer without a cycle — the owner's use cases
+// (@secondshift/access: connections of each auth kind) and the broker's own writer of refreshed
+// OAuth tokens; access cannot import the broker.
+import { createConnection } from "@secondshift/access";
+import { seedTenant, testKeyring, type Tenant } from "@secondshift/access/testing";
+import { encryptField } from "@secondshift/crypto";
+import { encryptedColumns, type Pool } from "@secondshift/db";
+import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { SecretMasker } from "@secondshift/logging";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { refreshUnderLock } from "./oauth-refresh.ts";
+import { tokenEndpointRefresher } from "./secrets.ts";
+import { startFakeOAuthServer, type FakeOAuthServer } from "./testing-oauth.ts";
+
+const keyring = testKeyring();
+let t: TestDatabase;
+let a: Tenant;
+let oauth: FakeOAuthServer;
+
+/** Every plaintext written below, by what it is. */
+const planted = new Map<string, string>();
+const plant = (what: string) => {
+  const value = `${what}-${randomUUID()}`;
+  planted.set(what, value);
+  return value;
+};
+
+const SCANNED_TYPES = ["text", "character varying", "bytea", "json", "jsonb", "ARRAY"];
+
+/** Where each needle (or its base64 / base64url form) occurs: "Table.column: what (form)". */
+async function scanDatabase(pool: Pool, needles: ReadonlyMap<string, string>): Promise<string[]> {
+  const { rows: columns } = await pool.query<{ table: string; column: string; type: string }>(
+    `SELECT table_name AS "table", column_name AS "column", data_type AS "type"
+       FROM information_schema.columns
+      WHERE table_schema = 'public' AND data_type = ANY($1)`,
+    [SCANNED_TYPES],
+  );
+  const forms = [...needles].flatMap(([what, value]) => [
+    { what: `${what} (plaintext)`, text: value },
+    { what: `${what} (base64)`, text: Buffer.from(value).toString("base64") },
+    { what: `${what} (base64url)`, text: Buffer.from(value).toString("base64url") },
+  ]);
+  const hits: string[] = [];
+  for (const { table, column, type } of columns) {
+    const select = type === "bytea" ? `"${column}"` : `"${column}"::text`;
+    const { rows } = await pool.query<{ v: Buffer | string }>(
+      `SELECT ${select} AS v FROM "${table}" WHERE "${column}" IS NOT NULL`,
+    );
+    for (const { v } of rows)
+      for (const form of forms)
+        if (Buffer.isBuffer(v) ? v.includes(form.text) : v.includes(form.text))
+          hits.push(`${table}.${column}: ${form.what}`);
+  }
+  return hits;
+}
+
+const owner = () => ({
+  db: t.db,
+  keyring,
+  actor: { userId: a.ownerId },
+  workspaceId: a.workspaceId,
+});
+
+/** Connections of every auth kind through the owner's use case. */
+async function writeConnections(): Promise<string> {
+  const base = { kind: "MCP" as const, endpoint: "https://mcp.example.com/mcp" };
+  await createConnection(owner(), {
+    ...base,
+    label: "bearer",
+    authType: "BEARER",
+    credential: plant("bearer credential"),
+  });
+  await createConnection(owner(), {
+    ...base,
+    label: "header",
+    authType: "HEADER",
+    authHeaderName: "X-Api-Key",
+    credential: plant("header credential"),
+  });
+  await createConnection(owner(), {
+    kind: "GITHUB",
+    label: "github",
+    endpoint: "https://api.github.com",
+    authType: "GITHUB_APP",
+    credential: plant("GitHub App private key"),
+    settings: { appId: 12345, installationId: 678 },
+  });
+  const refreshToken = plant("OAuth refresh token (connect)");
+  oauth.valid.add(refreshToken);
+  const { id } = await createConnection(owner(), {
+    ...base,
+    label: "oauth",
+    authType: "OAUTH",
+    oauth: {
+      accessToken: plant("OAuth access token (connect)"),
+      refreshToken,
+      expiresAt: new Date(Date.now() - 1_000),
+      config: { tokenEndpoint: oauth.tokenEndpoint, clientId: "public-client" },
+    },
+  });
+  return id;
+}
+
+/** The broker's writer of refreshed OAuth tokens, against the loopback token endpoint. */
+async function refreshOAuth(connectionId: string): Promise<void> {
+  const fresh = await refreshUnderLock(
+    {
+      db: t.db,
+      keyring,
+      masker: new SecretMasker(),
+      refresher: tokenEndpointRefresher(fetch),
+      now: () => new Date(),
+    },
+    { workspaceId: a.workspaceId, connectionId },
+    { stale: planted.get("OAuth access token (connect)") ?? null, rejected: false },
+    AbortSignal.timeout(5_000),
+  );
+  const issued = oauth.issued.at(-1)!;
+  expect(fresh.accessToken).toBe(issued.accessToken);
+  planted.set("OAuth access token (refreshed)", issued.accessToken);
+  planted.set("OAuth refresh token (refreshed)", issued.refreshToken);
+}
+
+/**
+ * Stand-ins, sealed exactly as the readers (gateway, webhook delivery, push hooks) expect: this
+ * tree has no owner use case yet that writes a model provider key, a webhook or a repository's
+ * push secret. When `@secondshift/access` gains them, call them here instead.
+ */
+async function writeOtherSecrets(): Promise<void> {
+  const seal = (table: string, rowId: string, field: string, value: string) =>
+    encryptField(keyring, value, { workspaceId: a.workspaceId, table, rowId, field });
+  const providerId = randomUUID();
+  await t.db.modelProvider.create({
+    data: {
+      id: providerId,
+      workspaceId: a.workspaceId,
+      name: "anthropic",
+      kind: "ANTHROPIC",
+      baseUrl: "https://api.anthropic.com",
+      apiKeyCiphertext: await seal(
+        "ModelProvider",
+        providerId,
+        "apiKeyCiphertext",
+        plant("model provider key"),
+      ),
+    },
+  });
+  const webhookId = randomUUID();
+  await t.db.webhook.create({
+    data: {
+      id: webhookId,
+      workspaceId: a.workspaceId,
+      name: "reports",
+      urlCiphertext: await seal(
+        "Webhook",
+        webhookId,
+        "urlCiphertext",
+        `https://hooks.example.com/${plant("webhook URL path")}`,
+      ),
+      secretCiphertext: await seal(
+        "Webhook",
+        webhookId,
+        "secretCiphertext",
+        plant("webhook signing secret"),
+      ),
+    },
+  });
+  await t.db.repository.update({
+    where: { id: a.repositoryId },
+    data: {
+      webhookSecretCiphertext: await seal(
+        "Repository",
+        a.repositoryId,
+        "webhookSecretCiphertext",
+        plant("repository push secret"),
+      ),
+    },
+  });
+}
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  a = await seedTenant(t.db);
+  oauth = await startFakeOAuthServer(3600);
+});
+afterAll(async () => {
+  await oauth?.stop();
+  await t?.drop();
+});
+
+describe("credentials at rest", () => {
+  it("[C23] no credential of any kind is stored in the clear or base64-encoded, in any column", async () => {
+    const oauthConnection = await writeConnections();
+    await refreshOAuth(oauthConnection);
+    await writeOtherSecrets();
+
+    // Every ciphertext column holds a value written above: a new secret column fails this test
+    // until it is written here too.
+    for (const { table, field } of encryptedColumns) {
+      const { rows } = await t.pool.query<{ n: string }>(
+        `SELECT count(*) AS n FROM "${table}" WHERE "${field}" IS NOT NULL`,
+      );
+      expect(Number(rows[0]?.n), `${table}.${field} written`).toBeGreaterThan(0);
+    }
+    expect(planted.size).toBeGreaterThanOrEqual(11);
+    expect(await scanDatabase(t.pool, planted)).toEqual([]);
+  });
+
+  it("[C23] the scan finds a secret put in a plaintext JSON setting, also base64-encoded", async () => {
+    const canary = new Map([["canary", `canary-${randomUUID()}`]]);
+    const { id } = await createConnection(owner(), {
+      kind: "HTTP",
+      label: "leaky",
+      endpoint: "https://api.example.com",
+      authType: "NONE",
+      settings: { note: Buffer.from(canary.get("canary")!).toString("base64") },
+    });
+    const before = await scanDatabase(t.pool, canary);
+    expect(before).toContain("Connection.settings: canary (base64)");
+    expect(before.filter((hit) => !hit.startsWith("Connection.settings:"))).toEqual([]);
+    await t.db.connection.update({
+      where: { id },
+      data: { oauthConfig: { clientSecret: canary.get("canary") } },
+    });
+    expect(await scanDatabase(t.pool, canary)).toContain(
+      "Connection.oauthConfig: canary (plaintext)",
+    );
+  });
+});

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Connection" ADD COLUMN     "authError" TEXT,
+ADD COLUMN     "reconnectRequiredAt" TIMESTAMP(3);
