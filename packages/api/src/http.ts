@@ -1,7 +1,9 @@
 // The node (req, res) handler the web process mounts at /api/trpc/: the request guard first
 // (CSRF and size), then tRPC's node adapter. Procedures never see a refused request.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { WorkspaceServices } from "@secondshift/access";
 import type { AccountsDeps } from "@secondshift/accounts";
+import type { Keyring } from "@secondshift/crypto";
 import type { Logger } from "@secondshift/logging";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { cookieSettings } from "./cookies.ts";
@@ -24,6 +26,9 @@ export interface ApiOptions {
    */
   clientAddress?: (req: IncomingMessage) => string;
   maxBodyBytes?: number;
+  /** The queues the web process owns, for run now, pause / resume and sync now. */
+  services?: WorkspaceServices;
+  keyring?: Keyring;
 }
 
 export function apiDeps(options: ApiOptions): ApiDeps {
@@ -33,6 +38,8 @@ export function apiDeps(options: ApiOptions): ApiDeps {
     cookie: cookieSettings(options.publicUrl, options.accounts.sessions.absoluteMs),
     setupToken: options.setupToken,
     clientAddress: options.clientAddress ?? ((req) => req.socket.remoteAddress ?? "unknown"),
+    ...(options.services ? { services: options.services } : {}),
+    ...(options.keyring ? { keyring: options.keyring } : {}),
   };
 }
 

@@ -5,7 +5,8 @@
 //   actor context `{ db, actor, workspaceId, role }` is put on ctx. A workspace the user is
 //   not a member of behaves as not found (P05).
 import { membershipRole } from "@secondshift/accounts";
-import type { Db, Role } from "@secondshift/db";
+import type { ActorContext } from "@secondshift/access";
+import type { Role } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
@@ -41,10 +42,8 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { session: ctx.session } });
 });
 
-export interface WorkspaceActorContext {
-  db: Db;
-  actor: { userId: string };
-  workspaceId: string;
+/** The domain layer's ActorContext plus the role, for procedures that shape their output. */
+export interface WorkspaceActorContext extends ActorContext {
   role: Role;
 }
 
@@ -64,6 +63,8 @@ export const workspaceProcedure = authedProcedure
       actor: { userId: ctx.session.userId },
       workspaceId: input.workspaceId,
       role,
+      ...(ctx.deps.services ? { services: ctx.deps.services } : {}),
+      ...(ctx.deps.keyring ? { keyring: ctx.deps.keyring } : {}),
     };
     return next({ ctx: { workspace } });
   });

@@ -1,0 +1,6 @@
+import { router } from "../../trpc.ts";
+import { cancel } from "./cancel.ts";
+import { get } from "./get.ts";
+import { list } from "./list.ts";
+
+export const runsRouter = router({ list, get, cancel });
