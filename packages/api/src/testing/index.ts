@@ -2,6 +2,8 @@
 // sends our Origin, used both through @trpc/client and for raw attack requests.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { WorkspaceServices } from "@secondshift/access";
+import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { testAccounts, type TestAccounts } from "@secondshift/accounts/testing";
 import { createLogger, createMemorySink } from "@secondshift/logging";
@@ -33,6 +35,8 @@ export interface TestApiOptions {
   setupToken?: string | null;
   limits?: Parameters<typeof testAccounts>[2];
   maxBodyBytes?: number;
+  services?: WorkspaceServices;
+  keyring?: Keyring;
 }
 
 function listen(server: Server): Promise<number> {
@@ -57,6 +61,8 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
     setupToken: () => options.setupToken ?? null,
     logger: createLogger({ name: "api-test", destination: sink.stream }),
     maxBodyBytes: options.maxBodyBytes,
+    ...(options.services ? { services: options.services } : {}),
+    ...(options.keyring ? { keyring: options.keyring } : {}),
   });
   const bodies: string[] = [];
   const base = `${origin}/api/trpc`;
