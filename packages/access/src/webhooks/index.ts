@@ -1,2 +1,3 @@
 // Use cases only: the authorization matrix enumerates these exports.
+export { createWebhook, deleteWebhook, listWebhooks } from "./manage.ts";
 export { redeliverWebhook } from "./redeliver.ts";
