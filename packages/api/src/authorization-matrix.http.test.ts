@@ -117,6 +117,36 @@ const grant = async (x: HttpTenant) =>
       },
     })
   ).id;
+const sent = (what: string) => {
+  const value = `sent-${what}-${randomUUID()}`;
+  sentSecrets.push(value);
+  return value;
+};
+const member = async (x: HttpTenant) =>
+  (await createUser(t.db, MATRIX_PASSWORD, { workspaceId: x.workspaceId, role: "VIEWER" })).id;
+const provider = async (x: HttpTenant) =>
+  (
+    await t.db.modelProvider.create({
+      data: {
+        workspaceId: x.workspaceId,
+        name: `p-${randomUUID()}`,
+        kind: "OPENAI",
+        baseUrl: "https://api.openai.com",
+        apiKeyCiphertext: new Uint8Array([7]),
+      },
+    })
+  ).id;
+const webhook = async (x: HttpTenant) =>
+  (
+    await t.db.webhook.create({
+      data: {
+        workspaceId: x.workspaceId,
+        name: "hook",
+        urlCiphertext: new Uint8Array([1]),
+        secretCiphertext: new Uint8Array([2]),
+      },
+    })
+  ).id;
 const notFoundWhenSignedIn: Row["expect"] = {
   owner: "NOT_FOUND",
   admin: "NOT_FOUND",
@@ -219,17 +249,13 @@ const matrix: Record<string, Row> = {
   "connections.create": {
     access: "own",
     scope: "list",
-    input: () => {
-      const credential = `sent-credential-${randomUUID()}`;
-      sentSecrets.push(credential);
-      return {
-        kind: "MCP",
-        label: `new-${randomUUID().slice(0, 8)}`,
-        endpoint: "https://mcp.example.test/mcp",
-        authType: "BEARER",
-        credential,
-      };
-    },
+    input: () => ({
+      kind: "MCP",
+      label: `new-${randomUUID().slice(0, 8)}`,
+      endpoint: "https://mcp.example.test/mcp",
+      authType: "BEARER",
+      credential: sent("credential"),
+    }),
   },
   "connections.delete": {
     access: "own",
@@ -254,9 +280,59 @@ const matrix: Record<string, Row> = {
     scope: "row",
     input: async (x) => ({ deliveryId: await seedFailedDelivery(t.db, x) }),
   },
-  // members, providers, audit
+  "repositories.add": {
+    access: "own",
+    scope: "list",
+    input: () => ({ cloneUrl: `https://github.com/acme/r-${randomUUID()}.git` }),
+  },
+  "webhooks.list": { access: "read", scope: "list", input: () => ({}) },
+  "webhooks.create": {
+    access: "own",
+    scope: "list",
+    input: () => ({ name: "ci", url: `https://hooks.example.test/${sent("webhook-url")}` }),
+  },
+  "webhooks.delete": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ webhookId: await webhook(x) }),
+  },
+  // members
   "members.list": { access: "read", scope: "list", input: () => ({}) },
+  "members.changeRole": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ userId: await member(x), role: "ADMIN" }),
+  },
+  "members.remove": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ userId: await member(x) }),
+  },
+  // providers
   "providers.list": { access: "read", scope: "list", input: () => ({}) },
+  "providers.create": {
+    access: "own",
+    scope: "list",
+    input: () => ({
+      name: `p-${randomUUID()}`,
+      kind: "OPENAI",
+      baseUrl: "https://api.openai.com/v1",
+      apiKey: sent("provider-key"),
+    }),
+  },
+  "providers.update": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ providerId: await provider(x), defaultModel: "gpt-x" }),
+  },
+  "providers.replaceKey": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ providerId: await provider(x), apiKey: sent("replacement-key") }),
+  },
+  // workspace settings
+  "workspace.get": { access: "read", scope: "list", input: () => ({}) },
+  "workspace.update": { access: "own", scope: "list", input: () => ({ maxConcurrentRuns: 3 }) },
   "audit.list": { access: "read", scope: "list", input: () => ({ limit: 100 }) },
 };
 
@@ -371,6 +447,26 @@ describe("owner API authorization matrix over HTTP", () => {
 });
 
 describe("no procedure returns a secret", () => {
+  it("[C27] a webhook's signing secret and a repository's push secret are shown once, at creation", async () => {
+    const owner = browsers.get("owner")!;
+    const hook = await call(owner, "webhooks.create", {
+      workspaceId: a.workspaceId,
+      name: "once",
+      url: `https://hooks.example.test/${sent("once-url")}`,
+    });
+    const repo = await call(owner, "repositories.add", {
+      workspaceId: a.workspaceId,
+      cloneUrl: `https://github.com/acme/once-${randomUUID()}.git`,
+    });
+    const { secret } = hook.result as { secret: string };
+    const { pushSecret, pushUrl, id } = repo.result as Record<string, string>;
+    expect(pushUrl).toBe(`${api.origin}/webhooks/repositories/${id}/push`);
+    for (const path of ["webhooks.list", "repositories.list", "audit.list"])
+      await call(owner, path, { workspaceId: a.workspaceId });
+    for (const value of [secret, pushSecret])
+      expect(api.bodies.filter((body) => body.includes(value!))).toHaveLength(1);
+  });
+
   it("[C23][C25][C27][P04] no response body of the matrix carries a planted secret, a ciphertext or a hash", () => {
     // Runs after the matrix (same file, in order): every body any browser received.
     expect(api.bodies.length).toBeGreaterThan(cells.length);

@@ -9,6 +9,7 @@ import { providersRouter } from "./routers/providers/index.ts";
 import { repositoriesRouter } from "./routers/repositories/index.ts";
 import { runsRouter } from "./routers/runs/index.ts";
 import { webhooksRouter } from "./routers/webhooks/index.ts";
+import { workspaceRouter } from "./routers/workspace/index.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -21,6 +22,7 @@ export const appRouter = router({
   members: membersRouter,
   providers: providersRouter,
   audit: auditRouter,
+  workspace: workspaceRouter,
 });
 
 export type AppRouter = typeof appRouter;

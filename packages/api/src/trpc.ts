@@ -63,6 +63,7 @@ export const workspaceProcedure = authedProcedure
       actor: { userId: ctx.session.userId },
       workspaceId: input.workspaceId,
       role,
+      now: ctx.deps.accounts.now,
       ...(ctx.deps.services ? { services: ctx.deps.services } : {}),
       ...(ctx.deps.keyring ? { keyring: ctx.deps.keyring } : {}),
     };

@@ -5,7 +5,7 @@ import { mintToken } from "@secondshift/crypto";
 import type { Role } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
-import { requireRole, type ActorContext } from "../context.ts";
+import { nowOf, requireRole, type ActorContext } from "../context.ts";
 
 export const DEFAULT_INVITATION_TTL_MS = 7 * 24 * 3600_000;
 
@@ -39,7 +39,7 @@ export async function createInvitation(
     });
   }
   const { token, hash } = mintToken("invitation");
-  const expiresAt = new Date(Date.now() + (input.ttlMs ?? DEFAULT_INVITATION_TTL_MS));
+  const expiresAt = new Date(nowOf(ctx).getTime() + (input.ttlMs ?? DEFAULT_INVITATION_TTL_MS));
   const invitationId = await db.$transaction(async (tx) => {
     const row = await tx.invitation.create({
       data: {
@@ -74,7 +74,7 @@ export async function revokeInvitation(
   await db.$transaction(async (tx) => {
     const { count } = await tx.invitation.updateMany({
       where: { id: input.invitationId, workspaceId, acceptedAt: null, revokedAt: null },
-      data: { revokedAt: new Date() },
+      data: { revokedAt: nowOf(ctx) },
     });
     if (count === 0) {
       throw new AppError(

@@ -1,4 +1,7 @@
 import { router } from "../../trpc.ts";
+import { create } from "./create.ts";
 import { list } from "./list.ts";
+import { replaceKey } from "./replace-key.ts";
+import { update } from "./update.ts";
 
-export const providersRouter = router({ list });
+export const providersRouter = router({ list, create, update, replaceKey });

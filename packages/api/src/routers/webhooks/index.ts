@@ -1,4 +1,7 @@
 import { router } from "../../trpc.ts";
+import { create } from "./create.ts";
+import { remove } from "./delete.ts";
+import { list } from "./list.ts";
 import { redeliver } from "./redeliver.ts";
 
-export const webhooksRouter = router({ redeliver });
+export const webhooksRouter = router({ list, create, delete: remove, redeliver });
