@@ -278,6 +278,7 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     prepare: () => ({ name: "ci", url: "https://hooks.example.test/x" }),
   },
   listWebhooks: { need: "read", scope: "list", prepare: () => ({}) },
+  listWebhookDeliveries: { need: "read", scope: "list", prepare: () => ({ limit: 100 }) },
   deleteWebhook: {
     need: "own",
     scope: "row",

@@ -23,7 +23,8 @@ export type { WorkspaceSettings } from "./workspaces/settings.ts";
 export type { ModelProviderSummary } from "./providers/list.ts";
 export type { RepositorySummary } from "./repositories/list.ts";
 export type { RunDetail, RunSummary } from "./runs/read.ts";
-export type { AuditEventView } from "./audit/list.ts";
+export type { AuditEventView, AuditFilters } from "./audit/list.ts";
+export type { DeliveryView } from "./webhooks/deliveries.ts";
 export type { Page, PageInput } from "./paging.ts";
 
 export { notFound, requireRole } from "./context.ts";

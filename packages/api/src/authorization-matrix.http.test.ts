@@ -231,7 +231,11 @@ const matrix: Record<string, Row> = {
   "jobs.pause": { access: "operate", scope: "row", input: job },
   "jobs.resume": { access: "operate", scope: "row", input: job },
   // runs
-  "runs.list": { access: "read", scope: "list", input: () => ({ limit: 100 }) },
+  "runs.list": {
+    access: "read",
+    scope: "list",
+    input: () => ({ limit: 100, status: ["RUNNING", "SUCCEEDED"], trigger: "MANUAL" }),
+  },
   "runs.get": {
     access: "read",
     scope: "row",
@@ -286,6 +290,7 @@ const matrix: Record<string, Row> = {
     input: () => ({ cloneUrl: `https://github.com/acme/r-${randomUUID()}.git` }),
   },
   "webhooks.list": { access: "read", scope: "list", input: () => ({}) },
+  "webhooks.deliveries": { access: "read", scope: "list", input: () => ({ limit: 100 }) },
   "webhooks.create": {
     access: "own",
     scope: "list",
@@ -333,7 +338,11 @@ const matrix: Record<string, Row> = {
   // workspace settings
   "workspace.get": { access: "read", scope: "list", input: () => ({}) },
   "workspace.update": { access: "own", scope: "list", input: () => ({ maxConcurrentRuns: 3 }) },
-  "audit.list": { access: "read", scope: "list", input: () => ({ limit: 100 }) },
+  "audit.list": {
+    access: "read",
+    scope: "list",
+    input: () => ({ limit: 100, since: new Date(Date.now() - 3600_000) }),
+  },
 };
 
 const rolesFor: Record<Need, ActorKind[]> = {
@@ -441,8 +450,13 @@ describe("owner API authorization matrix over HTTP", () => {
     );
     expect(got.verdict).toBe("allowed");
     const text = JSON.stringify(got.result ?? null);
-    for (const id of [b.workspaceId, b.ownerId, b.adminId, b.viewerId, b.repositoryId])
-      expect(text).not.toContain(id);
+    const bRuns = await t.db.run.findMany({
+      where: { workspaceId: b.workspaceId },
+      select: { id: true },
+    });
+    expect(bRuns.length).toBeGreaterThan(0);
+    const bIds = [b.workspaceId, b.ownerId, b.adminId, b.viewerId, b.repositoryId];
+    for (const id of [...bIds, ...bRuns.map((r) => r.id)]) expect(text).not.toContain(id);
   });
 });
 

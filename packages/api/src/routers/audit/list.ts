@@ -1,4 +1,4 @@
-// Every member: the audit log newest first, optionally about one target, with cursor paging.
+// Every member: the audit log newest first, filtered by target, action, actor or time, paged.
 import { listAuditEvents } from "@secondshift/access";
 import { z } from "zod";
 import { actorType, id, page, pageInput } from "../fields.ts";
@@ -19,12 +19,27 @@ const auditEvent = z.object({
 });
 
 export const list = workspaceProcedure
-  .input(z.object({ ...pageInput, targetId: id.optional() }))
+  .input(
+    z.object({
+      ...pageInput,
+      targetId: id.optional(),
+      targetType: z.string().min(1).max(50).optional(),
+      action: z.string().min(1).max(64).optional(),
+      actorId: z.string().min(1).max(64).optional(),
+      since: z.date().optional(),
+      until: z.date().optional(),
+    }),
+  )
   .output(page(auditEvent))
   .query(({ ctx, input }) =>
     listAuditEvents(ctx.workspace, {
       cursor: input.cursor,
       limit: input.limit,
       targetId: input.targetId,
+      targetType: input.targetType,
+      action: input.action,
+      actorId: input.actorId,
+      since: input.since,
+      until: input.until,
     }),
   );
