@@ -218,6 +218,11 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     prepare: async (x) => ({ connectionId: await connection(x), tools: [tool("search")] }),
   },
   listConnections: { need: "read", scope: "list", prepare: () => ({}) },
+  getConnectionImpact: {
+    need: "read",
+    scope: "row",
+    prepare: async (x) => ({ connectionId: await connection(x) }),
+  },
   // repositories
   syncRepositoryNow: {
     need: "operate",

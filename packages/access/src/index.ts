@@ -11,6 +11,7 @@ export * from "./webhooks/index.ts";
 export * from "./workspaces/index.ts";
 export type { CreateConnectionInput } from "./connections/manage.ts";
 export type { ConnectionSummary } from "./connections/list.ts";
+export type { AffectedJob } from "./connections/impact.ts";
 export type { ApproveJobInput, ApproveJobResult } from "./jobs/decisions.ts";
 export type { JobDetail, JobSummary } from "./jobs/read.ts";
 export type { AccessReview, ReviewConnection, ReviewGroup, ReviewTool } from "./jobs/review.ts";

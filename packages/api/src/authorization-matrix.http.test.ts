@@ -261,6 +261,11 @@ const matrix: Record<string, Row> = {
       credential: sent("credential"),
     }),
   },
+  "connections.impact": {
+    access: "read",
+    scope: "row",
+    input: async (x) => ({ connectionId: await connection(x) }),
+  },
   "connections.delete": {
     access: "own",
     scope: "row",

@@ -3,7 +3,14 @@
 import { router } from "../../trpc.ts";
 import { create } from "./create.ts";
 import { remove } from "./delete.ts";
+import { impact } from "./impact.ts";
 import { list } from "./list.ts";
 import { setAllowedTools } from "./set-allowed-tools.ts";
 
-export const connectionsRouter = router({ list, create, delete: remove, setAllowedTools });
+export const connectionsRouter = router({
+  list,
+  create,
+  impact,
+  delete: remove,
+  setAllowedTools,
+});
