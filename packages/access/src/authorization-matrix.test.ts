@@ -271,6 +271,11 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     scope: "row",
     prepare: async (x) => ({ providerId: await provider(x), defaultModel: "gpt-x" }),
   },
+  deleteModelProvider: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ providerId: await provider(x) }),
+  },
   replaceModelProviderKey: {
     need: "own",
     scope: "row",

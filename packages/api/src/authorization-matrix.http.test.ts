@@ -335,6 +335,11 @@ const matrix: Record<string, Row> = {
     scope: "row",
     input: async (x) => ({ providerId: await provider(x), defaultModel: "gpt-x" }),
   },
+  "providers.delete": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ providerId: await provider(x) }),
+  },
   "providers.replaceKey": {
     access: "own",
     scope: "row",

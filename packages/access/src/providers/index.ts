@@ -1,3 +1,8 @@
 // Use cases only: the authorization matrix enumerates these exports.
 export { listModelProviders } from "./list.ts";
-export { createModelProvider, replaceModelProviderKey, updateModelProvider } from "./manage.ts";
+export {
+  createModelProvider,
+  deleteModelProvider,
+  replaceModelProviderKey,
+  updateModelProvider,
+} from "./manage.ts";

@@ -143,3 +143,18 @@ export async function replaceModelProviderKey(
     await audit(ctx, tx, "provider.key_replaced", existing.id);
   });
 }
+
+/** Deletes a provider and its key; past runs keep their usage, their provider link is cleared. */
+export async function deleteModelProvider(
+  ctx: ActorContext,
+  input: { providerId: string },
+): Promise<void> {
+  await requireRole(ctx, "own");
+  await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.modelProvider.deleteMany({
+      where: { id: input.providerId, workspaceId: ctx.workspaceId },
+    });
+    if (count === 0) throw notFound("Model provider");
+    await audit(ctx, tx, "provider.deleted", input.providerId);
+  });
+}
