@@ -2,8 +2,10 @@
 // - publicProcedure: anyone (setup, sign-in, accepting an invitation).
 // - authedProcedure: a valid session is required (UNAUTHORIZED otherwise).
 // - workspaceProcedure: input carries `workspaceId`; the membership is resolved once and an
-//   actor context `{ db, actor, workspaceId, role }` is put on ctx. A workspace the user is
-//   not a member of behaves as not found (P05).
+//   actor context `ctx.workspace` (the domain layer's ActorContext: db, actor, workspaceId,
+//   services, keyring, clock; plus the role) is put on ctx and passed to the use case as is.
+//   A workspace the user is not a member of behaves as not found (P05); the use case's own
+//   requireRole decides the rest.
 import { membershipRole } from "@secondshift/accounts";
 import type { ActorContext } from "@secondshift/access";
 import type { Role } from "@secondshift/db";
