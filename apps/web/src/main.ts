@@ -3,7 +3,12 @@
 import { createAccountsDeps, createLoginRateLimiter } from "@secondshift/accounts";
 import { createApiHandler, startRunEventListener } from "@secondshift/api";
 import { createLogger, SecretMasker } from "@secondshift/logging";
-import { createSyncQueue } from "@secondshift/scheduler";
+import {
+  createRunQueue,
+  createScheduleQueue,
+  createSyncQueue,
+  createWorkspaceServices,
+} from "@secondshift/scheduler";
 import { fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
 import { Redis } from "ioredis";
 import { createWebServer } from "./server.ts";
@@ -13,9 +18,12 @@ async function main() {
   const { env } = await import("./env.ts").catch(fatal);
   const logger = createLogger({ name: "web", level: env.LOG_LEVEL, masker: new SecretMasker() });
   const { db, keyring } = await openVerifiedDatabase(env);
-  const syncQueue = createSyncQueue({
-    connection: { url: env.REDIS_URL, maxRetriesPerRequest: null },
-  });
+  const queueConnection = { connection: { url: env.REDIS_URL, maxRetriesPerRequest: null } };
+  const syncQueue = createSyncQueue(queueConnection);
+  // The owner API's run now, pause / resume and sync now move work onto these queues.
+  const runQueue = createRunQueue(queueConnection);
+  const scheduleQueue = createScheduleQueue(queueConnection);
+  const services = createWorkspaceServices({ db, runQueue, scheduleQueue, syncQueue, logger });
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1 });
   const accounts = createAccountsDeps({ db, limiter: createLoginRateLimiter(redis) });
   const setupToken = await prepareSetupToken(db, {
@@ -31,6 +39,8 @@ async function main() {
     setupToken,
     logger,
     runEvents,
+    services,
+    keyring,
   });
   const server = createWebServer({ db, keyring, syncQueue, logger, api });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
@@ -40,7 +50,14 @@ async function main() {
     // clients reconnect, to another process if need be, and resume from Last-Event-ID.
     setTimeout(() => server.closeAllConnections(), 2_000).unref();
     await closed;
-    await Promise.all([syncQueue.close(), redis.quit(), runEvents.close(), db.$disconnect()]);
+    await Promise.all([
+      syncQueue.close(),
+      runQueue.close(),
+      scheduleQueue.close(),
+      redis.quit(),
+      runEvents.close(),
+      db.$disconnect(),
+    ]);
   });
 }
 

@@ -85,6 +85,55 @@ const grant = async (tenant: Tenant) => {
   return row.id;
 };
 
+const member = async (tenant: Tenant) => {
+  const user = await t.db.user.create({
+    data: { email: `member-${randomUUID()}@x.test`, name: "member", passwordHash: "x" },
+  });
+  await t.db.membership.create({
+    data: { workspaceId: tenant.workspaceId, userId: user.id, role: "VIEWER" },
+  });
+  return user.id;
+};
+
+const invitation = async (tenant: Tenant) =>
+  (
+    await t.db.invitation.create({
+      data: {
+        workspaceId: tenant.workspaceId,
+        email: `invitee-${randomUUID()}@x.test`,
+        role: "VIEWER",
+        tokenHash: new Uint8Array(Buffer.from(randomUUID())),
+        invitedById: tenant.ownerId,
+        expiresAt: new Date(Date.now() + 3600_000),
+      },
+    })
+  ).id;
+
+const provider = async (tenant: Tenant) =>
+  (
+    await t.db.modelProvider.create({
+      data: {
+        workspaceId: tenant.workspaceId,
+        name: `p-${randomUUID()}`,
+        kind: "OPENAI",
+        baseUrl: "https://api.openai.com",
+        apiKeyCiphertext: new Uint8Array([7]),
+      },
+    })
+  ).id;
+
+const webhook = async (tenant: Tenant) =>
+  (
+    await t.db.webhook.create({
+      data: {
+        workspaceId: tenant.workspaceId,
+        name: "hook",
+        urlCiphertext: new Uint8Array([1]),
+        secretCiphertext: new Uint8Array([2]),
+      },
+    })
+  ).id;
+
 const matrix: Record<UseCaseName, MatrixRow> = {
   // jobs
   getAccessReview: {
@@ -169,6 +218,11 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     prepare: async (x) => ({ connectionId: await connection(x), tools: [tool("search")] }),
   },
   listConnections: { need: "read", scope: "list", prepare: () => ({}) },
+  getConnectionImpact: {
+    need: "read",
+    scope: "row",
+    prepare: async (x) => ({ connectionId: await connection(x) }),
+  },
   // repositories
   syncRepositoryNow: {
     need: "operate",
@@ -184,7 +238,71 @@ const matrix: Record<UseCaseName, MatrixRow> = {
   },
   // members, providers, audit
   listMembers: { need: "read", scope: "list", prepare: () => ({}) },
+  changeMemberRole: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ userId: await member(x), role: "ADMIN" }),
+  },
+  removeMember: { need: "own", scope: "row", prepare: async (x) => ({ userId: await member(x) }) },
+  createInvitation: {
+    need: "own",
+    scope: "list",
+    prepare: () => ({ email: `invitee-${randomUUID()}@x.test`, role: "VIEWER" }),
+  },
+  revokeInvitation: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ invitationId: await invitation(x) }),
+  },
+  // providers
   listModelProviders: { need: "read", scope: "list", prepare: () => ({}) },
+  createModelProvider: {
+    need: "own",
+    scope: "list",
+    prepare: () => ({
+      name: `new-${randomUUID()}`,
+      kind: "ANTHROPIC",
+      baseUrl: "https://api.anthropic.com",
+      apiKey: "matrix-provider-key",
+    }),
+  },
+  updateModelProvider: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ providerId: await provider(x), defaultModel: "gpt-x" }),
+  },
+  deleteModelProvider: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ providerId: await provider(x) }),
+  },
+  replaceModelProviderKey: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ providerId: await provider(x), apiKey: "matrix-new-key" }),
+  },
+  // webhooks (configuration)
+  createWebhook: {
+    need: "own",
+    scope: "list",
+    prepare: () => ({ name: "ci", url: "https://hooks.example.test/x" }),
+  },
+  listWebhooks: { need: "read", scope: "list", prepare: () => ({}) },
+  listWebhookDeliveries: { need: "read", scope: "list", prepare: () => ({ limit: 100 }) },
+  deleteWebhook: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ webhookId: await webhook(x) }),
+  },
+  // repositories (adding)
+  addRepository: {
+    need: "own",
+    scope: "list",
+    prepare: () => ({ cloneUrl: `https://github.com/acme/r-${randomUUID()}.git` }),
+  },
+  // workspace settings
+  getWorkspace: { need: "read", scope: "list", prepare: () => ({}) },
+  updateWorkspace: { need: "own", scope: "list", prepare: () => ({ maxConcurrentRuns: 3 }) },
   listAuditEvents: { need: "read", scope: "list", prepare: () => ({ limit: 100 }) },
 };
 

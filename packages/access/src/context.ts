@@ -33,7 +33,11 @@ export interface ActorContext {
   services?: WorkspaceServices;
   /** Needed by use cases that store a credential (createConnection). */
   keyring?: Keyring;
+  /** The clock for stored deadlines (invitation expiry); default the system clock. */
+  now?: () => Date;
 }
+
+export const nowOf = (ctx: ActorContext): Date => (ctx.now ? ctx.now() : new Date());
 
 /** What a use case needs: the closed set of permissions (C02). */
 export type Need = "read" | "operate" | "own";

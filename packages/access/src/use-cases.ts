@@ -8,6 +8,7 @@ import * as providers from "./providers/index.ts";
 import * as repositories from "./repositories/index.ts";
 import * as runs from "./runs/index.ts";
 import * as webhooks from "./webhooks/index.ts";
+import * as workspaces from "./workspaces/index.ts";
 
 export const useCases = {
   ...audit,
@@ -18,6 +19,7 @@ export const useCases = {
   ...repositories,
   ...runs,
   ...webhooks,
+  ...workspaces,
 };
 
 export type UseCaseName = keyof typeof useCases;

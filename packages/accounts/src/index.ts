@@ -18,11 +18,5 @@ export { changePassword } from "./password.ts";
 export type { ChangePasswordInput } from "./password.ts";
 export { acceptInvitation } from "./invitations.ts";
 export type { AcceptedInvitation, AcceptInvitationInput, Invitee } from "./invitations.ts";
-export { createInvitation, revokeInvitation } from "./invitations-owner.ts";
-export type {
-  CreatedInvitation,
-  CreateInvitationInput,
-  OwnerContext,
-} from "./invitations-owner.ts";
 export { getMe, membershipRole } from "./users.ts";
 export type { Me } from "./users.ts";

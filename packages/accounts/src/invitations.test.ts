@@ -2,9 +2,8 @@ import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import type { AppError } from "@secondshift/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acceptInvitation } from "./invitations.ts";
-import { createInvitation, revokeInvitation } from "./invitations-owner.ts";
 import { resolveSession } from "./sessions.ts";
-import { createUser, testAccounts, type TestAccounts } from "./testing/index.ts";
+import { createUser, inviteForTest, testAccounts, type TestAccounts } from "./testing/index.ts";
 
 let t: TestDatabase;
 let a: TestAccounts;
@@ -24,9 +23,17 @@ afterAll(async () => {
   await t.drop();
 });
 
-const owner = () => ({ userId: ownerId, workspaceId });
+// Invitations are made and withdrawn by the owner's use cases in @secondshift/access (tested
+// there and in the API's matrix); here they are only accepted.
 const invite = (email: string, role: "ADMIN" | "VIEWER" = "ADMIN", ttlMs?: number) =>
-  createInvitation(a.deps, owner(), { email, role, ttlMs });
+  inviteForTest(t.db, {
+    workspaceId,
+    invitedById: ownerId,
+    email,
+    role,
+    ttlMs,
+    now: a.clock.now(),
+  });
 const reasonOf = (promise: Promise<unknown>) =>
   promise.then(
     () => "accepted",
@@ -34,11 +41,8 @@ const reasonOf = (promise: Promise<unknown>) =>
   );
 
 describe("invitations", () => {
-  it("stores only the token's hash, and a new account joins with the chosen role, signed in", async () => {
+  it("a new account joins with the chosen role, signed in", async () => {
     const created = await invite("New.Person@Example.test", "VIEWER");
-    const row = await t.db.invitation.findUniqueOrThrow({ where: { id: created.invitationId } });
-    expect(created.token).toMatch(/^ss_inv_/);
-    expect(Buffer.from(row.tokenHash).toString("latin1")).not.toContain(created.token);
     const accepted = await acceptInvitation(a.deps, { token: created.token, invitee: newcomer });
     expect(accepted).toMatchObject({ workspaceId, role: "VIEWER" });
     expect(await resolveSession(a.deps, accepted.session!.token)).toMatchObject({
@@ -89,7 +93,10 @@ describe("invitations", () => {
   it("a revoked invitation is refused; an unknown token is not found", async () => {
     const invitee = await createUser(t.db, password);
     const created = await invite(invitee.email);
-    await revokeInvitation(a.deps, owner(), created.invitationId);
+    await t.db.invitation.update({
+      where: { id: created.invitationId },
+      data: { revokedAt: new Date() },
+    });
     const accept = (token: string) =>
       reasonOf(acceptInvitation(a.deps, { token, invitee: { userId: invitee.id } }));
     expect(await accept(created.token)).toBe("INVITATION_REVOKED");
@@ -113,29 +120,5 @@ describe("invitations", () => {
       invitee: { userId: invitee.id },
     });
     expect(await reasonOf(real)).toBe("accepted");
-  });
-
-  it("[C02] only an owner invites or revokes; a non-member's workspace is not found (P05)", async () => {
-    const admin = await createUser(t.db, password, { workspaceId, role: "ADMIN" });
-    const outsider = await createUser(t.db, password);
-    const asAdmin = { userId: admin.id, workspaceId };
-    const asOutsider = { userId: outsider.id, workspaceId };
-    const pending = await invite("pending@example.test");
-    const codeOf = (p: Promise<unknown>) => p.catch((e: unknown) => (e as AppError).code);
-    expect(
-      await codeOf(createInvitation(a.deps, asAdmin, { email: "x@example.test", role: "OWNER" })),
-    ).toBe("FORBIDDEN");
-    expect(await codeOf(revokeInvitation(a.deps, asAdmin, pending.invitationId))).toBe("FORBIDDEN");
-    expect(
-      await codeOf(
-        createInvitation(a.deps, asOutsider, { email: "x@example.test", role: "ADMIN" }),
-      ),
-    ).toBe("NOT_FOUND");
-    expect(await codeOf(revokeInvitation(a.deps, asOutsider, pending.invitationId))).toBe(
-      "NOT_FOUND",
-    );
-    expect(await t.db.invitation.count({ where: { email: "x@example.test" } })).toBe(0);
-    const row = await t.db.invitation.findUniqueOrThrow({ where: { id: pending.invitationId } });
-    expect(row.revokedAt).toBeNull();
   });
 });

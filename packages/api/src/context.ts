@@ -3,6 +3,8 @@
 // for the session cookie so procedures never touch headers themselves.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveSession, type AccountsDeps, type ResolvedSession } from "@secondshift/accounts";
+import type { WorkspaceServices } from "@secondshift/access";
+import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import type { RunEventListener } from "./run-events/listener.ts";
 import {
@@ -25,6 +27,10 @@ export interface ApiDeps {
   runEvents?: RunEventListener;
   /** How often a live stream re-checks its session and membership before sending (ms). */
   streamReauthorizeMs?: number;
+  /** The queues behind run now, pause / resume and sync now (absent: those calls fail). */
+  services?: WorkspaceServices;
+  /** Encrypts credentials, provider keys and webhook secrets bound to their row (P06). */
+  keyring?: Keyring;
 }
 
 export interface Context {

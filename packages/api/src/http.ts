@@ -1,7 +1,9 @@
 // The node (req, res) handler the web process mounts at /api/trpc/: the request guard first
 // (CSRF and size), then tRPC's node adapter. Procedures never see a refused request.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { WorkspaceServices } from "@secondshift/access";
 import type { AccountsDeps } from "@secondshift/accounts";
+import type { Keyring } from "@secondshift/crypto";
 import type { Logger } from "@secondshift/logging";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { cookieSettings } from "./cookies.ts";
@@ -29,6 +31,9 @@ export interface ApiOptions {
   runEvents?: RunEventListener;
   /** Live streams re-check the session and membership this often (default one minute). */
   streamReauthorizeMs?: number;
+  /** The queues the web process owns, for run now, pause / resume and sync now. */
+  services?: WorkspaceServices;
+  keyring?: Keyring;
 }
 
 export function apiDeps(options: ApiOptions): ApiDeps {
@@ -42,6 +47,8 @@ export function apiDeps(options: ApiOptions): ApiDeps {
     ...(options.streamReauthorizeMs === undefined
       ? {}
       : { streamReauthorizeMs: options.streamReauthorizeMs }),
+    ...(options.services ? { services: options.services } : {}),
+    ...(options.keyring ? { keyring: options.keyring } : {}),
   };
 }
 

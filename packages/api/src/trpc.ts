@@ -2,10 +2,13 @@
 // - publicProcedure: anyone (setup, sign-in, accepting an invitation).
 // - authedProcedure: a valid session is required (UNAUTHORIZED otherwise).
 // - workspaceProcedure: input carries `workspaceId`; the membership is resolved once and an
-//   actor context `{ db, actor, workspaceId, role }` is put on ctx. A workspace the user is
-//   not a member of behaves as not found (P05).
+//   actor context `ctx.workspace` (the domain layer's ActorContext: db, actor, workspaceId,
+//   services, keyring, clock; plus the role) is put on ctx and passed to the use case as is.
+//   A workspace the user is not a member of behaves as not found (P05); the use case's own
+//   requireRole decides the rest.
 import { membershipRole } from "@secondshift/accounts";
-import type { Db, Role } from "@secondshift/db";
+import type { ActorContext } from "@secondshift/access";
+import type { Role } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
@@ -41,10 +44,8 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { session: ctx.session } });
 });
 
-export interface WorkspaceActorContext {
-  db: Db;
-  actor: { userId: string };
-  workspaceId: string;
+/** The domain layer's ActorContext plus the role, for procedures that shape their output. */
+export interface WorkspaceActorContext extends ActorContext {
   role: Role;
 }
 
@@ -64,6 +65,9 @@ export const workspaceProcedure = authedProcedure
       actor: { userId: ctx.session.userId },
       workspaceId: input.workspaceId,
       role,
+      now: ctx.deps.accounts.now,
+      ...(ctx.deps.services ? { services: ctx.deps.services } : {}),
+      ...(ctx.deps.keyring ? { keyring: ctx.deps.keyring } : {}),
     };
     return next({ ctx: { workspace } });
   });

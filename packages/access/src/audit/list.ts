@@ -17,9 +17,32 @@ export interface AuditEventView {
   createdAt: Date;
 }
 
+export interface AuditFilters {
+  targetId?: string;
+  targetType?: string;
+  action?: string;
+  actorId?: string;
+  /** Inclusive lower bound on createdAt. */
+  since?: Date;
+  /** Exclusive upper bound on createdAt. */
+  until?: Date;
+}
+
+function filterWhere(input: AuditFilters) {
+  return {
+    ...(input.targetId === undefined ? {} : { targetId: input.targetId }),
+    ...(input.targetType === undefined ? {} : { targetType: input.targetType }),
+    ...(input.action === undefined ? {} : { action: input.action }),
+    ...(input.actorId === undefined ? {} : { actorId: input.actorId }),
+    ...(input.since === undefined && input.until === undefined
+      ? {}
+      : { createdAt: { gte: input.since, lt: input.until } }),
+  };
+}
+
 export async function listAuditEvents(
   ctx: ActorContext,
-  input: PageInput & { targetId?: string },
+  input: PageInput & AuditFilters,
 ): Promise<Page<AuditEventView>> {
   await requireRole(ctx, "read");
   const page = pageQuery(input);
@@ -28,7 +51,7 @@ export async function listAuditEvents(
     where: {
       ...page.where,
       workspaceId: ctx.workspaceId,
-      ...(input.targetId === undefined ? {} : { targetId: input.targetId }),
+      ...filterWhere(input),
     },
     omit: { workspaceId: true },
   });

@@ -5,4 +5,5 @@ export {
   setAllowedTools,
   storeDiscoveredTools,
 } from "./manage.ts";
+export { getConnectionImpact } from "./impact.ts";
 export { listConnections } from "./list.ts";

@@ -8,6 +8,7 @@ import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
 import { readDiscoveredTools, type DiscoveredTool } from "../tools.ts";
+import { revokeGrantsUsing } from "./impact.ts";
 
 export interface CreateConnectionInput {
   kind: ConnectionKind;
@@ -129,7 +130,8 @@ export async function createConnection(
 
 /**
  * Soft delete: running jobs see `deletedAt` at their next call and fail (C06). The secrets are
- * dropped at once, and the label is freed so the owner can reconnect under the same name.
+ * dropped at once, the grants that use it are revoked (see getConnectionImpact), and the label
+ * is freed so the owner can reconnect under the same name.
  */
 export async function deleteConnection(
   ctx: ActorContext,
@@ -153,6 +155,7 @@ export async function deleteConnection(
         oauthRefreshTokenCiphertext: null,
       },
     });
+    await revokeGrantsUsing(tx, { workspaceId, connectionId: connection.id, userId: actor.userId });
     await recordAudit(tx, {
       workspaceId,
       actorType: "USER",

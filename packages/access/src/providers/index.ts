@@ -1,2 +1,8 @@
 // Use cases only: the authorization matrix enumerates these exports.
 export { listModelProviders } from "./list.ts";
+export {
+  createModelProvider,
+  deleteModelProvider,
+  replaceModelProviderKey,
+  updateModelProvider,
+} from "./manage.ts";

@@ -34,7 +34,7 @@ const summary = {
 
 export async function listRuns(
   ctx: ActorContext,
-  input: PageInput & { jobId?: string },
+  input: PageInput & { jobId?: string; status?: RunStatus[]; trigger?: RunTrigger },
 ): Promise<Page<RunSummary>> {
   await requireRole(ctx, "read");
   const page = pageQuery(input);
@@ -44,6 +44,8 @@ export async function listRuns(
       ...page.where,
       workspaceId: ctx.workspaceId,
       ...(input.jobId === undefined ? {} : { jobId: input.jobId }),
+      ...(input.status === undefined ? {} : { status: { in: input.status } }),
+      ...(input.trigger === undefined ? {} : { trigger: input.trigger }),
     },
     select: summary,
   });

@@ -1,2 +1,4 @@
 // Use cases only: the authorization matrix enumerates these exports.
+export { listWebhookDeliveries } from "./deliveries.ts";
+export { createWebhook, deleteWebhook, listWebhooks } from "./manage.ts";
 export { redeliverWebhook } from "./redeliver.ts";

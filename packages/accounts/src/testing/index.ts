@@ -1,7 +1,7 @@
 // Test helpers: account deps over a test database and the test Redis (a fresh key prefix per
 // call, so files and tests never share rate-limit counters), with a clock tests can move.
 import { randomUUID } from "node:crypto";
-import { hashPassword } from "@secondshift/crypto";
+import { hashPassword, mintToken } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { Redis } from "ioredis";
 import { createAccountsDeps, type AccountsDeps } from "../deps.ts";
@@ -65,4 +65,35 @@ export async function createUser(
   });
   if (membership) await db.membership.create({ data: { ...membership, userId: user.id } });
   return user;
+}
+
+/**
+ * A pending invitation as the owner's use case (`createInvitation` in @secondshift/access)
+ * stores it: only the token's hash. For acceptance tests; returns the token the link carries.
+ */
+export async function inviteForTest(
+  db: Db,
+  input: {
+    workspaceId: string;
+    invitedById: string;
+    email: string;
+    role: "OWNER" | "ADMIN" | "VIEWER";
+    ttlMs?: number;
+    /** The clock expiry counts from (the test's accounts clock). */
+    now?: Date;
+  },
+): Promise<{ invitationId: string; token: string }> {
+  const { token, hash } = mintToken("invitation");
+  const row = await db.invitation.create({
+    data: {
+      workspaceId: input.workspaceId,
+      email: input.email.trim().toLowerCase(),
+      role: input.role,
+      tokenHash: hash,
+      invitedById: input.invitedById,
+      expiresAt: new Date((input.now ?? new Date()).getTime() + (input.ttlMs ?? 7 * 24 * 3600_000)),
+    },
+    select: { id: true },
+  });
+  return { invitationId: row.id, token };
 }

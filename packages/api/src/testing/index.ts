@@ -2,6 +2,8 @@
 // sends our Origin, used both through @trpc/client and for raw attack requests.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { WorkspaceServices } from "@secondshift/access";
+import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { testAccounts, type TestAccounts } from "@secondshift/accounts/testing";
 import { createLogger, createMemorySink } from "@secondshift/logging";
@@ -36,6 +38,8 @@ export interface TestApiOptions {
   maxBodyBytes?: number;
   runEvents?: RunEventListener;
   streamReauthorizeMs?: number;
+  services?: WorkspaceServices;
+  keyring?: Keyring;
 }
 
 function listen(server: Server): Promise<number> {
@@ -64,6 +68,8 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
     ...(options.streamReauthorizeMs === undefined
       ? {}
       : { streamReauthorizeMs: options.streamReauthorizeMs }),
+    ...(options.services ? { services: options.services } : {}),
+    ...(options.keyring ? { keyring: options.keyring } : {}),
   });
   const bodies: string[] = [];
   const base = `${origin}/api/trpc`;

@@ -1,7 +1,7 @@
 // Owner-only: invite someone with a role. The link is returned once, here; only the token's
 // hash is stored. The token travels in the URL fragment, which browsers send to no server
 // (not in access logs, not in Referer); the /invite page reads it from there.
-import { createInvitation } from "@secondshift/accounts";
+import { createInvitation } from "@secondshift/access";
 import { z } from "zod";
 import { workspaceProcedure } from "../../trpc.ts";
 import { email, role } from "./fields.ts";
@@ -17,11 +17,7 @@ export const invitationsCreate = workspaceProcedure
   .input(invitationsCreateInput)
   .output(invitationsCreateOutput)
   .mutation(async ({ ctx, input }) => {
-    const created = await createInvitation(
-      ctx.deps.accounts,
-      { userId: ctx.workspace.actor.userId, workspaceId: ctx.workspace.workspaceId },
-      input,
-    );
+    const created = await createInvitation(ctx.workspace, { email: input.email, role: input.role });
     const link = new URL("/invite", ctx.deps.publicUrl);
     link.hash = `token=${created.token}`;
     return {

@@ -1,5 +1,5 @@
 // Owner-only: withdraw an invitation that was not used yet.
-import { revokeInvitation } from "@secondshift/accounts";
+import { revokeInvitation } from "@secondshift/access";
 import { z } from "zod";
 import { workspaceProcedure } from "../../trpc.ts";
 
@@ -10,10 +10,6 @@ export const invitationsRevoke = workspaceProcedure
   .input(invitationsRevokeInput)
   .output(invitationsRevokeOutput)
   .mutation(async ({ ctx, input }) => {
-    await revokeInvitation(
-      ctx.deps.accounts,
-      { userId: ctx.workspace.actor.userId, workspaceId: ctx.workspace.workspaceId },
-      input.invitationId,
-    );
+    await revokeInvitation(ctx.workspace, { invitationId: input.invitationId });
     return { revoked: true as const };
   });

@@ -1,4 +1,7 @@
 import { router } from "../../trpc.ts";
+import { cancel } from "./cancel.ts";
+import { get } from "./get.ts";
+import { list } from "./list.ts";
 import { transcript } from "./transcript.ts";
 
-export const runsRouter = router({ transcript });
+export const runsRouter = router({ list, get, cancel, transcript });

@@ -1,0 +1,160 @@
+// Owner: model providers. The API key is write-only: encrypted bound to its row and field
+// before insert (P06), replaced but never returned (C24: only the gateway decrypts it).
+import { randomUUID } from "node:crypto";
+import { encryptField, type Keyring } from "@secondshift/crypto";
+import type { ProviderKind } from "@secondshift/db";
+import { AppError } from "@secondshift/errors";
+import { recordAudit, type AuditAction } from "../audit/record.ts";
+import {
+  notFound,
+  requireRole,
+  requireService,
+  type ActorContext,
+  type DbClient,
+} from "../context.ts";
+import { parseServiceUrl } from "../urls.ts";
+
+export interface CreateModelProviderInput {
+  name: string;
+  kind: ProviderKind;
+  baseUrl: string;
+  apiKey: string;
+  defaultModel?: string | null;
+  isDefault?: boolean;
+}
+
+export interface UpdateModelProviderInput {
+  providerId: string;
+  name?: string;
+  baseUrl?: string;
+  defaultModel?: string | null;
+  isDefault?: boolean;
+}
+
+const sealKey = (keyring: Keyring, workspaceId: string, rowId: string, apiKey: string) =>
+  encryptField(keyring, apiKey, {
+    workspaceId,
+    table: "ModelProvider",
+    rowId,
+    field: "apiKeyCiphertext",
+  });
+
+async function refuseTakenName(db: DbClient, workspaceId: string, name: string, id?: string) {
+  const taken = await db.modelProvider.findFirst({
+    where: { workspaceId, name, ...(id ? { id: { not: id } } : {}) },
+    select: { id: true },
+  });
+  if (taken)
+    throw new AppError("CONFLICT", `A model provider named "${name}" already exists.`, {
+      reason: "NAME_TAKEN",
+    });
+}
+
+/** One default per workspace: making this one the default clears the others. */
+async function clearOtherDefaults(tx: DbClient, workspaceId: string, id: string) {
+  await tx.modelProvider.updateMany({
+    where: { workspaceId, isDefault: true, id: { not: id } },
+    data: { isDefault: false },
+  });
+}
+
+const audit = (ctx: ActorContext, tx: DbClient, action: AuditAction, id: string) =>
+  recordAudit(tx, {
+    workspaceId: ctx.workspaceId,
+    actorType: "USER",
+    actorId: ctx.actor.userId,
+    action,
+    targetType: "ModelProvider",
+    targetId: id,
+  });
+
+export async function createModelProvider(
+  ctx: ActorContext,
+  input: CreateModelProviderInput,
+): Promise<{ id: string }> {
+  await requireRole(ctx, "own");
+  const keyring = requireService(ctx, "keyring");
+  const { db, workspaceId } = ctx;
+  const baseUrl = parseServiceUrl(input.baseUrl, "The base URL").toString();
+  await refuseTakenName(db, workspaceId, input.name);
+  const id = randomUUID();
+  const apiKeyCiphertext = await sealKey(keyring, workspaceId, id, input.apiKey);
+  await db.$transaction(async (tx) => {
+    const data = {
+      id,
+      workspaceId,
+      name: input.name,
+      kind: input.kind,
+      baseUrl,
+      apiKeyCiphertext,
+      defaultModel: input.defaultModel ?? null,
+      isDefault: input.isDefault ?? false,
+    };
+    await tx.modelProvider.create({ data });
+    if (data.isDefault) await clearOtherDefaults(tx, workspaceId, id);
+    await audit(ctx, tx, "provider.created", id);
+  });
+  return { id };
+}
+
+export async function updateModelProvider(
+  ctx: ActorContext,
+  input: UpdateModelProviderInput,
+): Promise<void> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId } = ctx;
+  const existing = await db.modelProvider.findFirst({
+    where: { id: input.providerId, workspaceId },
+    select: { id: true },
+  });
+  if (!existing) throw notFound("Model provider");
+  if (input.name !== undefined) await refuseTakenName(db, workspaceId, input.name, existing.id);
+  const data = {
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.baseUrl === undefined
+      ? {}
+      : { baseUrl: parseServiceUrl(input.baseUrl, "The base URL").toString() }),
+    ...(input.defaultModel === undefined ? {} : { defaultModel: input.defaultModel }),
+    ...(input.isDefault === undefined ? {} : { isDefault: input.isDefault }),
+  };
+  await db.$transaction(async (tx) => {
+    await tx.modelProvider.update({ where: { id: existing.id }, data });
+    if (input.isDefault) await clearOtherDefaults(tx, workspaceId, existing.id);
+    await audit(ctx, tx, "provider.updated", existing.id);
+  });
+}
+
+/** Replaces the key; the old one is overwritten, the new one never returned. */
+export async function replaceModelProviderKey(
+  ctx: ActorContext,
+  input: { providerId: string; apiKey: string },
+): Promise<void> {
+  await requireRole(ctx, "own");
+  const keyring = requireService(ctx, "keyring");
+  const { db, workspaceId } = ctx;
+  const existing = await db.modelProvider.findFirst({
+    where: { id: input.providerId, workspaceId },
+    select: { id: true },
+  });
+  if (!existing) throw notFound("Model provider");
+  const apiKeyCiphertext = await sealKey(keyring, workspaceId, existing.id, input.apiKey);
+  await db.$transaction(async (tx) => {
+    await tx.modelProvider.update({ where: { id: existing.id }, data: { apiKeyCiphertext } });
+    await audit(ctx, tx, "provider.key_replaced", existing.id);
+  });
+}
+
+/** Deletes a provider and its key; past runs keep their usage, their provider link is cleared. */
+export async function deleteModelProvider(
+  ctx: ActorContext,
+  input: { providerId: string },
+): Promise<void> {
+  await requireRole(ctx, "own");
+  await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.modelProvider.deleteMany({
+      where: { id: input.providerId, workspaceId: ctx.workspaceId },
+    });
+    if (count === 0) throw notFound("Model provider");
+    await audit(ctx, tx, "provider.deleted", input.providerId);
+  });
+}

@@ -1,0 +1,57 @@
+// Every member: deliveries newest first with every attempt (status code, our own error text,
+// duration). Error texts are written by @secondshift/webhooks in its own words and masked, so
+// they never carry the URL or the secret (C27).
+import type { DeliveryStatus } from "@secondshift/db";
+import { requireRole, type ActorContext } from "../context.ts";
+import { pageQuery, toPage, type Page, type PageInput } from "../paging.ts";
+
+export interface DeliveryView {
+  id: string;
+  webhookId: string;
+  runId: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+  attempts: Array<{
+    id: string;
+    statusCode: number | null;
+    error: string | null;
+    durationMs: number;
+    createdAt: Date;
+  }>;
+}
+
+export async function listWebhookDeliveries(
+  ctx: ActorContext,
+  input: PageInput & { webhookId?: string; runId?: string; status?: DeliveryStatus },
+): Promise<Page<DeliveryView>> {
+  await requireRole(ctx, "read");
+  const page = pageQuery(input);
+  const rows = await ctx.db.webhookDelivery.findMany({
+    ...page,
+    where: {
+      ...page.where,
+      workspaceId: ctx.workspaceId,
+      ...(input.webhookId === undefined ? {} : { webhookId: input.webhookId }),
+      ...(input.runId === undefined ? {} : { runId: input.runId }),
+      ...(input.status === undefined ? {} : { status: input.status }),
+    },
+    select: {
+      id: true,
+      webhookId: true,
+      runId: true,
+      status: true,
+      attemptCount: true,
+      nextAttemptAt: true,
+      deliveredAt: true,
+      createdAt: true,
+      attempts: {
+        select: { id: true, statusCode: true, error: true, durationMs: true, createdAt: true },
+        orderBy: { createdAt: "asc" },
+      },
+    },
+  });
+  return toPage(rows, input);
+}

@@ -1,0 +1,95 @@
+// Owner: outgoing webhooks. The URL (it often carries a token) and the signing secret are
+// encrypted bound to the row (P06); the secret is returned once, at creation, and neither is
+// ever listed (C27).
+import { randomUUID } from "node:crypto";
+import { encryptField, mintToken } from "@secondshift/crypto";
+import type { RunStatus } from "@secondshift/db";
+import { recordAudit } from "../audit/record.ts";
+import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
+import { parseServiceUrl } from "../urls.ts";
+
+export interface CreateWebhookInput {
+  name: string;
+  url: string;
+  /** Only runs of these job keys (empty: every job). */
+  jobKeys?: string[];
+  /** Only runs ending in these statuses (empty: every status). */
+  statuses?: RunStatus[];
+}
+
+export interface WebhookSummary {
+  id: string;
+  name: string;
+  jobKeys: string[];
+  statuses: RunStatus[];
+  enabled: boolean;
+  createdAt: Date;
+}
+
+export async function createWebhook(
+  ctx: ActorContext,
+  input: CreateWebhookInput,
+): Promise<{ id: string; secret: string }> {
+  await requireRole(ctx, "own");
+  const keyring = requireService(ctx, "keyring");
+  const { db, workspaceId, actor } = ctx;
+  const url = parseServiceUrl(input.url, "The webhook URL").toString();
+  const id = randomUUID();
+  const secret = mintToken("webhook").token;
+  const seal = (field: string, value: string) =>
+    encryptField(keyring, value, { workspaceId, table: "Webhook", rowId: id, field });
+  const data = {
+    id,
+    workspaceId,
+    name: input.name,
+    urlCiphertext: await seal("urlCiphertext", url),
+    secretCiphertext: await seal("secretCiphertext", secret),
+    jobKeys: [...new Set(input.jobKeys ?? [])],
+    statuses: [...new Set(input.statuses ?? [])],
+  };
+  await db.$transaction(async (tx) => {
+    await tx.webhook.create({ data });
+    await recordAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "webhook.created",
+      targetType: "Webhook",
+      targetId: id,
+    });
+  });
+  return { id, secret };
+}
+
+export async function listWebhooks(
+  ctx: ActorContext,
+  _input: Record<string, never>,
+): Promise<WebhookSummary[]> {
+  await requireRole(ctx, "read");
+  return ctx.db.webhook.findMany({
+    where: { workspaceId: ctx.workspaceId },
+    select: { id: true, name: true, jobKeys: true, statuses: true, enabled: true, createdAt: true },
+    orderBy: { name: "asc" },
+  });
+}
+
+/** Deletes the webhook with its deliveries (no more attempts are made). */
+export async function deleteWebhook(
+  ctx: ActorContext,
+  input: { webhookId: string },
+): Promise<void> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.webhook.deleteMany({ where: { id: input.webhookId, workspaceId } });
+    if (count === 0) throw notFound("Webhook");
+    await recordAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "webhook.deleted",
+      targetType: "Webhook",
+      targetId: input.webhookId,
+    });
+  });
+}

@@ -1,0 +1,522 @@
+// The owner API's authorization matrix over real HTTP: every procedure of the router × {owner,
+// admin, viewer, member of another workspace, signed out} → allowed / FORBIDDEN / NOT_FOUND /
+// UNAUTHORIZED (C02, P05). A procedure without a row fails the completeness test. Every
+// response body is scanned for the planted secrets and for ciphertext / hash fields (C23, C25,
+// C27, P04): a credential is never returned by any procedure.
+import { randomUUID } from "node:crypto";
+import type { Need } from "@secondshift/access";
+import {
+  createRun,
+  recordingServices,
+  seedConnection,
+  seedFailedDelivery,
+  seedJob,
+  testKeyring,
+  tool,
+} from "@secondshift/access/testing";
+import { createUser } from "@secondshift/accounts/testing";
+import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import superjson from "superjson";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appRouter } from "./root.ts";
+import { startTestApi, type TestApi, type TestBrowser } from "./testing/index.ts";
+import {
+  MATRIX_PASSWORD,
+  seedHttpTenant,
+  signedInBrowser,
+  type HttpTenant,
+} from "./testing/tenants.ts";
+
+type ActorKind = "owner" | "admin" | "viewer" | "member of another workspace" | "signed out";
+type Verdict = "allowed" | "FORBIDDEN" | "NOT_FOUND" | "UNAUTHORIZED";
+const actorKinds: ActorKind[] = [
+  "owner",
+  "admin",
+  "viewer",
+  "member of another workspace",
+  "signed out",
+];
+
+let t: TestDatabase;
+let api: TestApi;
+let a: HttpTenant;
+let b: HttpTenant;
+const browsers = new Map<ActorKind, TestBrowser>();
+const keyring = testKeyring();
+const services = recordingServices();
+/** Secrets sent in requests (a new connection's credential): never echoed either. */
+const sentSecrets: string[] = [];
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  api = await startTestApi(t.db, {
+    limits: { maxPerAccount: 1000, maxPerAddress: 10_000 },
+    services,
+    keyring,
+  });
+  a = await seedHttpTenant(t.db, keyring, "acme");
+  b = await seedHttpTenant(t.db, keyring, "other");
+  await createRun(t.db, b.workspaceId, await seedJob(t.db, b));
+  await seedFailedDelivery(t.db, b);
+  browsers.set("owner", await signedInBrowser(api, a.emails.owner));
+  browsers.set("admin", await signedInBrowser(api, a.emails.admin));
+  browsers.set("viewer", await signedInBrowser(api, a.emails.viewer));
+  browsers.set("member of another workspace", await signedInBrowser(api, b.emails.owner));
+  browsers.set("signed out", api.browser());
+});
+afterAll(async () => {
+  await api?.close();
+  await t?.drop();
+});
+
+/**
+ * `access`: "public" (anyone), "signed-in" (any session), or the domain layer's need in the
+ * workspace. `scope` as in the domain matrix: "row" names a row (another workspace's row must be
+ * NOT_FOUND), "list" returns rows (none of another workspace's may appear). `fresh`: the call
+ * changes the caller's sessions, so it runs in a new browser of a new user with the actor's
+ * membership. `expect`: where the honest answer differs from the access rule (a random id).
+ */
+interface Row {
+  access: "public" | "signed-in" | Need;
+  scope?: "row" | "list";
+  input?: (x: HttpTenant) => unknown;
+  fresh?: boolean;
+  expect?: Partial<Record<ActorKind, Verdict>>;
+}
+
+const connection = (x: HttpTenant) =>
+  seedConnection(t.db, keyring, x, {
+    kind: "MCP",
+    label: `docs-${randomUUID().slice(0, 8)}`,
+    tools: [tool("search"), tool("write", true)],
+    allowed: ["search"],
+  });
+const job = async (x: HttpTenant) => ({ jobId: await seedJob(t.db, x) });
+const invitation = async (x: HttpTenant) =>
+  (
+    await t.db.invitation.create({
+      data: {
+        workspaceId: x.workspaceId,
+        email: `invitee-${randomUUID().slice(0, 8)}@x.test`,
+        role: "VIEWER",
+        tokenHash: new Uint8Array(Buffer.from(randomUUID())),
+        invitedById: x.ownerId,
+        expiresAt: new Date(Date.now() + 3600_000),
+      },
+    })
+  ).id;
+const grant = async (x: HttpTenant) =>
+  (
+    await t.db.grant.create({
+      data: {
+        workspaceId: x.workspaceId,
+        jobId: await seedJob(t.db, x),
+        requestHash: "h",
+        approvedById: x.ownerId,
+        bindings: [],
+      },
+    })
+  ).id;
+const sent = (what: string) => {
+  const value = `sent-${what}-${randomUUID()}`;
+  sentSecrets.push(value);
+  return value;
+};
+const member = async (x: HttpTenant) =>
+  (await createUser(t.db, MATRIX_PASSWORD, { workspaceId: x.workspaceId, role: "VIEWER" })).id;
+const provider = async (x: HttpTenant) =>
+  (
+    await t.db.modelProvider.create({
+      data: {
+        workspaceId: x.workspaceId,
+        name: `p-${randomUUID()}`,
+        kind: "OPENAI",
+        baseUrl: "https://api.openai.com",
+        apiKeyCiphertext: new Uint8Array([7]),
+      },
+    })
+  ).id;
+const webhook = async (x: HttpTenant) =>
+  (
+    await t.db.webhook.create({
+      data: {
+        workspaceId: x.workspaceId,
+        name: "hook",
+        urlCiphertext: new Uint8Array([1]),
+        secretCiphertext: new Uint8Array([2]),
+      },
+    })
+  ).id;
+const notFoundWhenSignedIn: Row["expect"] = {
+  owner: "NOT_FOUND",
+  admin: "NOT_FOUND",
+  viewer: "NOT_FOUND",
+  "member of another workspace": "NOT_FOUND",
+};
+
+const matrix: Record<string, Row> = {
+  // auth: the account procedures
+  "auth.setupStatus": { access: "public" },
+  "auth.setup": {
+    access: "public",
+    fresh: true,
+    input: () => ({
+      email: `setup-${randomUUID().slice(0, 8)}@x.test`,
+      name: "Setup",
+      password: MATRIX_PASSWORD,
+      workspaceName: "Second",
+    }),
+  },
+  "auth.signIn": {
+    access: "public",
+    fresh: true,
+    input: async (x) => ({
+      email: (
+        await createUser(t.db, MATRIX_PASSWORD, { workspaceId: x.workspaceId, role: "VIEWER" })
+      ).email,
+      password: MATRIX_PASSWORD,
+    }),
+  },
+  // Signing out without a session is harmless: nothing to end.
+  "auth.signOut": { access: "public", fresh: true },
+  "auth.signOutEverywhere": { access: "signed-in", fresh: true },
+  "auth.me": { access: "signed-in" },
+  "auth.changePassword": {
+    access: "signed-in",
+    fresh: true,
+    input: () => ({ currentPassword: "not the password", newPassword: "another passphrase 42" }),
+  },
+  "auth.sessions.list": { access: "signed-in" },
+  "auth.sessions.revoke": {
+    access: "signed-in",
+    input: () => ({ sessionId: randomUUID() }),
+    expect: notFoundWhenSignedIn,
+  },
+  // The token is the authority: a made-up one finds nothing, whoever asks.
+  "auth.invitations.accept": {
+    access: "public",
+    fresh: true,
+    input: () => ({ token: `invitation_${randomUUID()}`, name: "New", password: MATRIX_PASSWORD }),
+    expect: { ...notFoundWhenSignedIn, "signed out": "NOT_FOUND" },
+  },
+  "auth.invitations.create": {
+    access: "own",
+    scope: "list",
+    input: () => ({ email: `invitee-${randomUUID().slice(0, 8)}@x.test`, role: "VIEWER" }),
+  },
+  "auth.invitations.revoke": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ invitationId: await invitation(x) }),
+  },
+  // jobs
+  "jobs.list": { access: "read", scope: "list", input: () => ({}) },
+  "jobs.get": { access: "read", scope: "row", input: job },
+  "jobs.review": { access: "read", scope: "row", input: job },
+  "jobs.approve": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({
+      jobId: await seedJob(t.db, x, { status: "NEEDS_APPROVAL" }),
+      requestHash: "h",
+    }),
+  },
+  "jobs.reject": { access: "own", scope: "row", input: job },
+  "jobs.revokeGrant": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ grantId: await grant(x) }),
+  },
+  "jobs.runNow": { access: "operate", scope: "row", input: job },
+  "jobs.pause": { access: "operate", scope: "row", input: job },
+  "jobs.resume": { access: "operate", scope: "row", input: job },
+  // runs
+  "runs.list": {
+    access: "read",
+    scope: "list",
+    input: () => ({ limit: 100, status: ["RUNNING", "SUCCEEDED"], trigger: "MANUAL" }),
+  },
+  "runs.get": {
+    access: "read",
+    scope: "row",
+    input: async (x) => ({ runId: await createRun(t.db, x.workspaceId, await seedJob(t.db, x)) }),
+  },
+  "runs.cancel": {
+    access: "operate",
+    scope: "row",
+    input: async (x) => ({
+      runId: await createRun(t.db, x.workspaceId, await seedJob(t.db, x), "QUEUED"),
+    }),
+  },
+  // connections
+  "connections.list": { access: "read", scope: "list", input: () => ({}) },
+  "connections.create": {
+    access: "own",
+    scope: "list",
+    input: () => ({
+      kind: "MCP",
+      label: `new-${randomUUID().slice(0, 8)}`,
+      endpoint: "https://mcp.example.test/mcp",
+      authType: "BEARER",
+      credential: sent("credential"),
+    }),
+  },
+  "connections.impact": {
+    access: "read",
+    scope: "row",
+    input: async (x) => ({ connectionId: await connection(x) }),
+  },
+  "connections.delete": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ connectionId: await connection(x) }),
+  },
+  "connections.setAllowedTools": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ connectionId: await connection(x), tools: ["search", "write"] }),
+  },
+  // repositories
+  "repositories.list": { access: "read", scope: "list", input: () => ({}) },
+  "repositories.syncNow": {
+    access: "operate",
+    scope: "row",
+    input: (x) => ({ repositoryId: x.repositoryId }),
+  },
+  // webhooks
+  "webhooks.redeliver": {
+    access: "operate",
+    scope: "row",
+    input: async (x) => ({ deliveryId: await seedFailedDelivery(t.db, x) }),
+  },
+  "repositories.add": {
+    access: "own",
+    scope: "list",
+    input: () => ({ cloneUrl: `https://github.com/acme/r-${randomUUID()}.git` }),
+  },
+  "webhooks.list": { access: "read", scope: "list", input: () => ({}) },
+  "webhooks.deliveries": { access: "read", scope: "list", input: () => ({ limit: 100 }) },
+  "webhooks.create": {
+    access: "own",
+    scope: "list",
+    input: () => ({ name: "ci", url: `https://hooks.example.test/${sent("webhook-url")}` }),
+  },
+  "webhooks.delete": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ webhookId: await webhook(x) }),
+  },
+  // members
+  "members.list": { access: "read", scope: "list", input: () => ({}) },
+  "members.changeRole": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ userId: await member(x), role: "ADMIN" }),
+  },
+  "members.remove": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ userId: await member(x) }),
+  },
+  // providers
+  "providers.list": { access: "read", scope: "list", input: () => ({}) },
+  "providers.create": {
+    access: "own",
+    scope: "list",
+    input: () => ({
+      name: `p-${randomUUID()}`,
+      kind: "OPENAI",
+      baseUrl: "https://api.openai.com/v1",
+      apiKey: sent("provider-key"),
+    }),
+  },
+  "providers.update": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ providerId: await provider(x), defaultModel: "gpt-x" }),
+  },
+  "providers.delete": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ providerId: await provider(x) }),
+  },
+  "providers.replaceKey": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ providerId: await provider(x), apiKey: sent("replacement-key") }),
+  },
+  // workspace settings
+  "workspace.get": { access: "read", scope: "list", input: () => ({}) },
+  "workspace.update": { access: "own", scope: "list", input: () => ({ maxConcurrentRuns: 3 }) },
+  "audit.list": {
+    access: "read",
+    scope: "list",
+    input: () => ({ limit: 100, since: new Date(Date.now() - 3600_000) }),
+  },
+};
+
+const rolesFor: Record<Need, ActorKind[]> = {
+  read: ["owner", "admin", "viewer"],
+  operate: ["owner", "admin"],
+  own: ["owner"],
+};
+
+function expected(row: Row, actor: ActorKind): Verdict {
+  const override = row.expect?.[actor];
+  if (override) return override;
+  if (row.access === "public") return "allowed";
+  if (actor === "signed out") return "UNAUTHORIZED";
+  if (row.access === "signed-in") return "allowed";
+  if (actor === "member of another workspace") return "NOT_FOUND";
+  return rolesFor[row.access].includes(actor) ? "allowed" : "FORBIDDEN";
+}
+
+// At runtime `_def.procedures` is flat, keyed by dotted path (its static type is the nested record).
+const procedures = appRouter._def.procedures as unknown as Record<
+  string,
+  { _def: { type: string } }
+>;
+
+/** One call as a browser would make it: GET for a query, JSON POST for a mutation. */
+async function call(browser: TestBrowser, path: string, input: unknown) {
+  const type = procedures[path]?._def.type;
+  const encoded = JSON.stringify(superjson.serialize(input));
+  const response =
+    type === "query"
+      ? await browser.fetch(
+          `${api.base}/${path}${input === undefined ? "" : `?input=${encodeURIComponent(encoded)}`}`,
+        )
+      : await browser.fetch(`${api.base}/${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          ...(input === undefined ? {} : { body: encoded }),
+        });
+  const body = (await response.json()) as {
+    result?: { data?: { json?: unknown } };
+    error?: { json?: { data?: { code?: string; httpStatus?: number } } };
+  };
+  const code = body.error?.json?.data?.code;
+  expect(code, `${path} failed on the server`).not.toBe("INTERNAL_SERVER_ERROR");
+  const verdict: Verdict =
+    code === "UNAUTHORIZED" || code === "FORBIDDEN" || code === "NOT_FOUND" ? code : "allowed";
+  return { verdict, result: body.result?.data?.json };
+}
+
+/** For calls that change the caller's sessions: a new user with the actor's membership. */
+async function freshBrowser(actor: ActorKind): Promise<TestBrowser> {
+  if (actor === "signed out") return api.browser();
+  const roles = { owner: "OWNER", admin: "ADMIN", viewer: "VIEWER" } as const;
+  const membership =
+    actor === "member of another workspace"
+      ? { workspaceId: b.workspaceId, role: "OWNER" as const }
+      : { workspaceId: a.workspaceId, role: roles[actor] };
+  const user = await createUser(t.db, MATRIX_PASSWORD, membership);
+  return signedInBrowser(api, user.email);
+}
+
+async function inputFor(row: Row, tenant: HttpTenant, workspaceId: string) {
+  const input = await row.input?.(tenant);
+  if (row.access === "public" || row.access === "signed-in") return input;
+  return { ...(input as object), workspaceId };
+}
+
+const auditCount = () => t.db.auditEvent.count({ where: { workspaceId: a.workspaceId } });
+const paths = Object.keys(matrix).sort();
+const cells = paths.flatMap((path) =>
+  actorKinds.map((actor) => [path, actor, expected(matrix[path]!, actor)] as const),
+);
+const rowScoped = paths.filter((p) => matrix[p]!.scope === "row");
+const listScoped = paths.filter((p) => matrix[p]!.scope === "list");
+
+describe("owner API authorization matrix over HTTP", () => {
+  it("[C02] every procedure of the router has exactly one matrix row", () => {
+    // Subscriptions are streamed over SSE, which this table's call() does not speak; each has
+    // its own authorization tests over HTTP, named here so that a new one cannot slip by.
+    const streamedElsewhere: Record<string, string> = {
+      "runs.transcript": "routers/runs/transcript.http.test.ts",
+    };
+    const subscriptions = Object.keys(procedures).filter(
+      (path) => procedures[path]?._def.type === "subscription",
+    );
+    expect(subscriptions.sort()).toEqual(Object.keys(streamedElsewhere).sort());
+    expect(
+      Object.keys(procedures)
+        .filter((p) => !(p in streamedElsewhere))
+        .sort(),
+    ).toEqual(paths);
+  });
+
+  it.each(cells)("[C02][P05] %s as %s → %s", async (path, actor, want) => {
+    const row = matrix[path]!;
+    const browser = row.fresh ? await freshBrowser(actor) : browsers.get(actor)!;
+    const input = await inputFor(row, a, a.workspaceId);
+    const [before, queued] = [await auditCount(), services.calls.length];
+    const got = await call(browser, path, input);
+    expect(got.verdict).toBe(want);
+    if (want !== "allowed" && row.access !== "public" && row.access !== "signed-in") {
+      // A refusal changes nothing: no audit row, no queue call.
+      expect(await auditCount()).toBe(before);
+      expect(services.calls.length).toBe(queued);
+    }
+  });
+
+  it.each(rowScoped)("[P05] %s with another workspace's row → NOT_FOUND", async (path) => {
+    const input = await inputFor(matrix[path]!, b, a.workspaceId);
+    expect((await call(browsers.get("owner")!, path, input)).verdict).toBe("NOT_FOUND");
+  });
+
+  it.each(listScoped)("[P05] %s shows nothing of another workspace", async (path) => {
+    const got = await call(
+      browsers.get("owner")!,
+      path,
+      await inputFor(matrix[path]!, a, a.workspaceId),
+    );
+    expect(got.verdict).toBe("allowed");
+    const text = JSON.stringify(got.result ?? null);
+    const bRuns = await t.db.run.findMany({
+      where: { workspaceId: b.workspaceId },
+      select: { id: true },
+    });
+    expect(bRuns.length).toBeGreaterThan(0);
+    const bIds = [b.workspaceId, b.ownerId, b.adminId, b.viewerId, b.repositoryId];
+    for (const id of [...bIds, ...bRuns.map((r) => r.id)]) expect(text).not.toContain(id);
+  });
+});
+
+describe("no procedure returns a secret", () => {
+  it("[C27] a webhook's signing secret and a repository's push secret are shown once, at creation", async () => {
+    const owner = browsers.get("owner")!;
+    const hook = await call(owner, "webhooks.create", {
+      workspaceId: a.workspaceId,
+      name: "once",
+      url: `https://hooks.example.test/${sent("once-url")}`,
+    });
+    const repo = await call(owner, "repositories.add", {
+      workspaceId: a.workspaceId,
+      cloneUrl: `https://github.com/acme/once-${randomUUID()}.git`,
+    });
+    const { secret } = hook.result as { secret: string };
+    const { pushSecret, pushUrl, id } = repo.result as Record<string, string>;
+    expect(pushUrl).toBe(`${api.origin}/webhooks/repositories/${id}/push`);
+    for (const path of ["webhooks.list", "repositories.list", "audit.list"])
+      await call(owner, path, { workspaceId: a.workspaceId });
+    for (const value of [secret, pushSecret])
+      expect(api.bodies.filter((body) => body.includes(value!))).toHaveLength(1);
+  });
+
+  it("[C23][C25][C27][P04] no response body of the matrix carries a planted secret, a ciphertext or a hash", () => {
+    // Runs after the matrix (same file, in order): every body any browser received.
+    expect(api.bodies.length).toBeGreaterThan(cells.length);
+    const forbidden = [
+      ...a.planted,
+      ...b.planted,
+      ...sentSecrets,
+      "Ciphertext",
+      "passwordHash",
+      "tokenHash",
+    ];
+    expect(sentSecrets.length).toBeGreaterThan(0);
+    for (const body of api.bodies)
+      for (const value of forbidden) expect(body, value).not.toContain(value);
+  });
+});

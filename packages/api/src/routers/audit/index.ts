@@ -1,0 +1,4 @@
+import { router } from "../../trpc.ts";
+import { list } from "./list.ts";
+
+export const auditRouter = router({ list });

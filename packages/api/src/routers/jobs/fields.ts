@@ -1,0 +1,27 @@
+// Output shapes of the jobs area (zod strips anything else, a second barrier behind the
+// domain layer's explicit selects).
+import { z } from "zod";
+import { id, jobStatus } from "../fields.ts";
+
+export const jobInput = z.object({ jobId: id });
+
+export const jobSummary = z.object({
+  id: z.string(),
+  repositoryId: z.string(),
+  key: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  schedule: z.string().nullable(),
+  timezone: z.string(),
+  status: jobStatus,
+  enabled: z.boolean(),
+  configCommit: z.string(),
+  updatedAt: z.date(),
+});
+
+export const jobDetail = jobSummary.extend({
+  prompt: z.string(),
+  model: z.string().nullable(),
+  tokenBudget: z.number(),
+  timeoutSeconds: z.number(),
+});

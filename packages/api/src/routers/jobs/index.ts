@@ -1,0 +1,22 @@
+import { router } from "../../trpc.ts";
+import { approve } from "./approve.ts";
+import { get } from "./get.ts";
+import { list } from "./list.ts";
+import { pause } from "./pause.ts";
+import { reject } from "./reject.ts";
+import { resume } from "./resume.ts";
+import { review } from "./review.ts";
+import { revokeGrant } from "./revoke-grant.ts";
+import { runNow } from "./run-now.ts";
+
+export const jobsRouter = router({
+  list,
+  get,
+  review,
+  approve,
+  reject,
+  revokeGrant,
+  runNow,
+  pause,
+  resume,
+});

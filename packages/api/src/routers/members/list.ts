@@ -1,0 +1,20 @@
+// Every member: who is in the workspace, with which role.
+import { listMembers } from "@secondshift/access";
+import { z } from "zod";
+import { noInput, role } from "../fields.ts";
+import { workspaceProcedure } from "../../trpc.ts";
+
+export const list = workspaceProcedure
+  .input(noInput)
+  .output(
+    z.array(
+      z.object({
+        userId: z.string(),
+        name: z.string(),
+        email: z.string(),
+        role,
+        since: z.date(),
+      }),
+    ),
+  )
+  .query(({ ctx }) => listMembers(ctx.workspace, {}));

@@ -1,0 +1,30 @@
+// Owner: add a model provider. The key is write-only (C24): encrypted bound to the row, never
+// returned.
+import { createModelProvider } from "@secondshift/access";
+import { z } from "zod";
+import { providerKind } from "../fields.ts";
+import { workspaceProcedure } from "../../trpc.ts";
+import { apiKey, baseUrl, modelName, providerName } from "./fields.ts";
+
+export const create = workspaceProcedure
+  .input(
+    z.object({
+      name: providerName,
+      kind: providerKind,
+      baseUrl,
+      apiKey,
+      defaultModel: modelName.nullable().optional(),
+      isDefault: z.boolean().optional(),
+    }),
+  )
+  .output(z.object({ id: z.string() }))
+  .mutation(({ ctx, input }) =>
+    createModelProvider(ctx.workspace, {
+      name: input.name,
+      kind: input.kind,
+      baseUrl: input.baseUrl,
+      apiKey: input.apiKey,
+      defaultModel: input.defaultModel ?? null,
+      isDefault: input.isDefault ?? false,
+    }),
+  );

@@ -1,0 +1,8 @@
+import { router } from "../../trpc.ts";
+import { create } from "./create.ts";
+import { remove } from "./delete.ts";
+import { list } from "./list.ts";
+import { replaceKey } from "./replace-key.ts";
+import { update } from "./update.ts";
+
+export const providersRouter = router({ list, create, update, replaceKey, delete: remove });

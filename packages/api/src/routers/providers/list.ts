@@ -1,0 +1,19 @@
+// Every member: model providers; the key is never read here (C24).
+import { listModelProviders } from "@secondshift/access";
+import { z } from "zod";
+import { noInput, providerKind } from "../fields.ts";
+import { workspaceProcedure } from "../../trpc.ts";
+
+export const providerSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: providerKind,
+  baseUrl: z.string(),
+  defaultModel: z.string().nullable(),
+  isDefault: z.boolean(),
+});
+
+export const list = workspaceProcedure
+  .input(noInput)
+  .output(z.array(providerSummary))
+  .query(({ ctx }) => listModelProviders(ctx.workspace, {}));

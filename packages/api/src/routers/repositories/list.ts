@@ -1,0 +1,22 @@
+// Every member: repositories with their last sync, commit and config errors.
+import { listRepositories } from "@secondshift/access";
+import { z } from "zod";
+import { noInput } from "../fields.ts";
+import { workspaceProcedure } from "../../trpc.ts";
+
+export const list = workspaceProcedure
+  .input(noInput)
+  .output(
+    z.array(
+      z.object({
+        id: z.string(),
+        fullName: z.string(),
+        defaultBranch: z.string(),
+        lastSyncedAt: z.date().nullable(),
+        lastSyncedCommit: z.string().nullable(),
+        syncError: z.string().nullable(),
+        configErrors: z.unknown(),
+      }),
+    ),
+  )
+  .query(({ ctx }) => listRepositories(ctx.workspace, {}));

@@ -1,0 +1,21 @@
+// Every member: webhooks with their filters — never the URL or the secret.
+import { listWebhooks } from "@secondshift/access";
+import { z } from "zod";
+import { noInput, runStatus } from "../fields.ts";
+import { workspaceProcedure } from "../../trpc.ts";
+
+export const list = workspaceProcedure
+  .input(noInput)
+  .output(
+    z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        jobKeys: z.array(z.string()),
+        statuses: z.array(runStatus),
+        enabled: z.boolean(),
+        createdAt: z.date(),
+      }),
+    ),
+  )
+  .query(({ ctx }) => listWebhooks(ctx.workspace, {}));

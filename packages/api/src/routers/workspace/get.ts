@@ -1,0 +1,12 @@
+// Every member: the workspace's name and settings.
+import { getWorkspace } from "@secondshift/access";
+import { z } from "zod";
+import { noInput } from "../fields.ts";
+import { workspaceProcedure } from "../../trpc.ts";
+
+export const get = workspaceProcedure
+  .input(noInput)
+  .output(
+    z.object({ id: z.string(), slug: z.string(), name: z.string(), maxConcurrentRuns: z.number() }),
+  )
+  .query(({ ctx }) => getWorkspace(ctx.workspace, {}));

@@ -1,0 +1,20 @@
+// Owner: rename the workspace or change how many of its runs may run at once.
+import { updateWorkspace } from "@secondshift/access";
+import { z } from "zod";
+import { nothing } from "../fields.ts";
+import { workspaceProcedure } from "../../trpc.ts";
+
+export const update = workspaceProcedure
+  .input(
+    z.object({
+      name: z.string().trim().min(1).max(100).optional(),
+      maxConcurrentRuns: z.number().int().min(1).max(50).optional(),
+    }),
+  )
+  .output(nothing)
+  .mutation(({ ctx, input }) =>
+    updateWorkspace(ctx.workspace, {
+      name: input.name,
+      maxConcurrentRuns: input.maxConcurrentRuns,
+    }),
+  );
