@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { RepoJob } from "@secondshift/config";
 import { createKeyring, type Keyring } from "@secondshift/crypto";
 import type { ConnectionAuth, ConnectionKind, Db, JobStatus } from "@secondshift/db";
+import { seedTenant as seedSharedTenant, type SeededTenant } from "@secondshift/db/testing";
 import {
   createConnection,
   setAllowedTools,
@@ -14,46 +15,13 @@ import type { ActorContext, WorkspaceServices } from "../context.ts";
 import type { SyncedJob } from "../sync-jobs.ts";
 import type { DiscoveredTool } from "../tools.ts";
 
-export interface Tenant {
-  workspaceId: string;
-  ownerId: string;
-  adminId: string;
-  viewerId: string;
-  repositoryId: string;
-}
+export type Tenant = SeededTenant;
 
 export const testKeyring = (): Keyring => createKeyring(new Uint8Array(randomBytes(32)));
 
-export async function seedTenant(db: Db, name = "acme"): Promise<Tenant> {
-  const suffix = randomUUID().slice(0, 8);
-  const workspace = await db.workspace.create({ data: { slug: `${name}-${suffix}`, name } });
-  const user = (role: string) =>
-    db.user.create({
-      data: { email: `${role}-${suffix}@${name}.test`, name: role, passwordHash: "x" },
-    });
-  const [owner, admin, viewer] = await Promise.all([user("owner"), user("admin"), user("viewer")]);
-  await db.membership.createMany({
-    data: [
-      { workspaceId: workspace.id, userId: owner.id, role: "OWNER" },
-      { workspaceId: workspace.id, userId: admin.id, role: "ADMIN" },
-      { workspaceId: workspace.id, userId: viewer.id, role: "VIEWER" },
-    ],
-  });
-  const repo = await db.repository.create({
-    data: {
-      workspaceId: workspace.id,
-      fullName: `${name}/app`,
-      cloneUrl: `https://github.com/${name}/app-${suffix}.git`,
-    },
-  });
-  return {
-    workspaceId: workspace.id,
-    ownerId: owner.id,
-    adminId: admin.id,
-    viewerId: viewer.id,
-    repositoryId: repo.id,
-  };
-}
+/** The shared fixture's workspace: owner, admin, viewer and a repository, no job. */
+export const seedTenant = (db: Db, name = "acme"): Promise<Tenant> =>
+  seedSharedTenant(db, { name });
 
 export function tool(
   name: string,

@@ -5,12 +5,17 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../client.ts";
 import type { JobStatus, RunStatus } from "../generated/enums.ts";
 
-export interface SeededWorkspace {
+/** A workspace with an owner, an admin and a viewer, and one repository. */
+export interface SeededTenant {
   workspaceId: string;
   ownerId: string;
   adminId: string;
   viewerId: string;
   repositoryId: string;
+}
+
+/** The tenant plus an approved job of its repository. */
+export interface SeededWorkspace extends SeededTenant {
   jobId: string;
 }
 
@@ -27,6 +32,30 @@ export interface SeedOptions {
 }
 
 export async function seedWorkspace(db: Db, options: SeedOptions = {}): Promise<SeededWorkspace> {
+  const tenant = await seedTenant(db, options);
+  const job = await db.job.create({
+    data: {
+      workspaceId: tenant.workspaceId,
+      repositoryId: tenant.repositoryId,
+      key: options.jobKey ?? "triage",
+      name: "Triage",
+      prompt: "Do the thing.",
+      tokenBudget: options.tokenBudget ?? 10_000,
+      timeoutSeconds: options.timeoutSeconds ?? 60,
+      requestedTools: [],
+      requestHash: "h",
+      status: options.jobStatus ?? "APPROVED",
+      configCommit: "0".repeat(40),
+    },
+  });
+  return { ...tenant, jobId: job.id };
+}
+
+/** The workspace, its three members and a repository, without a job. */
+export async function seedTenant(
+  db: Db,
+  options: Pick<SeedOptions, "name" | "maxConcurrentRuns" | "withProvider"> = {},
+): Promise<SeededTenant> {
   const name = options.name ?? "acme";
   const suffix = randomUUID().slice(0, 8);
   const workspace = await db.workspace.create({
@@ -62,22 +91,7 @@ export async function seedWorkspace(db: Db, options: SeedOptions = {}): Promise<
     data: {
       workspaceId: workspace.id,
       fullName: `${name}/app`,
-      cloneUrl: `https://git.example.com/${name}/app-${suffix}.git`,
-    },
-  });
-  const job = await db.job.create({
-    data: {
-      workspaceId: workspace.id,
-      repositoryId: repository.id,
-      key: options.jobKey ?? "triage",
-      name: "Triage",
-      prompt: "Do the thing.",
-      tokenBudget: options.tokenBudget ?? 10_000,
-      timeoutSeconds: options.timeoutSeconds ?? 60,
-      requestedTools: [],
-      requestHash: "h",
-      status: options.jobStatus ?? "APPROVED",
-      configCommit: "0".repeat(40),
+      cloneUrl: `https://github.com/${name}/app-${suffix}.git`,
     },
   });
   return {
@@ -86,7 +100,6 @@ export async function seedWorkspace(db: Db, options: SeedOptions = {}): Promise<
     adminId: adminId!,
     viewerId: viewerId!,
     repositoryId: repository.id,
-    jobId: job.id,
   };
 }
 

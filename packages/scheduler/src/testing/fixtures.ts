@@ -1,11 +1,11 @@
-// Minimal rows for scheduler tests: a workspace, a repository, jobs and members.
+// Rows for scheduler tests on top of the shared fixture: more repositories, jobs and members.
 import { randomUUID } from "node:crypto";
 import type { Db, JobStatus, Role } from "@secondshift/db";
+import { seedTenant } from "@secondshift/db/testing";
 
+/** A workspace from the shared fixture (its members and repository come with it). */
 export async function createWorkspace(db: Db, maxConcurrentRuns = 2): Promise<string> {
-  const slug = `ws-${randomUUID().slice(0, 8)}`;
-  const ws = await db.workspace.create({ data: { slug, name: slug, maxConcurrentRuns } });
-  return ws.id;
+  return (await seedTenant(db, { name: "ws", maxConcurrentRuns })).workspaceId;
 }
 
 export async function createRepository(db: Db, workspaceId: string): Promise<string> {
