@@ -4,6 +4,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createKeyring, encryptField, mintToken, type Keyring } from "@secondshift/crypto";
 import type { Db, Pool, RunStatus } from "@secondshift/db";
+import { seedWorkspace } from "@secondshift/db/testing";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import { createOutboundClient } from "@secondshift/netguard";
 import { createGatewayServer, type Gateway } from "../server.ts";
@@ -29,29 +30,8 @@ export interface SeedOptions {
 }
 
 export async function seedRun(db: Db, keyring: Keyring, o: SeedOptions): Promise<SeededRun> {
-  const suffix = randomBytes(4).toString("hex");
-  const ws = await db.workspace.create({ data: { slug: `ws-${suffix}`, name: "Test" } });
-  const repo = await db.repository.create({
-    data: {
-      workspaceId: ws.id,
-      fullName: "acme/app",
-      cloneUrl: "https://example.invalid/acme/app.git",
-    },
-  });
-  const job = await db.job.create({
-    data: {
-      workspaceId: ws.id,
-      repositoryId: repo.id,
-      key: `job-${suffix}`,
-      name: "Job",
-      prompt: "Do it",
-      tokenBudget: o.budget ?? 100_000,
-      timeoutSeconds: 600,
-      requestedTools: [],
-      requestHash: "h",
-      configCommit: "c",
-    },
-  });
+  const seed = await seedWorkspace(db, { tokenBudget: o.budget ?? 100_000, timeoutSeconds: 600 });
+  const ws = { id: seed.workspaceId };
   const providerId = randomUUID();
   const apiKeyCiphertext = await encryptField(keyring, o.providerKey, {
     workspaceId: ws.id,
@@ -73,7 +53,7 @@ export async function seedRun(db: Db, keyring: Keyring, o: SeedOptions): Promise
   const run = await db.run.create({
     data: {
       workspaceId: ws.id,
-      jobId: job.id,
+      jobId: seed.jobId,
       modelProviderId: o.viaDefault ? null : providerId,
       trigger: "MANUAL",
       status: o.status ?? "RUNNING",
