@@ -5,9 +5,13 @@
 // Why here: this package imports every production writer without a cycle — the owner's use cases
 // (@secondshift/access: connections of each auth kind) and the broker's own writer of refreshed
 // OAuth tokens; access cannot import the broker.
-import { createConnection } from "@secondshift/access";
+import {
+  addRepository,
+  createConnection,
+  createModelProvider,
+  createWebhook,
+} from "@secondshift/access";
 import { seedTenant, testKeyring, type Tenant } from "@secondshift/access/testing";
-import { encryptField } from "@secondshift/crypto";
 import { encryptedColumns, type Pool } from "@secondshift/db";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { SecretMasker } from "@secondshift/logging";
@@ -131,56 +135,31 @@ async function refreshOAuth(connectionId: string): Promise<void> {
  * tree has no owner use case yet that writes a model provider key, a webhook or a repository's
  * push secret. When `@secondshift/access` gains them, call them here instead.
  */
+/** Provider key, webhook URL and secret, repository push secret: each through its use case. */
 async function writeOtherSecrets(): Promise<void> {
-  const seal = (table: string, rowId: string, field: string, value: string) =>
-    encryptField(keyring, value, { workspaceId: a.workspaceId, table, rowId, field });
-  const providerId = randomUUID();
-  await t.db.modelProvider.create({
-    data: {
-      id: providerId,
-      workspaceId: a.workspaceId,
-      name: "anthropic",
-      kind: "ANTHROPIC",
-      baseUrl: "https://api.anthropic.com",
-      apiKeyCiphertext: await seal(
-        "ModelProvider",
-        providerId,
-        "apiKeyCiphertext",
-        plant("model provider key"),
-      ),
+  const ctx = {
+    ...owner(),
+    services: {
+      enqueueRun: () => Promise.resolve(),
+      syncSchedules: () => Promise.resolve(),
+      requestSync: () => Promise.resolve(),
     },
+  };
+  await createModelProvider(ctx, {
+    name: "anthropic",
+    kind: "ANTHROPIC",
+    baseUrl: "https://api.anthropic.com",
+    apiKey: plant("model provider key"),
   });
-  const webhookId = randomUUID();
-  await t.db.webhook.create({
-    data: {
-      id: webhookId,
-      workspaceId: a.workspaceId,
-      name: "reports",
-      urlCiphertext: await seal(
-        "Webhook",
-        webhookId,
-        "urlCiphertext",
-        `https://hooks.example.com/${plant("webhook URL path")}`,
-      ),
-      secretCiphertext: await seal(
-        "Webhook",
-        webhookId,
-        "secretCiphertext",
-        plant("webhook signing secret"),
-      ),
-    },
+  const webhook = await createWebhook(ctx, {
+    name: "reports",
+    url: `https://hooks.example.com/${plant("webhook URL path")}`,
   });
-  await t.db.repository.update({
-    where: { id: a.repositoryId },
-    data: {
-      webhookSecretCiphertext: await seal(
-        "Repository",
-        a.repositoryId,
-        "webhookSecretCiphertext",
-        plant("repository push secret"),
-      ),
-    },
+  planted.set("webhook signing secret", webhook.secret);
+  const repository = await addRepository(ctx, {
+    cloneUrl: `https://git.example.com/acme/at-rest-${randomUUID()}.git`,
   });
+  planted.set("repository push secret", repository.pushSecret);
 }
 
 beforeAll(async () => {
