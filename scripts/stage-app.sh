@@ -14,9 +14,9 @@ out=$(cd "$out" && pwd)
 
 node "$root/scripts/bundle.mjs" "$out"
 
-# Production dependencies, installed once per lockfile into a cache and hard-linked from there
+# Production dependencies, installed once per lockfile (and version of this script) into a cache and hard-linked from there
 # (a rebuild after a code change — the upgrade path — then takes seconds).
-deps_key=$(cd "$root" && cat package-lock.json scripts/versions.env | sha256sum | cut -c1-16)
+deps_key=$(cd "$root" && cat package-lock.json scripts/versions.env scripts/stage-app.sh | sha256sum | cut -c1-16)
 cache=${SECONDSHIFT_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/secondshift}
 deps="$cache/app-deps-$deps_key"
 if [ ! -d "$deps/node_modules" ]; then
@@ -38,12 +38,14 @@ if [ ! -d "$deps/node_modules" ]; then
   rm -rf "$deps.partial/node_modules/@secondshift" "$deps.partial/node_modules/.bin"
   # `--omit=dev` keeps "devOptional" packages: development tools that are only *optional* peers
   # in production (the prisma CLI and typescript for @prisma/client, and their trees). Nothing
-  # at run time needs them; drop them (and ~250 MB with them).
+  # at run time needs them; drop them (and ~250 MB with them). TypeScript is also a required
+  # peer of tRPC's packages, for their types only: it is never loaded at run time either.
   (cd "$deps.partial" && node -e '
     const { rmSync } = require("node:fs");
     const { packages } = require("./package-lock.json");
     for (const [path, entry] of Object.entries(packages))
-      if (path && entry.devOptional) rmSync(path, { recursive: true, force: true });')
+      if (path && (entry.devOptional || path === "node_modules/typescript"))
+        rmSync(path, { recursive: true, force: true });')
   mv "$deps.partial" "$deps"
 fi
 cp -al "$deps"/. "$out"/ 2>/dev/null || cp -a "$deps"/. "$out"/
