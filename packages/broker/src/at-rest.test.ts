@@ -19,7 +19,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshUnderLock } from "./oauth-refresh.ts";
 import { tokenEndpointRefresher } from "./secrets.ts";
-import { startFakeOAuthServer, type FakeOAuthServer } from "./testing-oauth.ts";
+import { startFakeOAuthServer, type FakeOAuthServer } from "./testing/oauth-server.ts";
 
 const keyring = testKeyring();
 let t: TestDatabase;

@@ -24,7 +24,7 @@ import { openCall } from "./access-state.ts";
 import { recordAudit } from "./audit.ts";
 import { createBroker, type BrokerRun } from "./broker.ts";
 import { isToolCallError } from "./refusals.ts";
-import { fakeConnector } from "./testing-fake.ts";
+import { fakeConnector } from "./testing/fake-connector.ts";
 
 const CREDENTIAL = "sk-planted-credential-7f3a9c";
 const ARG_PLANT = "planted-argument-5b1e";

@@ -20,8 +20,8 @@ import { createBroker, type BrokerRun } from "./broker.ts";
 import { listConnectionTools } from "./discovery.ts";
 import { isToolCallError } from "./refusals.ts";
 import { tokenEndpointRefresher } from "./secrets.ts";
-import { fakeConnector } from "./testing-fake.ts";
-import { startFakeOAuthServer, type FakeOAuthServer } from "./testing-oauth.ts";
+import { fakeConnector } from "./testing/fake-connector.ts";
+import { startFakeOAuthServer, type FakeOAuthServer } from "./testing/oauth-server.ts";
 
 const limits = { timeoutMs: 5_000, maxResultBytes: 4096, maxStringLength: 50, maxArrayItems: 5 };
 const schema = { type: "object", properties: { q: { type: "string" } } };

@@ -1,7 +1,7 @@
 // The run's abort signal reaches every command: a cancelled or stopped run does not leave a
 // command running in its sandbox until the command's own timeout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { manager, runOptions } from "./test/harness.ts";
+import { manager, runOptions } from "./testing/harness.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 describe("aborting commands", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildContainerSpec, hostPidsLimit } from "./container-spec.ts";
 import { scrubGitConfig } from "./copy-in.ts";
 import { toWorkspacePath } from "./paths.ts";
-import { limits } from "./test/harness.ts";
+import { limits } from "./testing/harness.ts";
 
 describe("container spec", () => {
   const input = {

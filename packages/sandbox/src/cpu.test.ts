@@ -6,7 +6,7 @@
 // Measured from inside, the same hog's user time is therefore no evidence either way.
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { docker, limits, manager, runOptions } from "./test/harness.ts";
+import { docker, limits, manager, runOptions } from "./testing/harness.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 // A quarter of a core: far enough below what an uncapped hog gets even on this loaded 2-core

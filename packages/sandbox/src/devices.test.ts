@@ -6,7 +6,7 @@
 // device numbers and pins the result, so that the statement in README.md ("Device nodes") stays
 // true or this test says it no longer is.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { manager, runOptions } from "./test/harness.ts";
+import { manager, runOptions } from "./testing/harness.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 // One process, so that a thousand nodes take a second, not minutes of forks.

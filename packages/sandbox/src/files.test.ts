@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { manager, runOptions } from "./test/harness.ts";
+import { manager, runOptions } from "./testing/harness.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 type Entry = Parameters<ReturnType<typeof tar.pack>["entry"]>[0];

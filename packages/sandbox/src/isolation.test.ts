@@ -2,7 +2,7 @@
 // setuid checks that need their own containers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildContainerSpec } from "./container-spec.ts";
-import { docker, image, limits, manager, runOptions } from "./test/harness.ts";
+import { docker, image, limits, manager, runOptions } from "./testing/harness.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 const planted = {

@@ -5,7 +5,7 @@ import { buildContainerSpec, DEVICE_NODE_SECCOMP } from "./container-spec.ts";
 import { createSandboxManager } from "./manager.ts";
 import { createReaper } from "./reaper.ts";
 import { checkRuntime } from "./runtime-check.ts";
-import { docker, image, limits, manager, memoryLogger, runOptions } from "./test/harness.ts";
+import { docker, image, limits, manager, memoryLogger, runOptions } from "./testing/harness.ts";
 import { LABELS } from "./types.ts";
 
 /** The real engine, except that /info reports no runsc (as on a server where it is not registered). */

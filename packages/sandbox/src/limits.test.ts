@@ -1,6 +1,6 @@
 // Resource limits (C11), timeouts and output caps, each tried for real.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { manager, runOptions } from "./test/harness.ts";
+import { manager, runOptions } from "./testing/harness.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 describe("sandbox limits", () => {

@@ -3,7 +3,7 @@
 // init, no longer a descendant of anything the command started). Checked with `peek`, which
 // looks from outside the command wrapper and kills nothing itself.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { manager, OTHER_PROCESSES, peek, runOptions } from "./test/harness.ts";
+import { manager, OTHER_PROCESSES, peek, runOptions } from "./testing/harness.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
