@@ -2,7 +2,7 @@
 // setuid checks that need their own containers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildContainerSpec } from "./container-spec.ts";
-import { docker, image, limits, manager, runOptions } from "./testing/harness.ts";
+import { demuxedText, docker, image, limits, manager, runOptions } from "./testing/harness.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 const planted = {
@@ -162,13 +162,13 @@ describe("[C09] setuid cannot raise privileges", () => {
         AttachStdout: true,
         AttachStderr: true,
       });
-      await collect(await root.start({}));
+      await demuxedText(await root.start({}));
       const e = await c.exec({
         Cmd: ["/workspace/rootid", "-u"],
         AttachStdout: true,
         AttachStderr: true,
       });
-      return (await collect(await e.start({}))).trim();
+      return (await demuxedText(await e.start({}))).trim();
     } finally {
       await c.remove({ force: true });
     }
@@ -183,17 +183,3 @@ describe("[C09] setuid cannot raise privileges", () => {
     expect(locked).not.toMatch(/\b0$/);
   });
 });
-
-async function collect(stream: NodeJS.ReadableStream): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const chunk of stream) parts.push(chunk as Buffer);
-  // Strip the 8-byte multiplexing headers.
-  const buf = Buffer.concat(parts);
-  const out: Buffer[] = [];
-  for (let i = 0; i + 8 <= buf.length;) {
-    const len = buf.readUInt32BE(i + 4);
-    out.push(buf.subarray(i + 8, i + 8 + len));
-    i += 8 + len;
-  }
-  return Buffer.concat(out).toString();
-}

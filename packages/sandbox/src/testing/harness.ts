@@ -63,10 +63,13 @@ export async function peek(containerId: string, script: string): Promise<string>
     AttachStdout: true,
     AttachStderr: true,
   });
-  const stream = await exec.start({});
+  return demuxedText(await exec.start({}));
+}
+
+/** An exec stream's output as text, without the engine's 8-byte multiplexing headers. */
+export async function demuxedText(stream: NodeJS.ReadableStream): Promise<string> {
   const parts: Buffer[] = [];
   for await (const chunk of stream) parts.push(chunk as Buffer);
-  // Strip the engine's 8-byte multiplexing headers.
   const buf = Buffer.concat(parts);
   const out: Buffer[] = [];
   for (let i = 0; i + 8 <= buf.length;) {
