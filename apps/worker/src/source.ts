@@ -1,5 +1,6 @@
 // The repository at a run's commit, fetched outside any sandbox with the owner's credential and
-// exported without .git, so the sandbox copy holds no credential and no remote URL.
+// exported without .git, so the sandbox copy holds no credential and no remote URL. A GitHub App
+// connection's token is minted for this fetch, masked for the run and revoked after the fetch.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,8 +11,11 @@ import type { SecretMasker } from "@secondshift/logging";
 import {
   exportTreeToDirectory,
   fetchRepository,
+  gitCredential,
   repositoryCredential,
   type GitRemotePolicy,
+  type MintInstallationToken,
+  type RepositoryCredential,
 } from "@secondshift/repo-sync";
 import type { SourceProvider } from "@secondshift/runs";
 
@@ -20,9 +24,10 @@ export function createSourceProvider(deps: {
   keyring: Keyring;
   policy: GitRemotePolicy;
   masker: SecretMasker;
+  mintInstallationToken: MintInstallationToken;
 }): SourceProvider {
   return {
-    async checkout({ workspaceId, repositoryId, commit }) {
+    async checkout({ runId, workspaceId, repositoryId, commit }) {
       const repo = await deps.db.repository.findFirst({
         where: { id: repositoryId, workspaceId },
         include: { connection: true },
@@ -31,22 +36,28 @@ export function createSourceProvider(deps: {
         throw new AppError("NOT_FOUND", "The job's repository no longer exists.", {
           reason: "REPOSITORY_NOT_FOUND",
         });
-      const credential = await repositoryCredential(deps.keyring, repo.connection, repo.fullName);
       const gitDir = await mkdtemp(join(tmpdir(), "secondshift-git-"));
       const treeDir = await mkdtemp(join(tmpdir(), "secondshift-tree-"));
       const cleanup = async () => {
         await rm(gitDir, { recursive: true, force: true });
         await rm(treeDir, { recursive: true, force: true });
       };
-      // Masked while the fetch runs; it leaves the masker with the fetch (P02).
-      const secrets = deps.masker.scope();
-      if (credential) secrets.add(credential.password);
+      // The run's scope (opened by the executor): masked until the run ends, then gone (P02).
+      const secrets = deps.masker.scopeFor(runId);
+      let credential: RepositoryCredential | undefined;
       try {
+        credential = await repositoryCredential(
+          deps.keyring,
+          repo.connection,
+          repo.fullName,
+          deps.mintInstallationToken,
+        );
+        if (credential) secrets.add(credential.password);
         const target = commit ?? repo.lastSyncedCommit;
         const fetched = await fetchRepository({
           cloneUrl: repo.cloneUrl,
           ref: target ? { commit: target } : { branch: repo.defaultBranch },
-          ...(credential ? { credential } : {}),
+          ...(credential ? { credential: gitCredential(credential) } : {}),
           dir: gitDir,
           policy: deps.policy,
           masker: secrets,
@@ -58,7 +69,7 @@ export function createSourceProvider(deps: {
         await cleanup();
         throw error;
       } finally {
-        secrets.close();
+        await credential?.revoke?.();
       }
     },
   };

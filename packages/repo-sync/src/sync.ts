@@ -18,7 +18,12 @@ import type { Keyring } from "@secondshift/crypto";
 import { Prisma, type Db } from "@secondshift/db";
 import { AppError, isAppError } from "@secondshift/errors";
 import { SecretMasker, type Logger } from "@secondshift/logging";
-import { repositoryCredential, type MintInstallationToken } from "./credential.ts";
+import {
+  gitCredential,
+  repositoryCredential,
+  type MintInstallationToken,
+  type RepositoryCredential,
+} from "./credential.ts";
 import { fetchRepository } from "./fetch-repository.ts";
 import { readBlob } from "./read-blob.ts";
 import type { GitRemotePolicy } from "./remote.ts";
@@ -122,8 +127,9 @@ export async function syncRepository(
   const scratch = await mkdtemp(join(deps.workDir ?? tmpdir(), "secondshift-sync-"));
   // The credential (a fresh installation token for GitHub Apps) leaves the masker with the sync.
   const masker = (deps.masker ?? new SecretMasker()).scope();
+  let credential: RepositoryCredential | undefined;
   try {
-    const credential = await repositoryCredential(
+    credential = await repositoryCredential(
       deps.keyring,
       repository.connection,
       repository.fullName,
@@ -137,10 +143,12 @@ export async function syncRepository(
       dir,
       policy: deps.policy,
       masker,
-      ...(credential ? { credential } : {}),
+      ...(credential ? { credential: gitCredential(credential) } : {}),
       ...(deps.gitBinary ? { gitBinary: deps.gitBinary } : {}),
       ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
     });
+    // A minted token is needed for the fetch only: revoked at once, not left to expire.
+    await credential?.revoke?.();
     const config = await readConfig(dir, scratch, commit, deps.limits);
     const now = new Date();
     if (!config.ok) {
@@ -189,6 +197,7 @@ export async function syncRepository(
     log.warn({ reason, error: message }, "repository sync failed");
     return { status: "failed", error: message, reason };
   } finally {
+    await credential?.revoke?.();
     masker.close();
     await rm(scratch, { recursive: true, force: true });
   }
