@@ -41,6 +41,7 @@ export function buildExecutorDeps(
       policy,
       masker,
       mintInstallationToken: parts.tools.mintInstallationToken,
+      workDir: settings.workDir,
     }),
     broker: { call: (run, tool, args) => broker.call(run, tool, args) },
     freezePlan,

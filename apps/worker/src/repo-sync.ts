@@ -21,6 +21,7 @@ export function buildRepoSync(
     logger,
     masker,
     mintInstallationToken,
+    workDir: settings.workDir,
   };
 
   async function syncAllRepositories(): Promise<void> {

@@ -2,7 +2,6 @@
 // exported without .git, so the sandbox copy holds no credential and no remote URL. A GitHub App
 // connection's token is minted for this fetch, masked for the run and revoked after the fetch.
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
@@ -25,6 +24,8 @@ export function createSourceProvider(deps: {
   policy: GitRemotePolicy;
   masker: SecretMasker;
   mintInstallationToken: MintInstallationToken;
+  /** The worker's own work folder (emptied at start): the fetch and the copy live there. */
+  workDir: string;
 }): SourceProvider {
   return {
     async checkout({ runId, workspaceId, repositoryId, commit }) {
@@ -36,8 +37,8 @@ export function createSourceProvider(deps: {
         throw new AppError("NOT_FOUND", "The job's repository no longer exists.", {
           reason: "REPOSITORY_NOT_FOUND",
         });
-      const gitDir = await mkdtemp(join(tmpdir(), "secondshift-git-"));
-      const treeDir = await mkdtemp(join(tmpdir(), "secondshift-tree-"));
+      const gitDir = await mkdtemp(join(deps.workDir, "checkout-"));
+      const treeDir = await mkdtemp(join(deps.workDir, "tree-"));
       const cleanup = async () => {
         await rm(gitDir, { recursive: true, force: true });
         await rm(treeDir, { recursive: true, force: true });
@@ -59,10 +60,11 @@ export function createSourceProvider(deps: {
           ref: target ? { commit: target } : { branch: repo.defaultBranch },
           ...(credential ? { credential: gitCredential(credential) } : {}),
           dir: gitDir,
+          workDir: deps.workDir,
           policy: deps.policy,
           masker: secrets,
         });
-        await exportTreeToDirectory(gitDir, fetched.commit, treeDir);
+        await exportTreeToDirectory(gitDir, fetched.commit, treeDir, { workDir: deps.workDir });
         await rm(gitDir, { recursive: true, force: true });
         return { dir: treeDir, commit: fetched.commit, cleanup };
       } catch (error) {

@@ -1,6 +1,7 @@
 export { fetchRepository, FETCHED_REF } from "./fetch-repository.ts";
 export type { FetchRepositoryOptions, FetchRepositoryResult } from "./fetch-repository.ts";
 export { exportTree, exportTreeToDirectory } from "./export-tree.ts";
+export type { ExportOptions } from "./export-tree.ts";
 export { checkRemote } from "./remote.ts";
 export type { CheckedRemote, GitRemotePolicy } from "./remote.ts";
 export type { GitCredential } from "./git-env.ts";
