@@ -68,17 +68,20 @@ describe("createRepositoryTokenMinter", () => {
   });
 
   it("an unreadable key, a server error and an odd answer each fail with a clear reason", async () => {
-    await expect(mint({ ...request(), privateKey: "not a key" })).rejects.toMatchObject({
-      reason: "AUTH_FAILED",
-      message: expect.stringContaining("private key of this connection could not be read"),
-    });
+    const failure = (change: Partial<ReturnType<typeof request>>) =>
+      mint({ ...request(), ...change }).then(
+        () => new Error("minted") as Error & { reason?: string },
+        (e: unknown) => e as Error & { reason?: string },
+      );
+    const unreadable = await failure({ privateKey: "not a key" });
+    expect(unreadable.reason).toBe("AUTH_FAILED");
+    expect(unreadable.message).toContain("private key of this connection could not be read");
     app.rest.route("POST /app/installations/89/access_tokens", (_q, res) => json(res, 500, {}));
-    await expect(mint({ ...request(), installationId: "89" })).rejects.toMatchObject({
-      reason: "INSTALLATION_TOKEN_FAILED",
-      message: expect.stringMatching(
-        /^Requesting an installation token for app 77, installation 89 from GitHub failed\. GitHub answered HTTP 500/,
-      ),
-    });
+    const serverError = await failure({ installationId: "89" });
+    expect(serverError.reason).toBe("INSTALLATION_TOKEN_FAILED");
+    expect(serverError.message).toMatch(
+      /^Requesting an installation token for app 77, installation 89 from GitHub failed\. GitHub answered HTTP 500/,
+    );
     app.rest.route("POST /app/installations/90/access_tokens", (_q, res) =>
       json(res, 201, { token: 42 }),
     );
