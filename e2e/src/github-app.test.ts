@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createConnection } from "@secondshift/access";
+import { createConnection, runNow } from "@secondshift/access";
 import { seedTenant, type Tenant } from "@secondshift/access/testing";
 import { startFakeGithubApp, type FakeGithubApp } from "@secondshift/connectors/testing/github-app";
 import { MASK } from "@secondshift/logging";
@@ -18,7 +18,12 @@ import {
   type TestRepo,
 } from "@secondshift/repo-sync/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { actAs } from "./harness/actor.ts";
+import { lastToolResult } from "./harness/model-server.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
+import { waitForRunEnd } from "./harness/run-end.ts";
+import { plantedSecrets } from "./harness/seed.ts";
+import { seedPlainWorkspace, syncAndApproveAll } from "./harness/seed-plain.ts";
 
 const CONFIG = [
   "version: 1",
@@ -150,6 +155,59 @@ describe("GitHub App repositories", () => {
       runSecrets.close();
       await checkout.cleanup();
     }
+  });
+
+  it("[P03] a whole run of a GitHub App repository: the sandbox gets the files; the run's token is masked while it runs and not after", async () => {
+    const commit = await repo.commit({
+      ".secondshift.yaml": CONFIG,
+      "README.md": "# fetched with an installation token\n",
+    });
+    const ws = await seedPlainWorkspace(p, { planted: plantedSecrets(), repoDir: repo.bare });
+    // The seeded workspace's repository, fetched over HTTP with a GitHub App connection.
+    const { id: connectionId } = await createConnection(actAs(p, ws.workspaceId, ws.ownerId), {
+      kind: "GITHUB",
+      label: "github-app",
+      endpoint: app.apiBase,
+      authType: "GITHUB_APP",
+      credential: app.privateKeyPem,
+      settings: { appId: app.appId, installationId: app.installationId },
+    });
+    await p.t.db.repository.update({
+      where: { id: ws.repositoryId },
+      data: {
+        fullName: "acme/widgets",
+        cloneUrl: `http://127.0.0.1:${server.port}/acme/widgets.git`,
+        connectionId,
+      },
+    });
+    expect(await syncAndApproveAll(p, ws)).toBe(1);
+    const job = await p.t.db.job.findFirstOrThrow({ where: { workspaceId: ws.workspaceId } });
+
+    const before = app.mints.length;
+    let maskedDuringRun: boolean | null = null;
+    p.model.script([
+      () => ({ tool: "read_file", input: { path: "README.md" } }),
+      (req) => {
+        expect(lastToolResult(req)).toContain("fetched with an installation token");
+        const token = app.mints.slice(before)[0]?.token ?? "";
+        maskedDuringRun = token !== "" && p.masker.mask(token) === MASK;
+        return { text: "Read it." };
+      },
+    ]);
+    await p.worker.start({ repoSync: false });
+    const { runId } = await runNow(actAs(p, ws.workspaceId, ws.ownerId), { jobId: job.id });
+    const run = await waitForRunEnd(p, runId);
+    expect(run, JSON.stringify(run)).toMatchObject({ status: "SUCCEEDED", commitSha: commit });
+
+    const mints = app.mints.slice(before);
+    expect(mints).toHaveLength(1);
+    const token = mints[0]!.token!;
+    expect(maskedDuringRun).toBe(true);
+    expect(app.revoked).toContain(token);
+    expect(p.masker.mask(token)).toBe(token); // the run's scope closed with the run
+    expect(p.logs()).not.toContain(token);
+    const events = await p.t.db.runEvent.findMany({ where: { runId } });
+    expect(JSON.stringify(events)).not.toContain(token);
   });
 
   it("[P03] a refused mint fails the sync and the run's fetch with a message naming the step, and nothing secret", async () => {
