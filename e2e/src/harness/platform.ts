@@ -5,6 +5,7 @@
 // tests can scan it for planted secrets. Only loopback addresses are allowed outbound.
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createKeyring, type Keyring } from "@secondshift/crypto";
@@ -133,6 +134,7 @@ export async function startPlatform(overrides: Partial<WorkerSettings> = {}): Pr
       await gatewayClient.close();
       await model.close();
       await t.drop();
+      await rm(settings.workDir, { recursive: true, force: true });
     },
   };
 }
