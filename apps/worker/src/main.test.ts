@@ -1,10 +1,18 @@
 // The worker entry: configuration errors and a wrong encryption key stop it before any
-// processor starts (P07); with the right key it starts and exits cleanly on SIGTERM.
+// processor starts (P07); with the right key it starts and exits cleanly on SIGTERM. A worker
+// killed mid-work leaves files in its work folder; the next start empties it before recovery.
 import { randomBytes } from "node:crypto";
-import { dirname, resolve } from "node:path";
+import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { startService } from "@secondshift/service/testing";
+import {
+  createTestDatabase,
+  seedRun,
+  seedWorkspace,
+  type TestDatabase,
+} from "@secondshift/db/testing";
+import { startService, type StartedService } from "@secondshift/service/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
@@ -24,6 +32,19 @@ const baseEnv = (key: string) => ({
   LOG_LEVEL: "info",
 });
 
+/** Waits until the worker logged "worker started" (or ended); a minute on a loaded machine. */
+async function started(service: StartedService): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (
+    !service.output().includes("worker started") &&
+    service.child.exitCode === null &&
+    Date.now() < deadline
+  ) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(service.output(), service.output().slice(-3000)).toContain("worker started");
+}
+
 describe("worker service startup", () => {
   it("a missing variable stops it with a message naming the variable", async () => {
     const run = startService(main, {
@@ -33,6 +54,59 @@ describe("worker service startup", () => {
     expect(await run.exited).toBe(1);
     expect(run.output()).toContain("SECONDSHIFT_GATEWAY_URL: is missing");
   });
+
+  it("refuses a work folder that is not its own (it would be emptied)", async () => {
+    // More shapes in packages/config's tests; here: the process stops before touching it.
+    const run = startService(main, {
+      ...baseEnv(randomBytes(32).toString("base64")),
+      WORKER_WORK_DIR: tmpdir(),
+    });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain("WORKER_WORK_DIR: must not be");
+  });
+
+  it("a worker killed with SIGKILL leaves files in its work folder; the next start empties it before lost-run recovery", async () => {
+    // A database of its own: the key check it writes must not meet the other tests' keys.
+    const own = await createTestDatabase();
+    const key = randomBytes(32).toString("base64");
+    const workDir = join(await mkdtemp(join(tmpdir(), "secondshift-worker-test-")), "work");
+    const env = { ...baseEnv(key), DATABASE_URL: own.url, WORKER_WORK_DIR: workDir };
+    const first = startService(main, env);
+    await started(first);
+    expect(await readdir(workDir)).toEqual([]);
+    // What a sync and a run's checkout that were under way look like when the process dies.
+    await mkdir(join(workDir, "sync-k1Ll3d/repo/.git/objects/pack"), { recursive: true });
+    await writeFile(
+      join(workDir, "sync-k1Ll3d/repo/.git/objects/pack/pack-1.pack"),
+      "x".repeat(4096),
+    );
+    await mkdir(join(workDir, "git-home-Xy12ab"));
+    await mkdir(join(workDir, "tree-9z8y7x/src"), { recursive: true });
+    await writeFile(join(workDir, "tree-9z8y7x/src/app.ts"), "leftover\n");
+    first.child.kill("SIGKILL");
+    await first.exited;
+    // The killed worker's run: recovery fails it on the next start.
+    const seed = await seedWorkspace(own.db);
+    const lost = await seedRun(own.db, seed, { status: "RUNNING", workerId: "worker-killed" });
+    await own.db.run.update({
+      where: { id: lost.id },
+      data: { heartbeatAt: new Date(Date.now() - 10 * 60_000) },
+    });
+
+    const second = startService(main, env);
+    await started(second);
+    const output = second.output();
+    expect(await readdir(workDir)).toEqual([]);
+    const emptied = output.indexOf("work folder emptied");
+    const recovered = output.indexOf("run marked failed: worker lost");
+    expect(emptied).toBeGreaterThan(-1);
+    expect(recovered, output.slice(-3000)).toBeGreaterThan(emptied);
+    expect(output).toMatch(/"removed":3\b/);
+    expect((await own.db.run.findUniqueOrThrow({ where: { id: lost.id } })).status).toBe("FAILED");
+    second.child.kill("SIGTERM");
+    expect(await second.exited, second.output().slice(-3000)).toBe(0);
+    await own.drop();
+  }, 180_000);
 
   it("[P07][C13] starts with the right key and refuses to start with the wrong one", async () => {
     const key = randomBytes(32).toString("base64");

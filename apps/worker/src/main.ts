@@ -1,8 +1,8 @@
 // Worker entry: validates configuration and proves the encryption key matches the stored data
-// before any processor starts, then starts the platform (schedules, run queue, sync, delivery,
-// recovery).
+// before any processor starts, empties its work folder, then starts the platform (recovery,
+// schedules, run queue, sync, delivery).
 import { createLogger, SecretMasker } from "@secondshift/logging";
-import { fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
+import { emptyWorkFolder, fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
 import { createWorkerPlatform } from "./platform.ts";
 import { settingsFromEnv } from "./settings.ts";
 
@@ -14,7 +14,12 @@ async function main() {
   // An idle connection dropped by the server (restart, failover) is replaced on next use;
   // without a listener node-postgres would take the whole process down with it.
   pool.on("error", (err) => logger.warn({ err }, "an idle database connection closed"));
-  const platform = createWorkerPlatform(settingsFromEnv(env, keyring), {
+  const settings = settingsFromEnv(env, keyring);
+  // Before anything else uses it, and before lost-run recovery: what a killed worker left in its
+  // work folder (exported repositories, git homes, sync checkouts) goes now.
+  const removed = await emptyWorkFolder(settings.workDir).catch(fatal);
+  logger.info({ workDir: settings.workDir, removed }, "work folder emptied");
+  const platform = createWorkerPlatform(settings, {
     db,
     logger,
     masker,

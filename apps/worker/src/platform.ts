@@ -26,7 +26,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
   const queues = buildQueues(settings);
   const executorDeps = buildExecutorDeps(settings, services, { workerId, sandboxes, tools });
   const delivery = buildDelivery(settings, services, tools.client);
-  const repoSync = buildRepoSync(settings, services, queues);
+  const repoSync = buildRepoSync(settings, services, queues, tools.mintInstallationToken);
   const recover = buildRecovery(settings, services, { reaper, queues });
   // Reads executorDeps at call time: the bench swaps its source and sandboxes to time them.
   const run = (runId: string) => executeRun(executorDeps, runId);

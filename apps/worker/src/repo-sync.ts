@@ -1,6 +1,6 @@
 // Repository sync: fetch each repository's config, then resync its workspace's schedules (a
 // changed request may stop a schedule).
-import { syncRepository } from "@secondshift/repo-sync";
+import { syncRepository, type MintInstallationToken } from "@secondshift/repo-sync";
 import { syncSchedules } from "@secondshift/scheduler";
 import type { WorkerQueues } from "./queues.ts";
 import type { WorkerServices } from "./services.ts";
@@ -10,6 +10,7 @@ export function buildRepoSync(
   settings: WorkerSettings,
   services: WorkerServices,
   queues: Pick<WorkerQueues, "scheduleQueue">,
+  mintInstallationToken: MintInstallationToken,
 ) {
   const { db, logger, masker } = services;
   const { scheduleQueue } = queues;
@@ -19,6 +20,8 @@ export function buildRepoSync(
     limits: settings.repoConfig,
     logger,
     masker,
+    mintInstallationToken,
+    workDir: settings.workDir,
   };
 
   async function syncAllRepositories(): Promise<void> {

@@ -1,6 +1,8 @@
 // The worker's settings as the platform takes them, built from the validated environment.
 // Kept separate from env.ts so tests (and the end-to-end suite) build the same platform from
 // their own values.
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { WorkerEnv } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
 import { outboundPolicy } from "@secondshift/service";
@@ -20,6 +22,11 @@ export interface WorkerSettings {
   /** The Docker engine (DOCKER_HOST); unset: /var/run/docker.sock. See docker.ts. */
   dockerHost?: string;
   concurrency: number;
+  /**
+   * The worker's own folder for exported repositories, git homes and sync checkouts; the entry
+   * point empties it at start (main.ts), so one folder per worker process.
+   */
+  workDir: string;
   repoConfig: {
     maxTimeoutMinutes: number;
     maxTokenBudget: number;
@@ -63,6 +70,7 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
     },
     ...(env.DOCKER_HOST ? { dockerHost: env.DOCKER_HOST } : {}),
     concurrency: env.WORKER_CONCURRENCY,
+    workDir: env.WORKER_WORK_DIR ?? join(tmpdir(), "secondshift-worker"),
     repoConfig: {
       maxTimeoutMinutes: Math.max(1, Math.floor(env.RUN_MAX_TIMEOUT_SECONDS / 60)),
       maxTokenBudget: env.RUN_MAX_TOKEN_BUDGET,

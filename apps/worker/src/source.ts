@@ -1,7 +1,7 @@
 // The repository at a run's commit, fetched outside any sandbox with the owner's credential and
-// exported without .git, so the sandbox copy holds no credential and no remote URL.
+// exported without .git, so the sandbox copy holds no credential and no remote URL. A GitHub App
+// connection's token is minted for this fetch, masked for the run and revoked after the fetch.
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
@@ -10,8 +10,11 @@ import type { SecretMasker } from "@secondshift/logging";
 import {
   exportTreeToDirectory,
   fetchRepository,
+  gitCredential,
   repositoryCredential,
   type GitRemotePolicy,
+  type MintInstallationToken,
+  type RepositoryCredential,
 } from "@secondshift/repo-sync";
 import type { SourceProvider } from "@secondshift/runs";
 
@@ -20,9 +23,12 @@ export function createSourceProvider(deps: {
   keyring: Keyring;
   policy: GitRemotePolicy;
   masker: SecretMasker;
+  mintInstallationToken: MintInstallationToken;
+  /** The worker's own work folder (emptied at start): the fetch and the copy live there. */
+  workDir: string;
 }): SourceProvider {
   return {
-    async checkout({ workspaceId, repositoryId, commit }) {
+    async checkout({ runId, workspaceId, repositoryId, commit }) {
       const repo = await deps.db.repository.findFirst({
         where: { id: repositoryId, workspaceId },
         include: { connection: true },
@@ -31,34 +37,41 @@ export function createSourceProvider(deps: {
         throw new AppError("NOT_FOUND", "The job's repository no longer exists.", {
           reason: "REPOSITORY_NOT_FOUND",
         });
-      const credential = await repositoryCredential(deps.keyring, repo.connection, repo.fullName);
-      const gitDir = await mkdtemp(join(tmpdir(), "secondshift-git-"));
-      const treeDir = await mkdtemp(join(tmpdir(), "secondshift-tree-"));
+      const gitDir = await mkdtemp(join(deps.workDir, "checkout-"));
+      const treeDir = await mkdtemp(join(deps.workDir, "tree-"));
       const cleanup = async () => {
         await rm(gitDir, { recursive: true, force: true });
         await rm(treeDir, { recursive: true, force: true });
       };
-      // Masked while the fetch runs; it leaves the masker with the fetch (P02).
-      const secrets = deps.masker.scope();
-      if (credential) secrets.add(credential.password);
+      // The run's scope (opened by the executor): masked until the run ends, then gone (P02).
+      const secrets = deps.masker.scopeFor(runId);
+      let credential: RepositoryCredential | undefined;
       try {
+        credential = await repositoryCredential(
+          deps.keyring,
+          repo.connection,
+          repo.fullName,
+          deps.mintInstallationToken,
+        );
+        if (credential) secrets.add(credential.password);
         const target = commit ?? repo.lastSyncedCommit;
         const fetched = await fetchRepository({
           cloneUrl: repo.cloneUrl,
           ref: target ? { commit: target } : { branch: repo.defaultBranch },
-          ...(credential ? { credential } : {}),
+          ...(credential ? { credential: gitCredential(credential) } : {}),
           dir: gitDir,
+          workDir: deps.workDir,
           policy: deps.policy,
           masker: secrets,
         });
-        await exportTreeToDirectory(gitDir, fetched.commit, treeDir);
+        await exportTreeToDirectory(gitDir, fetched.commit, treeDir, { workDir: deps.workDir });
         await rm(gitDir, { recursive: true, force: true });
         return { dir: treeDir, commit: fetched.commit, cleanup };
       } catch (error) {
         await cleanup();
         throw error;
       } finally {
-        secrets.close();
+        await credential?.revoke?.();
       }
     },
   };

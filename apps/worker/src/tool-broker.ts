@@ -4,6 +4,7 @@ import { createBroker, tokenEndpointRefresher } from "@secondshift/broker";
 import {
   closeConnectors,
   createConnectors,
+  createRepositoryTokenMinter,
   disposeRun,
   outboundFromNetguard,
 } from "@secondshift/connectors";
@@ -21,10 +22,16 @@ const BROKER_LIMITS = {
 export function buildToolBroker(settings: WorkerSettings, services: WorkerServices) {
   const { db, logger, masker } = services;
   const client = createOutboundClient(settings.outbound);
+  const clientInfo = { name: "secondshift", version: "0.1.0" };
   const connectors = createConnectors({
     outbound: outboundFromNetguard(client),
     logger,
-    clientInfo: { name: "secondshift", version: "0.1.0" },
+    clientInfo,
+  });
+  // GitHub App installation tokens for repository fetches (runs and syncs), through netguard.
+  const mintInstallationToken = createRepositoryTokenMinter({
+    outbound: outboundFromNetguard(client),
+    userAgent: `${clientInfo.name}/${clientInfo.version}`,
   });
   // OAuth refreshes leave through netguard like every other call (C21), once per expiry across
   // workers (the broker holds the connection row's lock while it refreshes, C26).
@@ -52,7 +59,15 @@ export function buildToolBroker(settings: WorkerSettings, services: WorkerServic
   }
 
   // oauthRefresher is also what owner-triggered tool discovery (listConnectionTools) takes.
-  return { client, connectors, broker, oauthRefresher, releaseRun, close };
+  return {
+    client,
+    connectors,
+    broker,
+    oauthRefresher,
+    mintInstallationToken,
+    releaseRun,
+    close,
+  };
 }
 
 export type ToolBroker = ReturnType<typeof buildToolBroker>;

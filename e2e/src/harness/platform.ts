@@ -4,6 +4,10 @@
 // connectors, repo sync, scheduler, webhook delivery), and every log line kept in memory so
 // tests can scan it for planted secrets. Only loopback addresses are allowed outbound.
 import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createKeyring, type Keyring } from "@secondshift/crypto";
 import { ensureKeyCheck } from "@secondshift/db";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
@@ -67,6 +71,7 @@ export function testSettings(
       },
     },
     concurrency: 2,
+    workDir: mkdtempSync(join(tmpdir(), "e2e-worker-")),
     repoConfig: {
       maxTimeoutMinutes: 60,
       maxTokenBudget: 1_000_000,
@@ -129,6 +134,7 @@ export async function startPlatform(overrides: Partial<WorkerSettings> = {}): Pr
       await gatewayClient.close();
       await model.close();
       await t.drop();
+      await rm(settings.workDir, { recursive: true, force: true });
     },
   };
 }

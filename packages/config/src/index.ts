@@ -1,6 +1,7 @@
 export { ConfigError } from "./env/config-error.ts";
 export { parseEnv } from "./env/parse-env.ts";
 export type { Env } from "./env/fields.ts";
+export { sharedFolderProblem } from "./env/fields.ts";
 export {
   gatewayEnvSchema,
   loadGatewayEnv,

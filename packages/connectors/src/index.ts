@@ -29,3 +29,9 @@ export {
   tokenExpiresAt,
 } from "./mcp/oauth.ts";
 export type { McpOAuthOptions, McpOAuthStore } from "./mcp/oauth.ts";
+export { createRepositoryTokenMinter } from "./github/repository-token.ts";
+export type {
+  MintRepositoryToken,
+  RepositoryInstallation,
+  RepositoryToken,
+} from "./github/repository-token.ts";

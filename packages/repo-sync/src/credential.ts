@@ -1,6 +1,8 @@
 // The credential a repository is fetched with comes from the owner's connection, decrypted
-// here for one fetch and bound to its row and field (P06). GitHub App installation tokens are
-// minted per fetch by the caller (short-lived, scoped to the repository: P03).
+// here for one fetch and bound to its row and field (P06). A GitHub App connection holds the
+// app's private key (credentialCiphertext) and its app and installation ids (settings); each
+// fetch mints its own installation token, scoped to the one repository, through the caller's
+// minter (the worker's goes out through netguard), and revokes it afterwards (P03).
 import { decryptField, type Keyring } from "@secondshift/crypto";
 import type { ConnectionAuth } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
@@ -10,16 +12,37 @@ export interface RepositoryConnection {
   id: string;
   workspaceId: string;
   authType: ConnectionAuth;
+  /** For GitHub Apps: the GitHub API base URL the installation token is requested from. */
+  endpoint: string;
+  /** For GitHub Apps: `{ appId, installationId }` (numbers or numeric strings). */
+  settings: unknown;
   credentialCiphertext: Uint8Array | null;
   oauthAccessTokenCiphertext: Uint8Array | null;
   deletedAt: Date | null;
 }
 
+/** What a GitHub App installation token is minted from, for one repository. */
+export interface InstallationTokenRequest {
+  apiBase: string;
+  appId: string;
+  installationId: string;
+  privateKey: string;
+  /** The repository's name without its owner. */
+  repositoryName: string;
+}
+
 /** Mints a short-lived token for one fetch (GitHub App installations). */
 export type MintInstallationToken = (
-  connection: RepositoryConnection,
-  repositoryFullName: string,
-) => Promise<string>;
+  request: InstallationTokenRequest,
+) => Promise<{ token: string; revoke(): Promise<void> }>;
+
+/** The fetch's credential; `revoke` (minted tokens only) is called once the fetch is done. */
+export type RepositoryCredential = GitCredential & { revoke?: () => Promise<void> };
+
+/** The credential as git takes it (user name and password only). */
+export function gitCredential(credential: RepositoryCredential): GitCredential {
+  return { username: credential.username, password: credential.password };
+}
 
 /** Hosts such as GitHub accept any user name with a token as the password. */
 export const TOKEN_USERNAME = "x-access-token";
@@ -29,7 +52,7 @@ export async function repositoryCredential(
   connection: RepositoryConnection | null,
   repositoryFullName: string,
   mintInstallationToken?: MintInstallationToken,
-): Promise<GitCredential | undefined> {
+): Promise<RepositoryCredential | undefined> {
   if (connection === null) return undefined;
   if (connection.deletedAt !== null) {
     throw new AppError(
@@ -71,7 +94,7 @@ export async function repositoryCredential(
         username: TOKEN_USERNAME,
         password: await open("oauthAccessTokenCiphertext", connection.oauthAccessTokenCiphertext),
       };
-    case "GITHUB_APP":
+    case "GITHUB_APP": {
       if (mintInstallationToken === undefined) {
         throw new AppError(
           "PRECONDITION_FAILED",
@@ -81,9 +104,37 @@ export async function repositoryCredential(
           },
         );
       }
-      return {
-        username: TOKEN_USERNAME,
-        password: await mintInstallationToken(connection, repositoryFullName),
-      };
+      const { appId, installationId } = appSettings(connection.settings);
+      const minted = await mintInstallationToken({
+        apiBase: connection.endpoint,
+        appId,
+        installationId,
+        privateKey: await open("credentialCiphertext", connection.credentialCiphertext),
+        repositoryName: repositoryFullName.slice(repositoryFullName.lastIndexOf("/") + 1),
+      });
+      let revoked: Promise<void> | undefined;
+      // Once, however many paths reach it (done, failed, finally).
+      const revoke = () => (revoked ??= minted.revoke().catch(() => undefined));
+      return { username: TOKEN_USERNAME, password: minted.token, revoke };
+    }
   }
+}
+
+function appSettings(settings: unknown): { appId: string; installationId: string } {
+  const { appId, installationId } = (settings ?? {}) as Record<string, unknown>;
+  const id = (value: unknown) =>
+    (typeof value === "number" && Number.isSafeInteger(value) && value > 0) ||
+    (typeof value === "string" && /^[1-9][0-9]{0,18}$/.test(value))
+      ? String(value)
+      : null;
+  const app = id(appId);
+  const installation = id(installationId);
+  if (app === null || installation === null) {
+    throw new AppError(
+      "PRECONDITION_FAILED",
+      "The GitHub App connection needs a numeric appId and installationId in its settings.",
+      { reason: "INVALID_SETTINGS" },
+    );
+  }
+  return { appId: app, installationId: installation };
 }

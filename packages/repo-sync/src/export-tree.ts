@@ -4,7 +4,6 @@
 // checkout is not what gets copied.
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -30,9 +29,23 @@ async function verifiedCommit(
   });
 }
 
+export interface ExportOptions {
+  /** The caller's work folder (the worker's own): git's empty home goes there. */
+  workDir: string;
+}
+
 /** A tar stream of the commit's tree (what dockerode's putArchive takes). */
-export async function exportTree(dir: string, commit: string): Promise<Readable> {
-  const home = await mkdtemp(join(tmpdir(), "secondshift-git-home-"));
+export async function exportTree(
+  dir: string,
+  commit: string,
+  options: ExportOptions,
+): Promise<Readable> {
+  return (await treeStream(dir, commit, options)).stream;
+}
+
+/** The stream, and a promise that settles once git's home is removed after it closed. */
+async function treeStream(dir: string, commit: string, options: ExportOptions) {
+  const home = await mkdtemp(join(options.workDir, "git-home-"));
   const env = gitEnv({ home });
   try {
     await verifiedCommit(dir, commit, env);
@@ -45,8 +58,10 @@ export async function exportTree(dir: string, commit: string): Promise<Readable>
     env,
     timeoutMs: 300_000,
   });
-  stream.once("close", () => void rm(home, { recursive: true, force: true }));
-  return stream;
+  const removed = new Promise<void>((resolve) =>
+    stream.once("close", () => void rm(home, { recursive: true, force: true }).finally(resolve)),
+  );
+  return { stream, removed };
 }
 
 /** Writes the commit's tree into `dest` (created if needed), without .git. */
@@ -54,9 +69,10 @@ export async function exportTreeToDirectory(
   dir: string,
   commit: string,
   dest: string,
+  options: ExportOptions,
 ): Promise<void> {
   await mkdir(dest, { recursive: true });
-  const tar = await exportTree(dir, commit);
+  const { stream: tar, removed } = await treeStream(dir, commit, options);
   // --no-same-owner / -p off: files belong to whoever extracts, not to uids from the archive.
   // --ignore-zeros: tar would otherwise stop reading at the end-of-archive blocks and close its
   // stdin while git is still writing the record padding, which fails the pipe now and then
@@ -79,4 +95,5 @@ export async function exportTreeToDirectory(
   });
   await pipeline(tar, extract.stdin);
   await exited;
+  await removed;
 }

@@ -3,7 +3,6 @@
 // line without credentials and is never stored (no `git remote add`, no FETCH_HEAD), so the
 // checkout holds no URL with a token and no credential anywhere (C12, P03).
 import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
@@ -21,6 +20,8 @@ export interface FetchRepositoryOptions {
   credential?: GitCredential;
   /** Created if missing; an existing checkout made by this function is updated in place. */
   dir: string;
+  /** The caller's work folder (the worker's own): git's empty home for this fetch goes there. */
+  workDir: string;
   policy: GitRemotePolicy;
   /** Whole fetch; default 120 s. */
   timeoutMs?: number;
@@ -69,7 +70,7 @@ export async function fetchRepository(
   if (options.credential !== undefined) {
     options.masker?.add(options.credential.password, basicAuthorization(options.credential));
   }
-  const home = await mkdtemp(join(tmpdir(), "secondshift-git-home-"));
+  const home = await mkdtemp(join(options.workDir, "git-home-"));
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   const git = (args: string[], withRemote = false) =>
     runGit(args, {

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { watch } from "node:fs";
 import { mkdtemp, readFile, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,10 +34,12 @@ let repo: TestRepo;
 let server: GitHttpServer;
 let first: string;
 let head: string;
+let workDir: string;
 const newDir = async () =>
   join(await mkdtemp(join(tmpdir(), "secondshift-fetch-test-")), "checkout");
 
 beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), "secondshift-fetch-work-"));
   repo = await createTestRepo();
   first = await repo.commit({ "README.md": "first\n", "src/a.txt": "a1\n" }, "first");
   head = await repo.commit(
@@ -63,6 +66,7 @@ describe("fetchRepository", () => {
       ref: { branch: "main" },
       credential: { username: "x-access-token", password: TOKEN },
       dir,
+      workDir,
       policy: httpPolicy,
       masker,
       gitBinary: logger.binary,
@@ -93,16 +97,18 @@ describe("fetchRepository", () => {
       ref: { branch: "main" },
       credential: { username: "x-access-token", password: TOKEN },
       dir,
+      workDir,
       policy: httpPolicy,
     });
     const copy = await newDir();
-    await exportTreeToDirectory(dir, commit, copy);
+    await exportTreeToDirectory(dir, commit, copy, { workDir });
     expect((await readdir(copy)).sort()).toEqual([".secondshift.yaml", "README.md", "src"]);
     expect(grepTree(copy, TOKEN)).toEqual([]);
     expect(grepTree(copy, String(server.port))).toEqual([]);
 
     const chunks: Buffer[] = [];
-    for await (const chunk of await exportTree(dir, commit)) chunks.push(chunk as Buffer);
+    for await (const chunk of await exportTree(dir, commit, { workDir }))
+      chunks.push(chunk as Buffer);
     const tar = Buffer.concat(chunks);
     const names = execFileSync("tar", ["-t"], { input: tar })
       .toString()
@@ -120,6 +126,7 @@ describe("fetchRepository", () => {
         cloneUrl: `http://127.0.0.1:${server.port}/acme/widgets.git`,
         ref: { branch: "main" },
         dir: await newDir(),
+        workDir,
         policy: httpPolicy,
       }),
     ).rejects.toMatchObject({ reason: "GIT_FAILED" });
@@ -142,6 +149,7 @@ describe("fetchRepository", () => {
       ref: { branch: "main" },
       credential: { username: "x-access-token", password: TOKEN },
       dir: await newDir(),
+      workDir,
       policy,
     });
     expect(commit).toBe(head);
@@ -157,7 +165,9 @@ describe("fetchRepository", () => {
       }),
     };
     const attempt = (cloneUrl: string, policy: GitRemotePolicy) =>
-      newDir().then((dir) => fetchRepository({ cloneUrl, ref: { branch: "main" }, dir, policy }));
+      newDir().then((dir) =>
+        fetchRepository({ cloneUrl, ref: { branch: "main" }, dir, workDir, policy }),
+      );
     await expect(
       attempt(`http://git.internal.test:${server.port}/acme/widgets.git`, privateHost),
     ).rejects.toMatchObject({ reason: "ADDRESS_NOT_PUBLIC" });
@@ -195,11 +205,41 @@ describe("fetchRepository", () => {
           cloneUrl: repo.fileUrl,
           ref: { branch: "--upload-pack=touch /tmp/x" },
           dir,
+          workDir,
           policy: filePolicy,
         }),
       ),
     ).rejects.toMatchObject({ reason: "INVALID_BRANCH" });
     expect(server.authorizations.length).toBe(before);
+  });
+
+  it("fetch and export write only under the folders they are given (nothing via os.tmpdir())", async () => {
+    const own = await mkdtemp(join(tmpdir(), "secondshift-fetch-own-"));
+    const systemTemp = await mkdtemp(join(tmpdir(), "secondshift-fetch-systemp-"));
+    const appeared = new Set<string>();
+    const watcher = watch(own, (_event, name) => name && appeared.add(name));
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = systemTemp;
+    try {
+      expect(tmpdir()).toBe(systemTemp);
+      const dir = join(own, "checkout");
+      const { commit } = await fetchRepository({
+        cloneUrl: repo.fileUrl,
+        ref: { branch: "main" },
+        dir,
+        workDir: own,
+        policy: filePolicy,
+      });
+      await exportTreeToDirectory(dir, commit, join(own, "tree"), { workDir: own });
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+      watcher.close();
+    }
+    expect(await readdir(systemTemp)).toEqual([]);
+    expect([...appeared].some((name) => name.startsWith("git-home-"))).toBe(true);
+    // The git homes are gone; only what the caller asked for is left.
+    expect((await readdir(own)).sort()).toEqual(["checkout", "tree"]);
   });
 
   it("fetches a specific older commit (shallow), and updates a reused checkout cleanly", async () => {
@@ -210,6 +250,7 @@ describe("fetchRepository", () => {
           cloneUrl: repo.fileUrl,
           ref: { commit: first },
           dir,
+          workDir,
           policy: filePolicy,
         })
       ).commit,
@@ -226,13 +267,20 @@ describe("fetchRepository", () => {
           cloneUrl: repo.fileUrl,
           ref: { branch: "main" },
           dir,
+          workDir,
           policy: filePolicy,
         })
       ).commit,
     ).toBe(head);
     expect(await readFile(join(dir, "README.md"), "utf8")).toBe("second\n");
     await expect(
-      fetchRepository({ cloneUrl: repo.fileUrl, ref: { commit: "abc" }, dir, policy: filePolicy }),
+      fetchRepository({
+        cloneUrl: repo.fileUrl,
+        ref: { commit: "abc" },
+        dir,
+        workDir,
+        policy: filePolicy,
+      }),
     ).rejects.toMatchObject({ reason: "INVALID_COMMIT" });
   });
 });

@@ -36,20 +36,32 @@ const TIMED_OUT = new Set([124, 137]);
 const NOT_STARTED = new Set([126, 127]);
 
 /**
- * git runs under coreutils' `timeout`, a process of its own that kills git at the deadline even
- * when the worker was killed first: an orphaned git never runs on unbounded. Stopping it early
- * means SIGTERM to `timeout`, which passes the signal on to git.
+ * git runs under coreutils' `timeout`, a process of its own that kills git at the deadline, and
+ * `timeout` runs with a parent-death signal (util-linux `setpriv --pdeathsig TERM`, i.e.
+ * prctl(PR_SET_PDEATHSIG)): when the worker dies, even by SIGKILL, the kernel sends `timeout`
+ * SIGTERM, which it passes on to git and git's whole process group. So no git outlives the
+ * worker, and none outlives its deadline. Stopping it early means SIGTERM to the same chain.
  */
 function spawnGit(
   args: readonly string[],
   options: GitRunOptions,
 ): ChildProcessByStdio<null, Readable, Readable> {
   const seconds = Math.max(1, Math.ceil(options.timeoutMs / 1000));
-  return spawn("timeout", ["-s", "KILL", `${seconds}s`, options.gitBinary ?? "git", ...args], {
-    cwd: options.cwd,
-    env: options.env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  return spawn(
+    "setpriv",
+    [
+      "--pdeathsig",
+      "TERM",
+      "--",
+      "timeout",
+      "-s",
+      "KILL",
+      `${seconds}s`,
+      options.gitBinary ?? "git",
+      ...args,
+    ],
+    { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] },
+  );
 }
 
 export function runGit(args: readonly string[], options: GitRunOptions): Promise<Buffer> {

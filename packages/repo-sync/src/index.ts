@@ -1,11 +1,17 @@
 export { fetchRepository, FETCHED_REF } from "./fetch-repository.ts";
 export type { FetchRepositoryOptions, FetchRepositoryResult } from "./fetch-repository.ts";
 export { exportTree, exportTreeToDirectory } from "./export-tree.ts";
+export type { ExportOptions } from "./export-tree.ts";
 export { checkRemote } from "./remote.ts";
 export type { CheckedRemote, GitRemotePolicy } from "./remote.ts";
 export type { GitCredential } from "./git-env.ts";
-export { repositoryCredential, TOKEN_USERNAME } from "./credential.ts";
-export type { MintInstallationToken, RepositoryConnection } from "./credential.ts";
+export { gitCredential, repositoryCredential, TOKEN_USERNAME } from "./credential.ts";
+export type {
+  InstallationTokenRequest,
+  MintInstallationToken,
+  RepositoryConnection,
+  RepositoryCredential,
+} from "./credential.ts";
 export { syncRepository } from "./sync.ts";
 export type { SyncDeps, SyncResult } from "./sync.ts";
 export { handlePushWebhook } from "./push-webhook.ts";

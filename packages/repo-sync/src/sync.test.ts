@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { watch } from "node:fs";
+import { mkdtemp, readdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyring, encryptField } from "@secondshift/crypto";
@@ -38,6 +41,7 @@ let database: TestDatabase;
 let db: Db;
 let repo: TestRepo;
 let server: GitHttpServer;
+let workDir: string;
 const sink = createMemorySink();
 
 function deps(overrides: Partial<SyncDeps> = {}): SyncDeps {
@@ -56,6 +60,7 @@ function deps(overrides: Partial<SyncDeps> = {}): SyncDeps {
     limits,
     masker,
     logger: createLogger({ name: "sync-test", destination: sink.stream, masker }),
+    workDir,
     ...overrides,
   };
 }
@@ -99,6 +104,7 @@ async function bearerConnection(workspaceId: string, token: string) {
 beforeAll(async () => {
   database = await createTestDatabase();
   db = database.db;
+  workDir = await mkdtemp(join(tmpdir(), "secondshift-sync-work-"));
   repo = await createTestRepo();
   server = await startGitHttpServer(join(repo.root, "srv"), {
     username: "x-access-token",
@@ -235,6 +241,35 @@ describe("syncRepository", () => {
       expect(text).not.toContain(wrong);
       expect(text).not.toContain(TOKEN);
     }
+  });
+
+  it("a sync writes only under the work folder it is given, and leaves nothing there", async () => {
+    await repo.commit({ ".secondshift.yaml": validConfig, "prompts/nightly.md": "x\n" });
+    const ws = await workspace();
+    const r = await repository(ws.id, repo.fileUrl);
+    const ownFolder = await mkdtemp(join(tmpdir(), "secondshift-sync-own-"));
+    // While the sync runs, the system temp folder is an empty folder of this test's: anything
+    // written through os.tmpdir() would land there.
+    const systemTemp = await mkdtemp(join(tmpdir(), "secondshift-sync-systemp-"));
+    const appeared = new Set<string>();
+    const watcher = watch(ownFolder, (_event, name) => name && appeared.add(name));
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = systemTemp;
+    try {
+      expect(tmpdir()).toBe(systemTemp);
+      const result = await syncRepository(db, deps({ workDir: ownFolder }), {
+        workspaceId: ws.id,
+        repositoryId: r.id,
+      });
+      expect(result.status).toBe("synced");
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+      watcher.close();
+    }
+    expect(await readdir(systemTemp)).toEqual([]);
+    expect([...appeared].some((name) => name.startsWith("sync-"))).toBe(true);
+    expect(await readdir(ownFolder)).toEqual([]);
   });
 
   it("another workspace's repository is not found", async () => {

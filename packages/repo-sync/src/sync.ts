@@ -1,10 +1,9 @@
 // Repository sync (issue 6, item 1): fetch the default branch, read `.secondshift.yaml` and
 // the prompt files it names from that commit, and upsert the jobs. A file with errors never
 // touches the jobs: the errors (file, line, message) are stored on the repository for the UI
-// and every job keeps its last valid state. Fetching happens outside any sandbox, in a
-// temporary directory that is removed afterwards.
+// and every job keeps its last valid state. Fetching happens outside any sandbox, in a folder
+// under the worker's work folder that is removed afterwards.
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { upsertJobsFromConfig, type SyncedJob, type UpsertJobsResult } from "@secondshift/access";
 import {
@@ -18,7 +17,12 @@ import type { Keyring } from "@secondshift/crypto";
 import { Prisma, type Db } from "@secondshift/db";
 import { AppError, isAppError } from "@secondshift/errors";
 import { SecretMasker, type Logger } from "@secondshift/logging";
-import { repositoryCredential, type MintInstallationToken } from "./credential.ts";
+import {
+  gitCredential,
+  repositoryCredential,
+  type MintInstallationToken,
+  type RepositoryCredential,
+} from "./credential.ts";
 import { fetchRepository } from "./fetch-repository.ts";
 import { readBlob } from "./read-blob.ts";
 import type { GitRemotePolicy } from "./remote.ts";
@@ -31,8 +35,8 @@ export interface SyncDeps {
   /** Masks the credential in git errors and logs; a fresh one is used if omitted. */
   masker?: SecretMasker;
   mintInstallationToken?: MintInstallationToken;
-  /** Parent of the temporary checkouts; the OS temp directory by default. */
-  workDir?: string;
+  /** The worker's own work folder: each sync's checkout and git home go there, nowhere else. */
+  workDir: string;
   gitBinary?: string;
   timeoutMs?: number;
 }
@@ -119,11 +123,12 @@ export async function syncRepository(
       reason: "REPOSITORY_NOT_FOUND",
     });
   const log = deps.logger.child({ workspaceId: input.workspaceId, repositoryId: repository.id });
-  const scratch = await mkdtemp(join(deps.workDir ?? tmpdir(), "secondshift-sync-"));
+  const scratch = await mkdtemp(join(deps.workDir, "sync-"));
   // The credential (a fresh installation token for GitHub Apps) leaves the masker with the sync.
   const masker = (deps.masker ?? new SecretMasker()).scope();
+  let credential: RepositoryCredential | undefined;
   try {
-    const credential = await repositoryCredential(
+    credential = await repositoryCredential(
       deps.keyring,
       repository.connection,
       repository.fullName,
@@ -135,12 +140,15 @@ export async function syncRepository(
       cloneUrl: repository.cloneUrl,
       ref: { branch: repository.defaultBranch },
       dir,
+      workDir: scratch,
       policy: deps.policy,
       masker,
-      ...(credential ? { credential } : {}),
+      ...(credential ? { credential: gitCredential(credential) } : {}),
       ...(deps.gitBinary ? { gitBinary: deps.gitBinary } : {}),
       ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
     });
+    // A minted token is needed for the fetch only: revoked at once, not left to expire.
+    await credential?.revoke?.();
     const config = await readConfig(dir, scratch, commit, deps.limits);
     const now = new Date();
     if (!config.ok) {
@@ -189,6 +197,7 @@ export async function syncRepository(
     log.warn({ reason, error: message }, "repository sync failed");
     return { status: "failed", error: message, reason };
   } finally {
+    await credential?.revoke?.();
     masker.close();
     await rm(scratch, { recursive: true, force: true });
   }

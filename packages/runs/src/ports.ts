@@ -19,6 +19,8 @@ export interface SourceCheckout {
 
 export interface SourceProvider {
   checkout(input: {
+    /** The run the checkout is for: its masker scope holds the fetch's credential. */
+    runId: string;
     workspaceId: string;
     repositoryId: string;
     commit: string | null;

@@ -1,2 +1,3 @@
 export { fatal, onShutdown, openVerifiedDatabase, outboundPolicy } from "./startup.ts";
+export { emptyWorkFolder } from "./work-folder.ts";
 export type { DatabaseSettings, OutboundSettings } from "./startup.ts";

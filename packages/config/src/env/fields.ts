@@ -1,5 +1,7 @@
 // Building blocks for the per-service environment schemas. Every secret is required and has no
 // default; every message says what a valid value looks like.
+import { homedir, tmpdir } from "node:os";
+import { isAbsolute, resolve, sep } from "node:path";
 import { decodeKey, generateKeyHint } from "@secondshift/crypto";
 import { z } from "zod";
 
@@ -117,3 +119,31 @@ const flag = (defaultValue: "true" | "false") =>
 export const booleanFlag = flag("false");
 /** A flag that is on unless set to false. */
 export const booleanFlagOn = flag("true");
+
+/**
+ * Why `path` cannot be a folder the service owns alone (it empties it at every start), or null.
+ * Kept simple: absolute, at least two levels deep (so not `/`, `/tmp`, `/var`, `/home`), and not
+ * the temp folder itself or the user's home.
+ */
+export function sharedFolderProblem(path: string): string | null {
+  if (!isAbsolute(path)) return "must be an absolute path";
+  const resolved = resolve(path);
+  if (resolved.split(sep).filter(Boolean).length < 2)
+    return "must not be / or a top-level folder such as /tmp";
+  if (resolved === resolve(tmpdir()) || resolved === resolve(homedir()))
+    return "must not be the temp folder or the home folder itself";
+  return null;
+}
+
+/** A folder of the service's own, emptied at each start; unset: the app's default. */
+export const ownFolder = z
+  .string()
+  .optional()
+  .superRefine((value, ctx) => {
+    const problem = value === undefined ? null : sharedFolderProblem(value);
+    if (problem !== null)
+      ctx.addIssue({
+        code: "custom",
+        message: `${problem}: the worker empties this folder at every start, so give it one of its own, e.g. /var/lib/secondshift/work`,
+      });
+  });

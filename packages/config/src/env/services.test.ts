@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "./config-error.ts";
+import { homedir, tmpdir } from "node:os";
 import { loadGatewayEnv, loadWebEnv, loadWorkerEnv } from "./services.ts";
 
 const key = randomBytes(32).toString("base64");
@@ -129,6 +130,18 @@ describe("service environments", () => {
       SANDBOX_ALLOW_RUNC: "true",
     });
     expect(dev.SANDBOX_RUNTIME).toBe("runc");
+  });
+
+  it("the worker's work folder must be a folder of its own (it is emptied at start)", () => {
+    for (const shared of ["/", "/tmp", "/tmp/", "/var", tmpdir(), homedir(), "work", "../x"]) {
+      const error = failure(() => loadWorkerEnv({ ...base, WORKER_WORK_DIR: shared }));
+      expect(error.variables, shared).toEqual(["WORKER_WORK_DIR"]);
+      expect(error.message).toContain("WORKER_WORK_DIR: must");
+    }
+    expect(
+      loadWorkerEnv({ ...base, WORKER_WORK_DIR: "/var/lib/secondshift/work" }).WORKER_WORK_DIR,
+    ).toBe("/var/lib/secondshift/work");
+    expect(loadWorkerEnv(base).WORKER_WORK_DIR).toBeUndefined();
   });
 
   it("rejects an unknown deployment mode and bad ports", () => {

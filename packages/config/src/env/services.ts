@@ -9,6 +9,7 @@ import {
   deploymentMode,
   encryptionKey,
   logLevel,
+  ownFolder,
   port,
   positiveInt,
   previousEncryptionKeys,
@@ -81,6 +82,8 @@ export const workerEnvSchema = z.object({
   SANDBOX_WORKSPACE_MB: positiveInt(1024, "MiB"),
   SANDBOX_TMP_MB: positiveInt(256, "MiB"),
   WORKER_CONCURRENCY: positiveInt(4, "runs", 256),
+  /** Exported repositories, git homes and sync checkouts; emptied at start (default in settings). */
+  WORKER_WORK_DIR: ownFolder,
   RUN_MAX_TIMEOUT_SECONDS: positiveInt(3600, "seconds"),
   RUN_MAX_TOKEN_BUDGET: positiveInt(2_000_000, "tokens"),
 });

@@ -1,6 +1,7 @@
-// Test helpers (not exported): local git repositories and a smart-HTTP server on 127.0.0.1
-// that runs `git http-backend` as CGI and REQUIRES a Basic Authorization header carrying the
-// planted token, so a test passes only if git really sent the credential.
+// Test helpers (`@secondshift/repo-sync/testing`): local git repositories and a smart-HTTP
+// server on 127.0.0.1 that runs `git http-backend` as CGI and REQUIRES a Basic Authorization
+// header carrying the planted token (or one the test accepts, e.g. a minted installation token),
+// so a test passes only if git really sent the credential.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, mkdir, writeFile, symlink } from "node:fs/promises";
 import { createServer, type IncomingMessage } from "node:http";
@@ -70,16 +71,26 @@ export interface GitHttpServer {
   close(): Promise<void>;
 }
 
-/** Serves `projectRoot` over git smart HTTP; 401 unless Basic user:token matches. */
+/**
+ * Serves `projectRoot` over git smart HTTP; 401 unless Basic user:token matches (`token`: the
+ * one accepted, or a test of the password sent).
+ */
 export async function startGitHttpServer(
   projectRoot: string,
-  credential: { username: string; token: string },
+  credential: { username: string; token: string | ((password: string) => boolean) },
 ): Promise<GitHttpServer> {
-  const expected = `Basic ${Buffer.from(`${credential.username}:${credential.token}`).toString("base64")}`;
+  const { username, token } = credential;
+  const accepts = (header: string | undefined) => {
+    const decoded = Buffer.from(header?.replace(/^Basic /, "") ?? "", "base64").toString();
+    const colon = decoded.indexOf(":");
+    if (!header?.startsWith("Basic ") || decoded.slice(0, colon) !== username) return false;
+    const password = decoded.slice(colon + 1);
+    return typeof token === "string" ? password === token : token(password);
+  };
   const authorizations: Array<string | undefined> = [];
   const server = createServer((req: IncomingMessage, res) => {
     authorizations.push(req.headers.authorization);
-    if (req.headers.authorization !== expected) {
+    if (!accepts(req.headers.authorization)) {
       res.writeHead(401, { "www-authenticate": 'Basic realm="test"' }).end();
       return;
     }

@@ -86,6 +86,7 @@ async function startWorkspace(ctx: RunContext) {
   const { run, deps, log } = ctx;
   const [checkedOut, created] = await Promise.allSettled([
     deps.source.checkout({
+      runId: run.id,
       workspaceId: run.workspaceId,
       repositoryId: run.job.repositoryId,
       commit: run.commitSha,

@@ -1,0 +1,250 @@
+// GitHub App repositories (P03), through the worker exactly as apps/worker wires it: a sync and
+// a run's fetch each mint an installation token from a loopback GitHub (the real wire format;
+// it verifies the app JWT's RS256 signature with the app's public key), scoped to the one
+// repository and to reading contents; git fetches over loopback smart HTTP with it; the token
+// is masked for exactly that sync or run, revoked after the fetch, and never stored. A refused
+// mint fails with a message naming the step and nothing secret.
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createConnection, runNow } from "@secondshift/access";
+import { seedTenant, type Tenant } from "@secondshift/access/testing";
+import { startFakeGithubApp, type FakeGithubApp } from "@secondshift/connectors/testing/github-app";
+import { MASK } from "@secondshift/logging";
+import {
+  createTestRepo,
+  startGitHttpServer,
+  type GitHttpServer,
+  type TestRepo,
+} from "@secondshift/repo-sync/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { actAs } from "./harness/actor.ts";
+import { lastToolResult } from "./harness/model-server.ts";
+import { startPlatform, type Platform } from "./harness/platform.ts";
+import { waitForRunEnd } from "./harness/run-end.ts";
+import { plantedSecrets } from "./harness/seed.ts";
+import { seedPlainWorkspace, syncAndApproveAll } from "./harness/seed-plain.ts";
+
+const CONFIG = [
+  "version: 1",
+  "jobs:",
+  "  triage:",
+  "    name: Triage",
+  "    prompt: Triage new issues",
+  '    schedule: "0 3 * * *"',
+  "",
+].join("\n");
+
+let p: Platform;
+let app: FakeGithubApp;
+let repo: TestRepo;
+let server: GitHttpServer;
+/** For each password git sent: was it masked in the worker's logs at that moment? */
+const maskedWhileFetching = new Map<string, boolean>();
+
+beforeAll(async () => {
+  p = await startPlatform();
+  app = await startFakeGithubApp({ appId: 123, installationId: 456 });
+  repo = await createTestRepo();
+  server = await startGitHttpServer(join(repo.root, "srv"), {
+    username: "x-access-token",
+    token: (password) => {
+      maskedWhileFetching.set(password, p.masker.mask(password) === MASK);
+      return app.isLive(password);
+    },
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await app?.stop();
+  await p?.close();
+});
+
+const owner = (tenant: Tenant) => ({
+  db: p.t.db,
+  keyring: p.keyring,
+  actor: { userId: tenant.ownerId },
+  workspaceId: tenant.workspaceId,
+});
+
+/**
+ * A workspace with a GitHub App connection made through the owner's use case (the key encrypted
+ * at rest) and a repository fetched with it.
+ */
+async function appRepository(privateKeyPem = app.privateKeyPem) {
+  const tenant = await seedTenant(p.t.db, "acme");
+  const { id: connectionId } = await createConnection(owner(tenant), {
+    kind: "GITHUB",
+    label: `app-${randomUUID().slice(0, 8)}`,
+    endpoint: app.apiBase,
+    authType: "GITHUB_APP",
+    credential: privateKeyPem,
+    settings: { appId: app.appId, installationId: app.installationId },
+  });
+  const repository = await p.t.db.repository.create({
+    data: {
+      workspaceId: tenant.workspaceId,
+      fullName: "acme/widgets",
+      cloneUrl: `http://127.0.0.1:${server.port}/acme/widgets.git`,
+      connectionId,
+    },
+  });
+  return { workspaceId: tenant.workspaceId, repositoryId: repository.id };
+}
+
+describe("GitHub App repositories", () => {
+  it("[P03] a sync mints a token for that one repository, fetches with it, masks it for the sync only and revokes it", async () => {
+    const commit = await repo.commit({ ".secondshift.yaml": CONFIG });
+    const target = await appRepository();
+    const before = app.mints.length;
+    await p.worker.syncOne(target);
+
+    const stored = await p.t.db.repository.findUniqueOrThrow({
+      where: { id: target.repositoryId },
+    });
+    expect(stored.syncError).toBeNull();
+    expect(stored.lastSyncedCommit).toBe(commit);
+    expect(await p.t.db.job.count({ where: { repositoryId: target.repositoryId } })).toBe(1);
+
+    const mints = app.mints.slice(before);
+    expect(mints).toHaveLength(1);
+    const mint = mints[0]!;
+    // The JWT verified with the app's public key; iat 60 s back, at most 10 minutes long.
+    const now = Math.floor(Date.now() / 1000);
+    expect(mint.claims).not.toBeNull();
+    expect(mint.claims!.iss).toBe("123");
+    expect(mint.claims!.exp - mint.claims!.iat).toBeLessThanOrEqual(600);
+    expect(now - mint.claims!.iat).toBeGreaterThanOrEqual(55);
+    expect(mint.body).toEqual({ repositories: ["widgets"], permissions: { contents: "read" } });
+    expect(mint.headers.accept).toBe("application/vnd.github+json");
+    expect(mint.headers["x-github-api-version"]).toBe("2022-11-28");
+
+    const token = mint.token!;
+    expect(maskedWhileFetching.get(token)).toBe(true);
+    expect(app.revoked).toContain(token);
+    expect(p.masker.mask(token)).toBe(token); // the sync's scope closed
+    expect(p.logs()).not.toContain(token);
+    expect(JSON.stringify(stored)).not.toContain(token);
+  });
+
+  it("[P03] a run's fetch mints its own token, masked for that run and not after", async () => {
+    const commit = await repo.commit({ ".secondshift.yaml": CONFIG, "src/app.ts": "run me\n" });
+    const target = await appRepository();
+    const before = app.mints.length;
+    const runId = randomUUID();
+    const runSecrets = p.masker.scope(runId); // as the executor opens it for each run
+    const checkout = await p.worker.executorDeps.source.checkout({ runId, ...target, commit });
+    try {
+      expect(checkout.commit).toBe(commit);
+      expect(await readFile(join(checkout.dir, "src/app.ts"), "utf8")).toBe("run me\n");
+      const mint = app.mints.slice(before)[0]!;
+      expect(mint.body.repositories).toEqual(["widgets"]);
+      const token = mint.token!;
+      expect(maskedWhileFetching.get(token)).toBe(true);
+      expect(app.revoked).toContain(token);
+      // Still the run's: a line written during the run is masked.
+      p.logger.info({ note: `during ${token}` }, "a line during the run");
+      expect(p.masker.mask(token)).toBe(MASK);
+      runSecrets.close();
+      expect(p.masker.mask(token)).toBe(token);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(p.logs()).toContain(`during ${MASK}`);
+      expect(p.logs()).not.toContain(token);
+    } finally {
+      runSecrets.close();
+      await checkout.cleanup();
+    }
+  });
+
+  it("[P03] a whole run of a GitHub App repository: the sandbox gets the files; the run's token is masked while it runs and not after", async () => {
+    const commit = await repo.commit({
+      ".secondshift.yaml": CONFIG,
+      "README.md": "# fetched with an installation token\n",
+    });
+    const ws = await seedPlainWorkspace(p, { planted: plantedSecrets(), repoDir: repo.bare });
+    // The seeded workspace's repository, fetched over HTTP with a GitHub App connection.
+    const { id: connectionId } = await createConnection(actAs(p, ws.workspaceId, ws.ownerId), {
+      kind: "GITHUB",
+      label: "github-app",
+      endpoint: app.apiBase,
+      authType: "GITHUB_APP",
+      credential: app.privateKeyPem,
+      settings: { appId: app.appId, installationId: app.installationId },
+    });
+    await p.t.db.repository.update({
+      where: { id: ws.repositoryId },
+      data: {
+        fullName: "acme/widgets",
+        cloneUrl: `http://127.0.0.1:${server.port}/acme/widgets.git`,
+        connectionId,
+      },
+    });
+    expect(await syncAndApproveAll(p, ws)).toBe(1);
+    const job = await p.t.db.job.findFirstOrThrow({ where: { workspaceId: ws.workspaceId } });
+
+    const before = app.mints.length;
+    let maskedDuringRun: boolean | null = null;
+    p.model.script([
+      () => ({ tool: "read_file", input: { path: "README.md" } }),
+      (req) => {
+        expect(lastToolResult(req)).toContain("fetched with an installation token");
+        const token = app.mints.slice(before)[0]?.token ?? "";
+        maskedDuringRun = token !== "" && p.masker.mask(token) === MASK;
+        return { text: "Read it." };
+      },
+    ]);
+    await p.worker.start({ repoSync: false });
+    const { runId } = await runNow(actAs(p, ws.workspaceId, ws.ownerId), { jobId: job.id });
+    const run = await waitForRunEnd(p, runId);
+    expect(run, JSON.stringify(run)).toMatchObject({ status: "SUCCEEDED", commitSha: commit });
+
+    const mints = app.mints.slice(before);
+    expect(mints).toHaveLength(1);
+    const token = mints[0]!.token!;
+    expect(maskedDuringRun).toBe(true);
+    expect(app.revoked).toContain(token);
+    expect(p.masker.mask(token)).toBe(token); // the run's scope closed with the run
+    expect(p.logs()).not.toContain(token);
+    const events = await p.t.db.runEvent.findMany({ where: { runId } });
+    expect(JSON.stringify(events)).not.toContain(token);
+  });
+
+  it("[P03] a refused mint fails the sync and the run's fetch with a message naming the step, and nothing secret", async () => {
+    // A key GitHub does not know: the fake verifies the signature and answers 401.
+    const { generateKeyPairSync } = await import("node:crypto");
+    const otherKey = generateKeyPairSync("rsa", { modulusLength: 2048 })
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString();
+    const wrongKey = await appRepository(otherKey);
+    await p.worker.syncOne(wrongKey);
+    const stored = await p.t.db.repository.findUniqueOrThrow({
+      where: { id: wrongKey.repositoryId },
+    });
+    expect(stored.syncError).toMatch(
+      /^GitHub refused an installation token for app 123, installation 456 \(HTTP 401\)/,
+    );
+
+    // The app is not installed on the repository (any more): 404.
+    const notInstalled = await appRepository();
+    app.refuseWith = 404;
+    try {
+      const error: unknown = await p.worker.executorDeps.source
+        .checkout({ runId: randomUUID(), ...notInstalled, commit: null })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ reason: "INSTALLATION_TOKEN_REFUSED" });
+      expect((error as Error).message).toMatch(
+        /^GitHub refused an installation token for app 123, installation 456 \(HTTP 404\)/,
+      );
+      const jwts = app.mints.map((m) => String(m.headers.authorization).replace("Bearer ", ""));
+      const keyLine = app.privateKeyPem.split("\n")[1]!;
+      for (const text of [String(stored.syncError), (error as Error).message, p.logs()]) {
+        for (const jwt of jwts) expect(text).not.toContain(jwt);
+        expect(text).not.toContain(keyLine);
+        expect(text).not.toContain(otherKey.split("\n")[1]!);
+      }
+    } finally {
+      app.refuseWith = null;
+    }
+  });
+});

@@ -1,0 +1,111 @@
+// A loopback fake of GitHub's App installation endpoints, speaking the real wire format:
+// `POST /app/installations/{id}/access_tokens` checks the app JWT's RS256 signature against
+// the app's public key (and its iss / iat / exp), answers 201 `{ token, expires_at, … }`, and
+// `DELETE /installation/token` revokes. Tests read what was asked (`mints`) and which tokens are
+// live (`isLive`, e.g. for a git server that accepts only minted tokens).
+import { createVerify, generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+import { json, startFakeRest, type FakeRest } from "./fake-rest.ts";
+
+export interface SeenMint {
+  installationId: string;
+  headers: IncomingHttpHeaders;
+  body: { repositories?: string[]; permissions?: Record<string, string> };
+  /** The JWT's claims, when its signature verified with the app's public key. */
+  claims: { iss: string; iat: number; exp: number } | null;
+  token: string | null;
+}
+
+export interface FakeGithubApp {
+  /** The API base URL a connection's endpoint points at. */
+  apiBase: string;
+  appId: number;
+  installationId: number;
+  /** The app's private key, as the owner uploads it. */
+  privateKeyPem: string;
+  publicKey: KeyObject;
+  mints: SeenMint[];
+  revoked: string[];
+  rest: FakeRest;
+  /** A status to answer every mint with (e.g. 401), or null to mint. */
+  refuseWith: number | null;
+  isLive(token: string): boolean;
+  stop(): Promise<void>;
+}
+
+function verifiedClaims(publicKey: KeyObject, auth: string | undefined): SeenMint["claims"] {
+  const [header, payload, signature] = (auth ?? "").replace(/^Bearer /, "").split(".");
+  if (!header || !payload || !signature) return null;
+  const alg = (JSON.parse(Buffer.from(header, "base64url").toString()) as { alg?: string }).alg;
+  const valid = createVerify("RSA-SHA256")
+    .update(`${header}.${payload}`)
+    .verify(publicKey, Buffer.from(signature, "base64url"));
+  if (alg !== "RS256" || !valid) return null;
+  return JSON.parse(Buffer.from(payload, "base64url").toString()) as SeenMint["claims"];
+}
+
+/** GitHub's rules: issued by this app, not in the future, at most 10 minutes long. */
+function acceptable(claims: SeenMint["claims"], appId: number): boolean {
+  const now = Math.floor(Date.now() / 1000);
+  return (
+    claims !== null &&
+    claims.iss === String(appId) &&
+    claims.iat <= now + 5 &&
+    claims.exp > now &&
+    claims.exp - claims.iat <= 600
+  );
+}
+
+export async function startFakeGithubApp(
+  options: { appId?: number; installationId?: number } = {},
+): Promise<FakeGithubApp> {
+  const appId = options.appId ?? 123;
+  const installationId = options.installationId ?? 456;
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const rest = await startFakeRest();
+  const live = new Set<string>();
+  const fake: FakeGithubApp = {
+    apiBase: rest.base,
+    appId,
+    installationId,
+    privateKeyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    publicKey,
+    mints: [],
+    revoked: [],
+    rest,
+    refuseWith: null,
+    isLive: (token) => live.has(token),
+    stop: () => rest.stop(),
+  };
+  rest.route(`POST /app/installations/${installationId}/access_tokens`, (req, res) => {
+    const claims = verifiedClaims(publicKey, req.headers.authorization);
+    const body = JSON.parse(req.body || "{}") as SeenMint["body"];
+    const seen: SeenMint = {
+      installationId: String(installationId),
+      headers: req.headers,
+      body,
+      claims,
+      token: null,
+    };
+    fake.mints.push(seen);
+    if (!acceptable(claims, appId))
+      return json(res, 401, { message: "A JSON web token could not be decoded" });
+    if (fake.refuseWith !== null) return json(res, fake.refuseWith, { message: "Refused" });
+    seen.token = `ghs_${randomBytes(18).toString("hex")}`;
+    live.add(seen.token);
+    json(res, 201, {
+      token: seen.token,
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      permissions: body.permissions ?? { contents: "read", metadata: "read" },
+      repository_selection: "selected",
+      repositories: (body.repositories ?? []).map((name) => ({ name })),
+    });
+  });
+  rest.route("DELETE /installation/token", (req, res) => {
+    const token = (req.headers.authorization ?? "").replace(/^(Bearer|token) /, "");
+    if (!live.delete(token)) return json(res, 401, { message: "Bad credentials" });
+    fake.revoked.push(token);
+    res.writeHead(204).end();
+  });
+  return fake;
+}
