@@ -24,7 +24,7 @@ export type { CreateWebhookInput, WebhookSummary } from "./webhooks/manage.ts";
 export type { WorkspaceSettings } from "./workspaces/settings.ts";
 export type { ModelProviderSummary } from "./providers/list.ts";
 export type { RepositorySummary } from "./repositories/list.ts";
-export type { RunDetail, RunSummary } from "./runs/read.ts";
+export type { RunDetail, RunFilters, RunSummary } from "./runs/read.ts";
 export type { AuditEventView, AuditFilters } from "./audit/list.ts";
 export type { DeliveryView } from "./webhooks/deliveries.ts";
 export type { Page, PageInput } from "./paging.ts";

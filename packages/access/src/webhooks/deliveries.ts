@@ -8,6 +8,7 @@ import { pageQuery, toPage, type Page, type PageInput } from "../paging.ts";
 export interface DeliveryView {
   id: string;
   webhookId: string;
+  webhook: { name: string };
   runId: string;
   status: DeliveryStatus;
   attemptCount: number;
@@ -22,6 +23,23 @@ export interface DeliveryView {
     createdAt: Date;
   }>;
 }
+
+/** One delivery with its webhook's name and every attempt, oldest attempt first. */
+export const deliverySelect = {
+  id: true,
+  webhookId: true,
+  webhook: { select: { name: true } },
+  runId: true,
+  status: true,
+  attemptCount: true,
+  nextAttemptAt: true,
+  deliveredAt: true,
+  createdAt: true,
+  attempts: {
+    select: { id: true, statusCode: true, error: true, durationMs: true, createdAt: true },
+    orderBy: { createdAt: "asc" },
+  },
+} as const;
 
 export async function listWebhookDeliveries(
   ctx: ActorContext,
@@ -38,20 +56,7 @@ export async function listWebhookDeliveries(
       ...(input.runId === undefined ? {} : { runId: input.runId }),
       ...(input.status === undefined ? {} : { status: input.status }),
     },
-    select: {
-      id: true,
-      webhookId: true,
-      runId: true,
-      status: true,
-      attemptCount: true,
-      nextAttemptAt: true,
-      deliveredAt: true,
-      createdAt: true,
-      attempts: {
-        select: { id: true, statusCode: true, error: true, durationMs: true, createdAt: true },
-        orderBy: { createdAt: "asc" },
-      },
-    },
+    select: deliverySelect,
   });
   return toPage(rows, input);
 }
