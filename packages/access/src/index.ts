@@ -26,6 +26,7 @@ export type { ModelProviderSummary } from "./providers/list.ts";
 export type { RepositorySummary } from "./repositories/list.ts";
 export type { RunDetail, RunFilters, RunSummary } from "./runs/read.ts";
 export type { AuditEventView, AuditFilters } from "./audit/list.ts";
+export { EXPORT_PAGE_ROWS } from "./audit/list.ts";
 export type { DeliveryView } from "./webhooks/deliveries.ts";
 export type { Page, PageInput } from "./paging.ts";
 

@@ -1,5 +1,6 @@
-// The node (req, res) handler the web process mounts at /api/trpc/: the request guard first
-// (CSRF and size), then tRPC's node adapter. Procedures never see a refused request.
+// The node (req, res) handler the web process mounts at /api/: the request guard first (CSRF
+// and size), then tRPC's node adapter under /api/trpc/, or the audit export's streamed download
+// (GET /api/audit/export, see audit-export.ts). Procedures never see a refused request.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { WorkspaceServices } from "@secondshift/access";
 import type { AccountsDeps } from "@secondshift/accounts";
@@ -8,11 +9,14 @@ import type { Logger } from "@secondshift/logging";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { cookieSettings } from "./cookies.ts";
 import { createContext, type ApiDeps } from "./context.ts";
+import { AUDIT_EXPORT_PATH, handleAuditExport } from "./audit-export.ts";
 import { describeInternalError } from "./errors.ts";
 import { guardRequest } from "./guard.ts";
 import type { RunEventListener } from "./run-events/listener.ts";
 import { appRouter } from "./root.ts";
 
+/** Everything the API answers is under this prefix (the web server mounts the handler here). */
+export const API_PATH_PREFIX = "/api/";
 export const API_BASE_PATH = "/api/trpc/";
 export const MAX_API_BODY_BYTES = 1024 * 1024;
 
@@ -74,9 +78,19 @@ export function createApiHandler(
   });
   return (req, res) => {
     const refusal = guardRequest(req, { publicOrigin, maxBodyBytes });
-    if (!refusal) return trpc(req, res);
+    if (refusal) {
+      res
+        .writeHead(refusal.status, { "content-type": "application/json", connection: "close" })
+        .end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
+      return;
+    }
+    if (req.url?.startsWith(API_BASE_PATH)) return trpc(req, res);
+    if (new URL(req.url ?? "", "http://local").pathname === AUDIT_EXPORT_PATH) {
+      void handleAuditExport(deps, options.logger, req, res);
+      return;
+    }
     res
-      .writeHead(refusal.status, { "content-type": "application/json", connection: "close" })
-      .end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
+      .writeHead(404, { "content-type": "application/json" })
+      .end(JSON.stringify({ error: { code: "NOT_FOUND", message: "No such API route." } }));
   };
 }

@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   "webhook.deleted",
   "repository.added",
   "workspace.updated",
+  "audit.exported",
   // Repository sync (the system, on what a commit declares).
   "job.created",
   "job.request_changed",

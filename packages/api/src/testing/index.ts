@@ -9,7 +9,7 @@ import { testAccounts, type TestAccounts } from "@secondshift/accounts/testing";
 import { createLogger, createMemorySink } from "@secondshift/logging";
 import { createTRPCClient, httpLink, type TRPCClient } from "@trpc/client";
 import superjson from "superjson";
-import { API_BASE_PATH, createApiHandler } from "../http.ts";
+import { API_PATH_PREFIX, createApiHandler } from "../http.ts";
 import type { AppRouter } from "../root.ts";
 import type { RunEventListener } from "../run-events/listener.ts";
 
@@ -54,7 +54,7 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
   // The handler needs the origin, which is known once the server listens.
   const mounted: { handler?: ReturnType<typeof createApiHandler> } = {};
   const server = createServer((req, res) => {
-    if (mounted.handler && req.url?.startsWith(API_BASE_PATH)) return mounted.handler(req, res);
+    if (mounted.handler && req.url?.startsWith(API_PATH_PREFIX)) return mounted.handler(req, res);
     res.writeHead(404).end();
   });
   const origin = `http://127.0.0.1:${await listen(server)}`;
