@@ -21,7 +21,10 @@ export type { CreatedInvitation, CreateInvitationInput } from "./members/invitat
 export type { CreateModelProviderInput, UpdateModelProviderInput } from "./providers/manage.ts";
 export type { AddedRepository, AddRepositoryInput } from "./repositories/add.ts";
 export type { CreateWebhookInput, WebhookSummary } from "./webhooks/manage.ts";
-export type { WorkspaceSettings } from "./workspaces/settings.ts";
+export type { UpdateWorkspaceInput, WorkspaceSettings } from "./workspaces/settings.ts";
+// Not workspace-scoped (the caller has no workspace yet): outside the area index and its matrix.
+export { createWorkspace } from "./workspaces/create.ts";
+export type { CreatedWorkspace, UserContext } from "./workspaces/create.ts";
 export type { ModelProviderSummary } from "./providers/list.ts";
 export type { RepositorySummary } from "./repositories/list.ts";
 export type { RunDetail, RunFilters, RunSummary } from "./runs/read.ts";
@@ -34,7 +37,7 @@ export { notFound, requireRole } from "./context.ts";
 export type { Actor, ActorContext, DbClient, Need, WorkspaceServices } from "./context.ts";
 export { recordAudit, SYSTEM_SCHEDULER, TOOL_CALL_ACTION } from "./audit/record.ts";
 export type { AuditAction, AuditEntry, AuditTargetType } from "./audit/record.ts";
-export { insertQueuedRun, lockJobRuns } from "./runs/queued-run.ts";
+export { insertQueuedRun, lockJobRuns, runBudget } from "./runs/queued-run.ts";
 export { groupKey, normaliseRequest, requestHash, storedRequest } from "./request.ts";
 export type { RequestedToolGroup } from "./request.ts";
 export { readDiscoveredTools } from "./tools.ts";

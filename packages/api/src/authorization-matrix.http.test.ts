@@ -347,7 +347,17 @@ const matrix: Record<string, Row> = {
   },
   // workspace settings
   "workspace.get": { access: "read", scope: "list", input: () => ({}) },
-  "workspace.update": { access: "own", scope: "list", input: () => ({ maxConcurrentRuns: 3 }) },
+  "workspace.update": {
+    access: "own",
+    scope: "list",
+    input: () => ({ maxConcurrentRuns: 3, defaultTokenBudget: 150_000 }),
+  },
+  // Not workspace-scoped; the default policy "owners": an owner of any workspace may.
+  "workspace.create": {
+    access: "signed-in",
+    input: () => ({ name: `ws-${randomUUID().slice(0, 8)}` }),
+    expect: { admin: "FORBIDDEN", viewer: "FORBIDDEN" },
+  },
   "audit.list": {
     access: "read",
     scope: "list",

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { WorkspaceServices } from "@secondshift/access";
 import type { AccountsDeps } from "@secondshift/accounts";
+import type { WorkspaceCreationPolicy } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
 import type { Logger } from "@secondshift/logging";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
@@ -38,6 +39,8 @@ export interface ApiOptions {
   /** The queues the web process owns, for run now, pause / resume and sync now. */
   services?: WorkspaceServices;
   keyring?: Keyring;
+  /** Who may create workspaces (the web's SECONDSHIFT_WORKSPACE_CREATION); default "owners". */
+  workspaceCreation?: WorkspaceCreationPolicy;
 }
 
 export function apiDeps(options: ApiOptions): ApiDeps {
@@ -47,6 +50,7 @@ export function apiDeps(options: ApiOptions): ApiDeps {
     cookie: cookieSettings(options.publicUrl, options.accounts.sessions.absoluteMs),
     setupToken: options.setupToken,
     clientAddress: options.clientAddress ?? ((req) => req.socket.remoteAddress ?? "unknown"),
+    workspaceCreation: options.workspaceCreation ?? "owners",
     ...(options.runEvents ? { runEvents: options.runEvents } : {}),
     ...(options.streamReauthorizeMs === undefined
       ? {}

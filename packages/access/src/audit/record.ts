@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   "webhook.created",
   "webhook.deleted",
   "repository.added",
+  "workspace.created",
   "workspace.updated",
   "audit.exported",
   // Repository sync (the system, on what a commit declares).

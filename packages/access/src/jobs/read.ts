@@ -4,6 +4,7 @@
 // (@secondshift/scheduler fire.ts: a skipped fire has no run to hang anything on).
 import type { JobStatus } from "@secondshift/db";
 import { nowOf, notFound, requireRole, type ActorContext } from "../context.ts";
+import { runBudget } from "../runs/queued-run.ts";
 import { scheduleView } from "./schedule.ts";
 
 export interface JobSummary {
@@ -108,7 +109,10 @@ export async function listJobs(
 export interface JobDetail extends JobSummary {
   prompt: string;
   model: string | null;
-  tokenBudget: number;
+  /** The job's own budget per run; null when its config declares none. */
+  tokenBudget: number | null;
+  /** What its next run gets: its own budget, or the workspace's default. */
+  effectiveTokenBudget: number;
   timeoutSeconds: number;
   /** The latest skipped fires, newest first (at most 20). */
   recentSkippedFires: SkippedFire[];
@@ -122,7 +126,7 @@ export async function getJob(ctx: ActorContext, input: { jobId: string }): Promi
     select: { ...columns, prompt: true, model: true, tokenBudget: true, timeoutSeconds: true },
   });
   if (!job) throw notFound("Job");
-  const [skips, recent] = await Promise.all([
+  const [skips, recent, effectiveTokenBudget] = await Promise.all([
     weeklySkips(ctx, [job.id], now),
     ctx.db.auditEvent.findMany({
       where: { workspaceId: ctx.workspaceId, ...SKIPPED, targetId: job.id },
@@ -130,12 +134,14 @@ export async function getJob(ctx: ActorContext, input: { jobId: string }): Promi
       orderBy: { id: "desc" },
       take: RECENT_SKIPS,
     }),
+    runBudget(ctx.db, ctx.workspaceId, job.tokenBudget),
   ]);
   return {
     ...present(job, now, skips.get(job.id) ?? { lastWeek: 0, lastAt: null }),
     prompt: job.prompt,
     model: job.model,
     tokenBudget: job.tokenBudget,
+    effectiveTokenBudget,
     timeoutSeconds: job.timeoutSeconds,
     recentSkippedFires: recent.map((r) => ({ at: r.createdAt, reason: r.outcome ?? "unknown" })),
   };

@@ -3,6 +3,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { WorkspaceServices } from "@secondshift/access";
+import type { WorkspaceCreationPolicy } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { testAccounts, type TestAccounts } from "@secondshift/accounts/testing";
@@ -40,6 +41,7 @@ export interface TestApiOptions {
   streamReauthorizeMs?: number;
   services?: WorkspaceServices;
   keyring?: Keyring;
+  workspaceCreation?: WorkspaceCreationPolicy;
 }
 
 function listen(server: Server): Promise<number> {
@@ -70,6 +72,7 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
       : { streamReauthorizeMs: options.streamReauthorizeMs }),
     ...(options.services ? { services: options.services } : {}),
     ...(options.keyring ? { keyring: options.keyring } : {}),
+    ...(options.workspaceCreation ? { workspaceCreation: options.workspaceCreation } : {}),
   });
   const bodies: string[] = [];
   const base = `${origin}/api/trpc`;

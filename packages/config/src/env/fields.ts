@@ -117,3 +117,17 @@ const flag = (defaultValue: "true" | "false") =>
 export const booleanFlag = flag("false");
 /** A flag that is on unless set to false. */
 export const booleanFlagOn = flag("true");
+
+/**
+ * Who may create a workspace through the API: "owners" (someone who already owns one, the
+ * default), "anyone" signed in, or "operator-only" (none through the API: first-run setup makes
+ * the first workspace and the operator the rest).
+ */
+export const WORKSPACE_CREATION_POLICIES = ["owners", "anyone", "operator-only"] as const;
+export type WorkspaceCreationPolicy = (typeof WORKSPACE_CREATION_POLICIES)[number];
+
+export const workspaceCreation = z
+  .enum(WORKSPACE_CREATION_POLICIES, {
+    error: `must be one of ${WORKSPACE_CREATION_POLICIES.join(", ")}`,
+  })
+  .default("owners");

@@ -25,7 +25,8 @@ export const jobSummary = z.object({
 export const jobDetail = jobSummary.extend({
   prompt: z.string(),
   model: z.string().nullable(),
-  tokenBudget: z.number(),
+  tokenBudget: z.number().nullable(),
+  effectiveTokenBudget: z.number(),
   timeoutSeconds: z.number(),
   recentSkippedFires: z.array(z.object({ at: z.date(), reason: z.string() })),
 });
