@@ -294,6 +294,16 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     scope: "row",
     prepare: async (x) => ({ webhookId: await webhook(x) }),
   },
+  updateWebhook: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ webhookId: await webhook(x), statuses: ["FAILED"], enabled: false }),
+  },
+  sendTestDelivery: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ webhookId: await webhook(x) }),
+  },
   // repositories (adding)
   addRepository: {
     need: "own",

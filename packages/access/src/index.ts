@@ -20,7 +20,7 @@ export type { MemberSummary } from "./members/list.ts";
 export type { CreatedInvitation, CreateInvitationInput } from "./members/invitations.ts";
 export type { CreateModelProviderInput, UpdateModelProviderInput } from "./providers/manage.ts";
 export type { AddedRepository, AddRepositoryInput } from "./repositories/add.ts";
-export type { CreateWebhookInput, WebhookSummary } from "./webhooks/manage.ts";
+export type { CreateWebhookInput, UpdateWebhookInput, WebhookSummary } from "./webhooks/manage.ts";
 export type { UpdateWorkspaceInput, WorkspaceSettings } from "./workspaces/settings.ts";
 // Not workspace-scoped (the caller has no workspace yet): outside the area index and its matrix.
 export { createWorkspace } from "./workspaces/create.ts";

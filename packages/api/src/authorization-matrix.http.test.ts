@@ -306,6 +306,16 @@ const matrix: Record<string, Row> = {
     scope: "row",
     input: async (x) => ({ webhookId: await webhook(x) }),
   },
+  "webhooks.update": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ webhookId: await webhook(x), jobKeys: ["nightly"], enabled: false }),
+  },
+  "webhooks.testDelivery": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ webhookId: await webhook(x) }),
+  },
   // members
   "members.list": { access: "read", scope: "list", input: () => ({}) },
   "members.changeRole": {

@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = [
   "provider.deleted",
   "webhook.created",
   "webhook.deleted",
+  "webhook.updated",
+  "webhook.test_sent",
   "repository.added",
   "workspace.created",
   "workspace.updated",

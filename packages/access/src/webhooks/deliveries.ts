@@ -9,7 +9,10 @@ export interface DeliveryView {
   id: string;
   webhookId: string;
   webhook: { name: string };
-  runId: string;
+  /** Null for a test event. */
+  runId: string | null;
+  /** "run.finished" (a run's report) or "webhook.test". */
+  event: string;
   status: DeliveryStatus;
   attemptCount: number;
   nextAttemptAt: Date | null;
@@ -30,6 +33,7 @@ export const deliverySelect = {
   webhookId: true,
   webhook: { select: { name: true } },
   runId: true,
+  event: true,
   status: true,
   attemptCount: true,
   nextAttemptAt: true,
