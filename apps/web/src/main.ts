@@ -41,6 +41,7 @@ async function main() {
     runEvents,
     services,
     keyring,
+    workspaceCreation: env.SECONDSHIFT_WORKSPACE_CREATION,
   });
   const server = createWebServer({ db, keyring, syncQueue, logger, api });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));

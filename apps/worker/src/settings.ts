@@ -31,7 +31,6 @@ export interface WorkerSettings {
     maxTimeoutMinutes: number;
     maxTokenBudget: number;
     defaultTimeoutMinutes: number;
-    defaultTokenBudget: number;
   };
   intervals: {
     deliveryMs: number;
@@ -78,7 +77,6 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
         30,
         Math.max(1, Math.floor(env.RUN_MAX_TIMEOUT_SECONDS / 60)),
       ),
-      defaultTokenBudget: Math.min(200_000, env.RUN_MAX_TOKEN_BUDGET),
     },
     intervals: {
       deliveryMs: 5_000,

@@ -76,7 +76,6 @@ export function testSettings(
       maxTimeoutMinutes: 60,
       maxTokenBudget: 1_000_000,
       defaultTimeoutMinutes: 10,
-      defaultTokenBudget: 100_000,
     },
     intervals: {
       deliveryMs: 200,

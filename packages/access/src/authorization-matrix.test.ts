@@ -294,6 +294,16 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     scope: "row",
     prepare: async (x) => ({ webhookId: await webhook(x) }),
   },
+  updateWebhook: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ webhookId: await webhook(x), statuses: ["FAILED"], enabled: false }),
+  },
+  sendTestDelivery: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ webhookId: await webhook(x) }),
+  },
   // repositories (adding)
   addRepository: {
     need: "own",
@@ -303,7 +313,9 @@ const matrix: Record<UseCaseName, MatrixRow> = {
   // workspace settings
   getWorkspace: { need: "read", scope: "list", prepare: () => ({}) },
   updateWorkspace: { need: "own", scope: "list", prepare: () => ({ maxConcurrentRuns: 3 }) },
+  // audit
   listAuditEvents: { need: "read", scope: "list", prepare: () => ({ limit: 100 }) },
+  exportAuditEvents: { need: "read", scope: "list", prepare: () => ({}) },
 };
 
 type ActorKind = "owner" | "admin" | "viewer" | "member of another workspace" | "non-member";
@@ -330,12 +342,21 @@ function expected(need: Need, actor: ActorKind): Verdict {
 
 type AnyUseCase = (ctx: ActorContext, input: unknown) => Promise<unknown>;
 
+/** A streamed result (an export's pages) is read to its end, so its rows are checked too. */
+async function drained(result: unknown): Promise<unknown> {
+  if (result === null || typeof result !== "object" || !(Symbol.asyncIterator in result))
+    return result;
+  const items: unknown[] = [];
+  for await (const item of result as AsyncIterable<unknown>) items.push(item);
+  return items;
+}
+
 /** Calls a use case; any other AppError (CONFLICT, PRECONDITION…) got past authorization. */
 async function verdict(name: UseCaseName, ctx: ActorContext, input: unknown) {
   try {
     return {
       verdict: "allowed" as Verdict,
-      result: await (useCases[name] as AnyUseCase)(ctx, input),
+      result: await drained(await (useCases[name] as AnyUseCase)(ctx, input)),
     };
   } catch (error) {
     if (!isAppError(error)) throw error;

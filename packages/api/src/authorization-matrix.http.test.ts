@@ -306,6 +306,16 @@ const matrix: Record<string, Row> = {
     scope: "row",
     input: async (x) => ({ webhookId: await webhook(x) }),
   },
+  "webhooks.update": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ webhookId: await webhook(x), jobKeys: ["nightly"], enabled: false }),
+  },
+  "webhooks.testDelivery": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ webhookId: await webhook(x) }),
+  },
   // members
   "members.list": { access: "read", scope: "list", input: () => ({}) },
   "members.changeRole": {
@@ -347,7 +357,17 @@ const matrix: Record<string, Row> = {
   },
   // workspace settings
   "workspace.get": { access: "read", scope: "list", input: () => ({}) },
-  "workspace.update": { access: "own", scope: "list", input: () => ({ maxConcurrentRuns: 3 }) },
+  "workspace.update": {
+    access: "own",
+    scope: "list",
+    input: () => ({ maxConcurrentRuns: 3, defaultTokenBudget: 150_000 }),
+  },
+  // Not workspace-scoped; the default policy "owners": an owner of any workspace may.
+  "workspace.create": {
+    access: "signed-in",
+    input: () => ({ name: `ws-${randomUUID().slice(0, 8)}` }),
+    expect: { admin: "FORBIDDEN", viewer: "FORBIDDEN" },
+  },
   "audit.list": {
     access: "read",
     scope: "list",

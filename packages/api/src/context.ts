@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveSession, type AccountsDeps, type ResolvedSession } from "@secondshift/accounts";
 import type { WorkspaceServices } from "@secondshift/access";
+import type { WorkspaceCreationPolicy } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import type { RunEventListener } from "./run-events/listener.ts";
@@ -31,6 +32,8 @@ export interface ApiDeps {
   services?: WorkspaceServices;
   /** Encrypts credentials, provider keys and webhook secrets bound to their row (P06). */
   keyring?: Keyring;
+  /** Who may create workspaces (SECONDSHIFT_WORKSPACE_CREATION). */
+  workspaceCreation: WorkspaceCreationPolicy;
 }
 
 export interface Context {

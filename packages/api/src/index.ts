@@ -1,4 +1,5 @@
-export { API_BASE_PATH, createApiHandler, MAX_API_BODY_BYTES } from "./http.ts";
+export { API_BASE_PATH, API_PATH_PREFIX, createApiHandler, MAX_API_BODY_BYTES } from "./http.ts";
+export { AUDIT_EXPORT_PATH } from "./audit-export.ts";
 export type { ApiOptions } from "./http.ts";
 export type { AppRouter } from "./root.ts";
 export { startRunEventListener } from "./run-events/listener.ts";

@@ -16,10 +16,23 @@ import { z } from "zod";
 import type { Context } from "./context.ts";
 import { formatError, mappedError } from "./errors.ts";
 
+/**
+ * Live transcripts (SSE) can sit idle for minutes while an agent thinks; reverse proxies and
+ * load balancers cut a silent connection after ~60 s (nginx's proxy_read_timeout, AWS ALB's idle
+ * timeout). A ping comment every 10 s keeps it open, and a client that hears nothing for three
+ * pings' worth reconnects (and resumes from Last-Event-ID) instead of waiting on a dead socket.
+ */
+export const SSE_PING_INTERVAL_MS = 10_000;
+export const SSE_CLIENT_RECONNECT_AFTER_MS = 3 * SSE_PING_INTERVAL_MS;
+
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
   errorFormatter: formatError,
   isDev: false,
+  sse: {
+    ping: { enabled: true, intervalMs: SSE_PING_INTERVAL_MS },
+    client: { reconnectAfterInactivityMs: SSE_CLIENT_RECONNECT_AFTER_MS },
+  },
 });
 
 export const router = t.router;

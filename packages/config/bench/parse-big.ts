@@ -15,7 +15,6 @@ const limits = {
   maxTimeoutMinutes: 120,
   maxTokenBudget: 1_000_000,
   defaultTimeoutMinutes: 30,
-  defaultTokenBudget: 200_000,
 };
 
 function measure(run: () => void): { wall: number; cpu: number } {

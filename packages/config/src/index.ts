@@ -1,7 +1,7 @@
 export { ConfigError } from "./env/config-error.ts";
 export { parseEnv } from "./env/parse-env.ts";
-export type { Env } from "./env/fields.ts";
-export { sharedFolderProblem } from "./env/fields.ts";
+export type { Env, WorkspaceCreationPolicy } from "./env/fields.ts";
+export { sharedFolderProblem, WORKSPACE_CREATION_POLICIES } from "./env/fields.ts";
 export {
   gatewayEnvSchema,
   loadGatewayEnv,

@@ -22,7 +22,6 @@ const limits = {
   maxTimeoutMinutes: 120,
   maxTokenBudget: 1_000_000,
   defaultTimeoutMinutes: 30,
-  defaultTokenBudget: 200_000,
 };
 const validConfig = [
   "version: 1",

@@ -39,15 +39,5 @@ export function validateSchedule(pattern: string, tz: string): void {
   }
 }
 
-/** The next `count` fire times strictly after `from`, as the scheduler will compute them. */
-export function nextFireTimes(pattern: string, tz: string, from: Date, count: number): Date[] {
-  const times: Date[] = [];
-  let cursor = from.getTime();
-  for (let i = 0; i < count; i++) {
-    const next = getNextMillis(cursor, { pattern, tz });
-    if (next === undefined) break;
-    times.push(new Date(next));
-    cursor = next;
-  }
-  return times;
-}
+/** The next fire times: one function for the scheduler and the owner API (jobs.list). */
+export { nextFireTimes } from "@secondshift/access";

@@ -91,7 +91,7 @@ export async function handleFire(
         jobId: fire.jobId,
         trigger: "SCHEDULE",
         scheduledFor: fire.scheduledFor,
-        budgetTokens: job.tokenBudget,
+        jobTokenBudget: job.tokenBudget,
       });
       return [{ outcome: "created", runId: run.id }, true];
     });

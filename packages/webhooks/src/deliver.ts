@@ -19,6 +19,8 @@ import { sendAttempt, type AttemptOutcome } from "./send.ts";
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signature.ts";
 
 export const REPORT_EVENT = "run.finished";
+/** An owner's test event (webhooks.testDelivery): same signature, headers and path. */
+export const TEST_EVENT = "webhook.test";
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 
 export interface DeliveryDeps {
@@ -50,7 +52,17 @@ async function loadDelivery(db: Db, due: DueDelivery) {
     where: { id: due.id, workspaceId: due.workspaceId },
     select: {
       id: true,
-      webhook: { select: { id: true, enabled: true, urlCiphertext: true, secretCiphertext: true } },
+      event: true,
+      createdAt: true,
+      webhook: {
+        select: {
+          id: true,
+          name: true,
+          enabled: true,
+          urlCiphertext: true,
+          secretCiphertext: true,
+        },
+      },
       run: {
         include: {
           job: { select: { key: true, name: true, repository: { select: { fullName: true } } } },
@@ -108,6 +120,29 @@ async function attempt(
   }
 }
 
+/** A run's report, or for a test delivery a small body that says so and names the webhook. */
+function bodyOf(deps: DeliveryDeps, loaded: LoadedDelivery, workspaceId: string): unknown {
+  const { run } = loaded;
+  if (run === null) {
+    return {
+      event: TEST_EVENT,
+      delivery: loaded.id,
+      webhook: { id: loaded.webhook.id, name: loaded.webhook.name },
+      sentAt: loaded.createdAt.toISOString(),
+      message: "A test event from SecondShift. If its signature verifies, this webhook is set up.",
+    };
+  }
+  return buildReportBody(
+    {
+      run,
+      job: run.job,
+      repository: run.job.repository,
+      link: deps.runLink({ workspaceId, id: run.id }),
+    },
+    [deps.masker],
+  );
+}
+
 async function sendTarget(
   deps: DeliveryDeps,
   loaded: LoadedDelivery,
@@ -115,18 +150,7 @@ async function sendTarget(
   now: Date,
   target: { url: string; secret: string },
 ): Promise<AttemptOutcome> {
-  const { run } = loaded;
-  const body = JSON.stringify(
-    buildReportBody(
-      {
-        run,
-        job: run.job,
-        repository: run.job.repository,
-        link: deps.runLink({ workspaceId, id: run.id }),
-      },
-      [deps.masker],
-    ),
-  );
+  const body = JSON.stringify(bodyOf(deps, loaded, workspaceId));
   const outcome = await sendAttempt(deps.client, {
     url: target.url,
     body,
@@ -134,7 +158,7 @@ async function sendTarget(
     headers: {
       "content-type": "application/json",
       "user-agent": "SecondShift-Webhook/1",
-      [EVENT_HEADER]: REPORT_EVENT,
+      [EVENT_HEADER]: loaded.run === null ? TEST_EVENT : REPORT_EVENT,
       [DELIVERY_HEADER]: loaded.id,
       [SIGNATURE_HEADER]: signatureHeader(target.secret, body, now),
     },
@@ -170,7 +194,8 @@ export async function processDelivery(
   log.info(
     {
       webhookId: loaded.webhook.id,
-      runId: loaded.run.id,
+      runId: loaded.run?.id ?? null,
+      event: loaded.event,
       statusCode: outcome.statusCode,
       durationMs: outcome.durationMs,
       outcome: state,

@@ -2,8 +2,9 @@
 // durable to-do item (status PENDING, nextAttemptAt): nothing lives only in Redis or memory,
 // so a worker or Redis restart loses no report. The unique (webhookId, runId) makes a repeated
 // call (the run-finish step retried after a crash) a no-op instead of a second report.
-import type { Db, RunStatus } from "@secondshift/db";
+import type { Db, Prisma, RunStatus } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
+import { TEST_EVENT } from "./deliver.ts";
 
 const UNFINISHED: readonly RunStatus[] = ["QUEUED", "RUNNING"];
 
@@ -53,4 +54,30 @@ export async function enqueueReports(
     skipDuplicates: true,
   });
   return { created: count, webhookIds: matching.map((w) => w.id) };
+}
+
+/**
+ * One test event for one webhook (an owner's "send test"): a delivery row like a report's, due
+ * now, so the worker sends it through the same claim, signature, netguard and retry path, and
+ * its attempts are recorded the same way. Null when the webhook is not in the workspace.
+ */
+export async function enqueueTestDelivery(
+  db: Db | Prisma.TransactionClient,
+  input: { workspaceId: string; webhookId: string; now?: Date },
+): Promise<{ id: string } | null> {
+  const webhook = await db.webhook.findFirst({
+    where: { id: input.webhookId, workspaceId: input.workspaceId },
+    select: { id: true },
+  });
+  if (webhook === null) return null;
+  return db.webhookDelivery.create({
+    data: {
+      workspaceId: input.workspaceId,
+      webhookId: webhook.id,
+      runId: null,
+      event: TEST_EVENT,
+      nextAttemptAt: input.now ?? new Date(),
+    },
+    select: { id: true },
+  });
 }

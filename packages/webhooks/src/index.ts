@@ -17,13 +17,14 @@ export type { SignatureFailure, VerifyOptions, VerifyResult } from "./signature.
 export { createReplayGuard } from "./replay-guard.ts";
 export type { ReplayGuard } from "./replay-guard.ts";
 export { MAX_ATTEMPTS, nextRetryDelayMs, RETRY_DELAYS_MS } from "./retry-schedule.ts";
-export { enqueueReports } from "./enqueue.ts";
+export { enqueueReports, enqueueTestDelivery } from "./enqueue.ts";
 export type { EnqueueResult } from "./enqueue.ts";
 export {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
   deliverDue,
   processDelivery,
   REPORT_EVENT,
+  TEST_EVENT,
 } from "./deliver.ts";
 export type { DeliveryDeps, DeliverySummary } from "./deliver.ts";
 export { createDeliveryProcessor } from "./processor.ts";

@@ -1,2 +1,2 @@
 // Use cases only: the authorization matrix enumerates these exports.
-export { listAuditEvents } from "./list.ts";
+export { exportAuditEvents, listAuditEvents } from "./list.ts";

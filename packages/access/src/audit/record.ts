@@ -30,8 +30,12 @@ export const AUDIT_ACTIONS = [
   "provider.deleted",
   "webhook.created",
   "webhook.deleted",
+  "webhook.updated",
+  "webhook.test_sent",
   "repository.added",
+  "workspace.created",
   "workspace.updated",
+  "audit.exported",
   // Repository sync (the system, on what a commit declares).
   "job.created",
   "job.request_changed",

@@ -40,7 +40,7 @@ export async function runNow(
       jobId: input.jobId,
       trigger: "MANUAL",
       scheduledFor: null,
-      budgetTokens: job.tokenBudget,
+      jobTokenBudget: job.tokenBudget,
     });
     await recordAudit(tx, {
       workspaceId,

@@ -181,7 +181,7 @@ export function actorContext(
   db: Db,
   tenant: Pick<Tenant, "workspaceId">,
   userId: string,
-  extra: Pick<ActorContext, "services" | "keyring"> = {},
+  extra: Pick<ActorContext, "services" | "keyring" | "now"> = {},
 ): ActorContext {
   return { db, actor: { userId }, workspaceId: tenant.workspaceId, ...extra };
 }

@@ -8,7 +8,11 @@ import { pageQuery, toPage, type Page, type PageInput } from "../paging.ts";
 export interface DeliveryView {
   id: string;
   webhookId: string;
-  runId: string;
+  webhook: { name: string };
+  /** Null for a test event. */
+  runId: string | null;
+  /** "run.finished" (a run's report) or "webhook.test". */
+  event: string;
   status: DeliveryStatus;
   attemptCount: number;
   nextAttemptAt: Date | null;
@@ -22,6 +26,24 @@ export interface DeliveryView {
     createdAt: Date;
   }>;
 }
+
+/** One delivery with its webhook's name and every attempt, oldest attempt first. */
+export const deliverySelect = {
+  id: true,
+  webhookId: true,
+  webhook: { select: { name: true } },
+  runId: true,
+  event: true,
+  status: true,
+  attemptCount: true,
+  nextAttemptAt: true,
+  deliveredAt: true,
+  createdAt: true,
+  attempts: {
+    select: { id: true, statusCode: true, error: true, durationMs: true, createdAt: true },
+    orderBy: { createdAt: "asc" },
+  },
+} as const;
 
 export async function listWebhookDeliveries(
   ctx: ActorContext,
@@ -38,20 +60,7 @@ export async function listWebhookDeliveries(
       ...(input.runId === undefined ? {} : { runId: input.runId }),
       ...(input.status === undefined ? {} : { status: input.status }),
     },
-    select: {
-      id: true,
-      webhookId: true,
-      runId: true,
-      status: true,
-      attemptCount: true,
-      nextAttemptAt: true,
-      deliveredAt: true,
-      createdAt: true,
-      attempts: {
-        select: { id: true, statusCode: true, error: true, durationMs: true, createdAt: true },
-        orderBy: { createdAt: "asc" },
-      },
-    },
+    select: deliverySelect,
   });
   return toPage(rows, input);
 }

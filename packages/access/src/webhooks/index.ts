@@ -1,4 +1,5 @@
 // Use cases only: the authorization matrix enumerates these exports.
 export { listWebhookDeliveries } from "./deliveries.ts";
-export { createWebhook, deleteWebhook, listWebhooks } from "./manage.ts";
+export { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from "./manage.ts";
 export { redeliverWebhook } from "./redeliver.ts";
+export { sendTestDelivery } from "./test-delivery.ts";

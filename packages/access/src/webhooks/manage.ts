@@ -93,3 +93,39 @@ export async function deleteWebhook(
     });
   });
 }
+
+export interface UpdateWebhookInput {
+  webhookId: string;
+  name?: string;
+  /** Replaces the job filter (empty: every job). */
+  jobKeys?: string[];
+  /** Replaces the status filter (empty: every status). */
+  statuses?: RunStatus[];
+  enabled?: boolean;
+}
+
+/** Renames, refilters, pauses or resumes a webhook; its URL and secret are not changed here. */
+export async function updateWebhook(ctx: ActorContext, input: UpdateWebhookInput): Promise<void> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.webhook.updateMany({
+      where: { id: input.webhookId, workspaceId },
+      data: {
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.jobKeys === undefined ? {} : { jobKeys: [...new Set(input.jobKeys)] }),
+        ...(input.statuses === undefined ? {} : { statuses: [...new Set(input.statuses)] }),
+        ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+      },
+    });
+    if (count === 0) throw notFound("Webhook");
+    await recordAudit(tx, {
+      workspaceId,
+      actorType: "USER",
+      actorId: actor.userId,
+      action: "webhook.updated",
+      targetType: "Webhook",
+      targetId: input.webhookId,
+    });
+  });
+}

@@ -1,5 +1,6 @@
-// Owner: the workspace's name and how many of its runs may run at once. Every member may read
-// them.
+// Owner: the workspace's name, how many of its runs may run at once, and the token budget of a
+// run whose job declares none. Every member may read them.
+import { repoConfigCaps } from "@secondshift/config";
 import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, type ActorContext } from "../context.ts";
@@ -9,9 +10,12 @@ export interface WorkspaceSettings {
   slug: string;
   name: string;
   maxConcurrentRuns: number;
+  defaultTokenBudget: number;
 }
 
 export const MAX_CONCURRENT_RUNS_LIMIT = 50;
+/** The same bounds a job's own tokenBudget has in .secondshift.yaml. */
+export const TOKEN_BUDGET_RANGE = { min: 1_000, max: repoConfigCaps.maxTokenBudget } as const;
 
 export async function getWorkspace(
   ctx: ActorContext,
@@ -20,18 +24,19 @@ export async function getWorkspace(
   await requireRole(ctx, "read");
   const workspace = await ctx.db.workspace.findUnique({
     where: { id: ctx.workspaceId },
-    select: { id: true, slug: true, name: true, maxConcurrentRuns: true },
+    select: { id: true, slug: true, name: true, maxConcurrentRuns: true, defaultTokenBudget: true },
   });
   if (!workspace) throw notFound("Workspace");
   return workspace;
 }
 
-export async function updateWorkspace(
-  ctx: ActorContext,
-  input: { name?: string; maxConcurrentRuns?: number },
-): Promise<void> {
-  await requireRole(ctx, "own");
-  const { db, workspaceId, actor } = ctx;
+export interface UpdateWorkspaceInput {
+  name?: string;
+  maxConcurrentRuns?: number;
+  defaultTokenBudget?: number;
+}
+
+function checkSettings(input: UpdateWorkspaceInput): void {
   const runs = input.maxConcurrentRuns;
   if (
     runs !== undefined &&
@@ -43,6 +48,28 @@ export async function updateWorkspace(
       { reason: "CONCURRENCY_OUT_OF_RANGE" },
     );
   }
+  const budget = input.defaultTokenBudget;
+  if (
+    budget !== undefined &&
+    (!Number.isInteger(budget) ||
+      budget < TOKEN_BUDGET_RANGE.min ||
+      budget > TOKEN_BUDGET_RANGE.max)
+  ) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `Set a default token budget between ${TOKEN_BUDGET_RANGE.min} and ${TOKEN_BUDGET_RANGE.max}.`,
+      { reason: "BUDGET_OUT_OF_RANGE" },
+    );
+  }
+}
+
+export async function updateWorkspace(
+  ctx: ActorContext,
+  input: UpdateWorkspaceInput,
+): Promise<void> {
+  await requireRole(ctx, "own");
+  const { db, workspaceId, actor } = ctx;
+  checkSettings(input);
   const name = input.name?.trim();
   if (name !== undefined && (name.length === 0 || name.length > 100)) {
     throw new AppError("BAD_REQUEST", "Name the workspace (1 to 100 characters).", {
@@ -54,7 +81,12 @@ export async function updateWorkspace(
       where: { id: workspaceId },
       data: {
         ...(name === undefined ? {} : { name }),
-        ...(runs === undefined ? {} : { maxConcurrentRuns: runs }),
+        ...(input.maxConcurrentRuns === undefined
+          ? {}
+          : { maxConcurrentRuns: input.maxConcurrentRuns }),
+        ...(input.defaultTokenBudget === undefined
+          ? {}
+          : { defaultTokenBudget: input.defaultTokenBudget }),
       },
     });
     await recordAudit(tx, {

@@ -3,13 +3,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { WorkspaceServices } from "@secondshift/access";
+import type { WorkspaceCreationPolicy } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { testAccounts, type TestAccounts } from "@secondshift/accounts/testing";
 import { createLogger, createMemorySink } from "@secondshift/logging";
 import { createTRPCClient, httpLink, type TRPCClient } from "@trpc/client";
 import superjson from "superjson";
-import { API_BASE_PATH, createApiHandler } from "../http.ts";
+import { API_PATH_PREFIX, createApiHandler } from "../http.ts";
 import type { AppRouter } from "../root.ts";
 import type { RunEventListener } from "../run-events/listener.ts";
 
@@ -40,6 +41,7 @@ export interface TestApiOptions {
   streamReauthorizeMs?: number;
   services?: WorkspaceServices;
   keyring?: Keyring;
+  workspaceCreation?: WorkspaceCreationPolicy;
 }
 
 function listen(server: Server): Promise<number> {
@@ -54,7 +56,7 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
   // The handler needs the origin, which is known once the server listens.
   const mounted: { handler?: ReturnType<typeof createApiHandler> } = {};
   const server = createServer((req, res) => {
-    if (mounted.handler && req.url?.startsWith(API_BASE_PATH)) return mounted.handler(req, res);
+    if (mounted.handler && req.url?.startsWith(API_PATH_PREFIX)) return mounted.handler(req, res);
     res.writeHead(404).end();
   });
   const origin = `http://127.0.0.1:${await listen(server)}`;
@@ -70,6 +72,7 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
       : { streamReauthorizeMs: options.streamReauthorizeMs }),
     ...(options.services ? { services: options.services } : {}),
     ...(options.keyring ? { keyring: options.keyring } : {}),
+    ...(options.workspaceCreation ? { workspaceCreation: options.workspaceCreation } : {}),
   });
   const bodies: string[] = [];
   const base = `${origin}/api/trpc`;

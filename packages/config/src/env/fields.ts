@@ -147,3 +147,17 @@ export const ownFolder = z
         message: `${problem}: the worker empties this folder at every start, so give it one of its own, e.g. /var/lib/secondshift/work`,
       });
   });
+
+/**
+ * Who may create a workspace through the API: "owners" (someone who already owns one, the
+ * default), "anyone" signed in, or "operator-only" (none through the API: first-run setup makes
+ * the first workspace and the operator the rest).
+ */
+export const WORKSPACE_CREATION_POLICIES = ["owners", "anyone", "operator-only"] as const;
+export type WorkspaceCreationPolicy = (typeof WORKSPACE_CREATION_POLICIES)[number];
+
+export const workspaceCreation = z
+  .enum(WORKSPACE_CREATION_POLICIES, {
+    error: `must be one of ${WORKSPACE_CREATION_POLICIES.join(", ")}`,
+  })
+  .default("owners");

@@ -162,4 +162,16 @@ describe("web settings", () => {
         .SECONDSHIFT_SETUP_TOKEN_REQUIRED,
     ).toBe(false);
   });
+
+  it("lets owners create workspaces by default; anyone or operator-only on request; nothing else", () => {
+    expect(loadWebEnv(base).SECONDSHIFT_WORKSPACE_CREATION).toBe("owners");
+    for (const policy of ["anyone", "operator-only", "owners"] as const) {
+      expect(
+        loadWebEnv({ ...base, SECONDSHIFT_WORKSPACE_CREATION: policy })
+          .SECONDSHIFT_WORKSPACE_CREATION,
+      ).toBe(policy);
+    }
+    const error = failure(() => loadWebEnv({ ...base, SECONDSHIFT_WORKSPACE_CREATION: "all" }));
+    expect(error.message).toContain("SECONDSHIFT_WORKSPACE_CREATION");
+  });
 });

@@ -15,6 +15,7 @@ import {
   previousEncryptionKeys,
   redisUrl,
   urlWithScheme,
+  workspaceCreation,
   type Env,
 } from "./fields.ts";
 import { ConfigError } from "./config-error.ts";
@@ -39,6 +40,8 @@ export const webEnvSchema = z.object({
   SECONDSHIFT_PUBLIC_URL: urlWithScheme(["https", "http"], "https://secondshift.example.com"),
   /** First-run setup needs the one-time token the web service prints at start (default on). */
   SECONDSHIFT_SETUP_TOKEN_REQUIRED: booleanFlagOn,
+  /** Who may create more workspaces: owners (default), anyone, operator-only. */
+  SECONDSHIFT_WORKSPACE_CREATION: workspaceCreation,
 });
 
 export const gatewayEnvSchema = z.object({

@@ -56,7 +56,8 @@ export function normaliseJob(key: string, raw: Json, limits: RepoConfigLimits): 
     schedule: str(raw.schedule)?.trim().replace(/\s+/g, " ") ?? null,
     timezone: str(raw.timezone) ?? "UTC",
     model: str(raw.model),
-    tokenBudget: typeof raw.tokenBudget === "number" ? raw.tokenBudget : limits.defaultTokenBudget,
+    // Absent: the job has no budget of its own; each run gets its workspace's default.
+    tokenBudget: typeof raw.tokenBudget === "number" ? raw.tokenBudget : null,
     timeoutSeconds:
       (typeof raw.timeoutMinutes === "number" ? raw.timeoutMinutes : limits.defaultTimeoutMinutes) *
       60,

@@ -17,7 +17,6 @@ const limits: RepoConfigLimits = {
   maxTimeoutMinutes: 120,
   maxTokenBudget: 1_000_000,
   defaultTimeoutMinutes: 30,
-  defaultTokenBudget: 200_000,
 };
 
 const errorsOf = (text: string) => {

@@ -6,7 +6,6 @@ const limits: RepoConfigLimits = {
   maxTimeoutMinutes: 120,
   maxTokenBudget: 1_000_000,
   defaultTimeoutMinutes: 30,
-  defaultTokenBudget: 200_000,
 };
 
 /** A valid job body (indented for `jobs.<key>:`), extended by the cases below. */
@@ -385,7 +384,8 @@ jobs:
             schedule: "0 9 * * 1",
             timezone: "UTC",
             model: null,
-            tokenBudget: 200_000,
+            // No budget in the file: the workspace default applies at each run.
+            tokenBudget: null,
             timeoutSeconds: 30 * 60,
             tools: [
               {

@@ -22,7 +22,8 @@ export interface RepoJob {
   schedule: string | null;
   timezone: string;
   model: string | null;
-  tokenBudget: number;
+  /** Null when the file declares none: runs get the workspace's default token budget. */
+  tokenBudget: number | null;
   timeoutSeconds: number;
   /** Sorted by kind then label. */
   tools: RequestedToolGroup[];
@@ -50,7 +51,6 @@ export interface RepoConfigLimits {
   maxTimeoutMinutes: number;
   maxTokenBudget: number;
   defaultTimeoutMinutes: number;
-  defaultTokenBudget: number;
 }
 
 export type ParseRepoConfigResult =

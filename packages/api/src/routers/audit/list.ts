@@ -1,4 +1,5 @@
-// Every member: the audit log newest first, filtered by target, action, actor or time, paged.
+// Every member: the audit log newest first, filtered by target, action, actor, connection, tool or
+// time, paged. The same rows as a file: GET /api/audit/export (audit-export.ts).
 import { listAuditEvents } from "@secondshift/access";
 import { z } from "zod";
 import { actorType, id, page, pageInput } from "../fields.ts";
@@ -26,6 +27,8 @@ export const list = workspaceProcedure
       targetType: z.string().min(1).max(50).optional(),
       action: z.string().min(1).max(64).optional(),
       actorId: z.string().min(1).max(64).optional(),
+      connectionId: id.optional(),
+      toolName: z.string().min(1).max(200).optional(),
       since: z.date().optional(),
       until: z.date().optional(),
     }),
@@ -39,6 +42,8 @@ export const list = workspaceProcedure
       targetType: input.targetType,
       action: input.action,
       actorId: input.actorId,
+      connectionId: input.connectionId,
+      toolName: input.toolName,
       since: input.since,
       until: input.until,
     }),

@@ -17,11 +17,16 @@ export const jobSummary = z.object({
   enabled: z.boolean(),
   configCommit: z.string(),
   updatedAt: z.date(),
+  scheduleText: z.string().nullable(),
+  nextFireTimes: z.array(z.date()),
+  skippedFires: z.object({ lastWeek: z.number(), lastAt: z.date().nullable() }),
 });
 
 export const jobDetail = jobSummary.extend({
   prompt: z.string(),
   model: z.string().nullable(),
-  tokenBudget: z.number(),
+  tokenBudget: z.number().nullable(),
+  effectiveTokenBudget: z.number(),
   timeoutSeconds: z.number(),
+  recentSkippedFires: z.array(z.object({ at: z.date(), reason: z.string() })),
 });

@@ -1,4 +1,4 @@
-// Every member: the workspace's jobs, optionally of one repository.
+// Every member: the workspace's jobs (next fires, skipped fires), optionally of one repository.
 import { listJobs } from "@secondshift/access";
 import { z } from "zod";
 import { id } from "../fields.ts";

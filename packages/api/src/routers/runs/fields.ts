@@ -1,10 +1,13 @@
-// Output shapes of the runs area: status, timings, usage against budget — never a run token.
+// Output shapes of the runs area: status, timings, usage against budget, the diff (capped) and
+// the run's webhook reports — never a run token.
 import { z } from "zod";
 import { runStatus, runTrigger } from "../fields.ts";
+import { delivery } from "../webhooks/fields.ts";
 
 export const runSummary = z.object({
   id: z.string(),
   jobId: z.string(),
+  job: z.object({ key: z.string(), name: z.string(), repositoryId: z.string() }),
   trigger: runTrigger,
   status: runStatus,
   commitSha: z.string().nullable(),
@@ -21,4 +24,17 @@ export const runDetail = runSummary.extend({
   inputTokens: z.number(),
   outputTokens: z.number(),
   cancelRequestedAt: z.date().nullable(),
+  usage: z.object({
+    tokensUsed: z.number(),
+    budgetTokens: z.number(),
+    budgetPercent: z.number(),
+    toolCalls: z.number(),
+  }),
+  timings: z.object({
+    waitMs: z.number().nullable(),
+    runMs: z.number().nullable(),
+    totalMs: z.number().nullable(),
+  }),
+  diff: z.object({ text: z.string(), truncated: z.boolean(), totalChars: z.number() }).nullable(),
+  deliveries: z.array(delivery),
 });

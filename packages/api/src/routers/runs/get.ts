@@ -1,4 +1,4 @@
-// Every member: one run with its usage and result summary.
+// Every member: one run with usage against budget, timings, the diff and its webhook reports.
 import { getRun } from "@secondshift/access";
 import { z } from "zod";
 import { id } from "../fields.ts";

@@ -1,4 +1,5 @@
-// Every member: runs newest first, filtered by job, statuses or trigger, with cursor paging.
+// Every member: runs newest first, filtered by job, repository, statuses, trigger or queued
+// time, with cursor paging.
 import { listRuns } from "@secondshift/access";
 import { z } from "zod";
 import { id, page, pageInput, runStatus, runTrigger } from "../fields.ts";
@@ -10,8 +11,11 @@ export const list = workspaceProcedure
     z.object({
       ...pageInput,
       jobId: id.optional(),
+      repositoryId: id.optional(),
       status: z.array(runStatus).max(10).optional(),
       trigger: runTrigger.optional(),
+      since: z.date().optional(),
+      until: z.date().optional(),
     }),
   )
   .output(page(runSummary))
@@ -20,7 +24,10 @@ export const list = workspaceProcedure
       cursor: input.cursor,
       limit: input.limit,
       jobId: input.jobId,
+      repositoryId: input.repositoryId,
       status: input.status,
       trigger: input.trigger,
+      since: input.since,
+      until: input.until,
     }),
   );

@@ -1,31 +1,9 @@
 // Every member: deliveries with every attempt, filtered by webhook, run or status, paged.
 import { listWebhookDeliveries } from "@secondshift/access";
-import { DeliveryStatus } from "@secondshift/db";
 import { z } from "zod";
 import { id, page, pageInput } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
-
-const deliveryStatus = z.enum(DeliveryStatus);
-
-const delivery = z.object({
-  id: z.string(),
-  webhookId: z.string(),
-  runId: z.string(),
-  status: deliveryStatus,
-  attemptCount: z.number(),
-  nextAttemptAt: z.date().nullable(),
-  deliveredAt: z.date().nullable(),
-  createdAt: z.date(),
-  attempts: z.array(
-    z.object({
-      id: z.string(),
-      statusCode: z.number().nullable(),
-      error: z.string().nullable(),
-      durationMs: z.number(),
-      createdAt: z.date(),
-    }),
-  ),
-});
+import { delivery, deliveryStatus } from "./fields.ts";
 
 export const deliveries = workspaceProcedure
   .input(

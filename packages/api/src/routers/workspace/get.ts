@@ -7,6 +7,12 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const get = workspaceProcedure
   .input(noInput)
   .output(
-    z.object({ id: z.string(), slug: z.string(), name: z.string(), maxConcurrentRuns: z.number() }),
+    z.object({
+      id: z.string(),
+      slug: z.string(),
+      name: z.string(),
+      maxConcurrentRuns: z.number(),
+      defaultTokenBudget: z.number(),
+    }),
   )
   .query(({ ctx }) => getWorkspace(ctx.workspace, {}));

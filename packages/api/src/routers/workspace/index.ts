@@ -1,5 +1,6 @@
 import { router } from "../../trpc.ts";
+import { create } from "./create.ts";
 import { get } from "./get.ts";
 import { update } from "./update.ts";
 
-export const workspaceRouter = router({ get, update });
+export const workspaceRouter = router({ get, update, create });

@@ -1,4 +1,5 @@
-// Owner: rename the workspace or change how many of its runs may run at once.
+// Owner: rename the workspace, change how many of its runs may run at once, or the token
+// budget of a run whose job declares none.
 import { updateWorkspace } from "@secondshift/access";
 import { z } from "zod";
 import { nothing } from "../fields.ts";
@@ -9,6 +10,7 @@ export const update = workspaceProcedure
     z.object({
       name: z.string().trim().min(1).max(100).optional(),
       maxConcurrentRuns: z.number().int().min(1).max(50).optional(),
+      defaultTokenBudget: z.number().int().positive().optional(),
     }),
   )
   .output(nothing)
@@ -16,5 +18,6 @@ export const update = workspaceProcedure
     updateWorkspace(ctx.workspace, {
       name: input.name,
       maxConcurrentRuns: input.maxConcurrentRuns,
+      defaultTokenBudget: input.defaultTokenBudget,
     }),
   );

@@ -1,0 +1,79 @@
+import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getJob } from "../jobs/read.ts";
+import { runNow } from "../jobs/run-now.ts";
+import { insertQueuedRun } from "../runs/queued-run.ts";
+import {
+  actorContext,
+  recordingServices,
+  seedJob,
+  seedTenant,
+  type Tenant,
+} from "../testing/index.ts";
+import { getWorkspace, updateWorkspace } from "./settings.ts";
+
+let t: TestDatabase;
+let a: Tenant;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  a = await seedTenant(t.db, "acme");
+});
+afterAll(async () => t?.drop());
+
+const budgetOf = async (runId: string) =>
+  (await t.db.run.findUniqueOrThrow({ where: { id: runId } })).budgetTokens;
+
+describe("workspace settings", () => {
+  it("an owner sets concurrency and the default budget; every member reads them", async () => {
+    const owner = actorContext(t.db, a, a.ownerId);
+    await updateWorkspace(owner, { maxConcurrentRuns: 4, defaultTokenBudget: 75_000 });
+    expect(await getWorkspace(actorContext(t.db, a, a.viewerId), {})).toMatchObject({
+      maxConcurrentRuns: 4,
+      defaultTokenBudget: 75_000,
+    });
+    for (const defaultTokenBudget of [999, 100_000_001, 1.5]) {
+      await expect(updateWorkspace(owner, { defaultTokenBudget })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+        reason: "BUDGET_OUT_OF_RANGE",
+      });
+    }
+    await expect(
+      updateWorkspace(actorContext(t.db, a, a.adminId), { defaultTokenBudget: 5_000 }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+
+  it("a job without its own budget runs with the workspace default as it stands at each run", async () => {
+    const jobId = await seedJob(t.db, a);
+    await t.db.job.update({ where: { id: jobId }, data: { tokenBudget: null } });
+    const owner = actorContext(t.db, a, a.ownerId, { services: recordingServices() });
+    await updateWorkspace(owner, { defaultTokenBudget: 42_000 });
+    expect(await getJob(owner, { jobId })).toMatchObject({
+      tokenBudget: null,
+      effectiveTokenBudget: 42_000,
+    });
+    const manual = await runNow(owner, { jobId });
+    expect(await budgetOf(manual.runId)).toBe(42_000);
+    await t.db.run.update({ where: { id: manual.runId }, data: { status: "CANCELLED" } });
+
+    // The scheduler's fire inserts through the same function (handleFire → insertQueuedRun).
+    await updateWorkspace(owner, { defaultTokenBudget: 43_000 });
+    const fired = await t.db.$transaction((tx) =>
+      insertQueuedRun(tx, {
+        workspaceId: a.workspaceId,
+        jobId,
+        trigger: "SCHEDULE",
+        scheduledFor: new Date("2026-03-01T09:00:00Z"),
+        jobTokenBudget: null,
+      }),
+    );
+    expect(fired.budgetTokens).toBe(43_000);
+  });
+
+  it("a job's own budget wins over the workspace default", async () => {
+    const jobId = await seedJob(t.db, a);
+    const owner = actorContext(t.db, a, a.ownerId, { services: recordingServices() });
+    const { runId } = await runNow(owner, { jobId });
+    expect(await budgetOf(runId)).toBe(10_000);
+  });
+});

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "WebhookDelivery" ADD COLUMN     "event" TEXT NOT NULL DEFAULT 'run.finished',
+ALTER COLUMN "runId" DROP NOT NULL;
