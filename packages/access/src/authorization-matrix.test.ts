@@ -15,6 +15,7 @@ import {
   seedFailedDelivery,
   seedJob,
   seedTenant,
+  staticDiscovery,
   testKeyring,
   tool,
   type Tenant,
@@ -26,6 +27,7 @@ let a: Tenant;
 let b: Tenant;
 let stranger: string;
 const keyring = testKeyring();
+const discovery = staticDiscovery([tool("search"), tool("write", true), tool("fresh")]);
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -223,6 +225,16 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     scope: "row",
     prepare: async (x) => ({ connectionId: await connection(x) }),
   },
+  getConnection: {
+    need: "read",
+    scope: "row",
+    prepare: async (x) => ({ connectionId: await connection(x) }),
+  },
+  discoverConnectionTools: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ connectionId: await connection(x) }),
+  },
   // repositories
   syncRepositoryNow: {
     need: "operate",
@@ -363,14 +375,15 @@ describe("authorization matrix", () => {
   it.each(cells)("[C02][P05] %s as %s → %s", async (name, actor, want) => {
     const input = await matrix[name].prepare(a);
     const services = recordingServices();
-    const before = await auditCount();
-    const ctx = actorContext(t.db, a, actors[actor](), { services, keyring });
+    const [before, asked] = [await auditCount(), discovery.calls.length];
+    const ctx = actorContext(t.db, a, actors[actor](), { services, keyring, discovery });
     const got = await verdict(name, ctx, input);
     expect(got.verdict).toBe(want);
     if (want !== "allowed") {
-      // A refusal changes nothing: no audit row, no queue call.
+      // A refusal changes nothing: no audit row, no queue call, no call to a service.
       expect(await auditCount()).toBe(before);
       expect(services.calls).toEqual([]);
+      expect(discovery.calls.length).toBe(asked);
     }
   });
 
@@ -378,7 +391,11 @@ describe("authorization matrix", () => {
     "[P05] %s by this workspace's owner never reaches another workspace's rows",
     async (name) => {
       const row = matrix[name];
-      const ctx = actorContext(t.db, a, a.ownerId, { services: recordingServices(), keyring });
+      const ctx = actorContext(t.db, a, a.ownerId, {
+        services: recordingServices(),
+        keyring,
+        discovery,
+      });
       if (row.scope === "row") {
         const foreign = await row.prepare(b);
         expect((await verdict(name, ctx, foreign)).verdict).toBe("NOT_FOUND");

@@ -5,6 +5,7 @@
 import type { Keyring } from "@secondshift/crypto";
 import type { Db, Prisma, Role } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
+import type { DiscoveredTool } from "./tools.ts";
 
 export type DbClient = Db | Prisma.TransactionClient;
 
@@ -25,6 +26,19 @@ export interface WorkspaceServices {
   requestSync(target: { workspaceId: string; repositoryId: string }): Promise<void>;
 }
 
+/**
+ * Asks a connection's service which tools it offers, with the connection's decrypted credential
+ * (OAuth refreshed when expired), through netguard. Implemented by `@secondshift/broker`
+ * (`createToolDiscovery`), the same code the worker uses, so the domain never decrypts a
+ * connection credential itself (C25).
+ */
+export interface ToolDiscovery {
+  discover(connection: { workspaceId: string; connectionId: string }): Promise<DiscoveredTool[]>;
+}
+
+/** A WHATWG fetch whose every request goes through netguard (C21); the app builds it. */
+export type OutboundFetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
 export interface ActorContext {
   db: Db;
   actor: Actor;
@@ -33,6 +47,10 @@ export interface ActorContext {
   services?: WorkspaceServices;
   /** Needed by use cases that store a credential (createConnection). */
   keyring?: Keyring;
+  /** Needed by tool discovery (discoverConnectionTools). */
+  discovery?: ToolDiscovery;
+  /** Needed by use cases that call an owner's service themselves (verifyModelProvider). */
+  outbound?: OutboundFetch;
   /** The clock for stored deadlines (invitation expiry); default the system clock. */
   now?: () => Date;
 }
@@ -77,7 +95,7 @@ export async function requireRole(ctx: ActorContext, need: Need): Promise<Role> 
 }
 
 /** A mechanism the caller must have wired; missing means a wiring bug, not a user error. */
-export function requireService<K extends "services" | "keyring">(
+export function requireService<K extends "services" | "keyring" | "discovery" | "outbound">(
   ctx: ActorContext,
   key: K,
 ): NonNullable<ActorContext[K]> {

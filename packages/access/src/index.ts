@@ -10,7 +10,8 @@ export * from "./runs/index.ts";
 export * from "./webhooks/index.ts";
 export * from "./workspaces/index.ts";
 export type { CreateConnectionInput } from "./connections/manage.ts";
-export type { ConnectionSummary } from "./connections/list.ts";
+export type { ConnectionDetail, ConnectionSummary } from "./connections/list.ts";
+export type { ConnectionTool, ReconnectNeeded } from "./connections/view.ts";
 export type { AffectedJob } from "./connections/impact.ts";
 export type { ApproveJobInput, ApproveJobResult } from "./jobs/decisions.ts";
 export type { JobDetail, JobSummary } from "./jobs/read.ts";
@@ -29,7 +30,15 @@ export type { DeliveryView } from "./webhooks/deliveries.ts";
 export type { Page, PageInput } from "./paging.ts";
 
 export { notFound, requireRole } from "./context.ts";
-export type { Actor, ActorContext, DbClient, Need, WorkspaceServices } from "./context.ts";
+export type {
+  Actor,
+  ActorContext,
+  DbClient,
+  Need,
+  OutboundFetch,
+  ToolDiscovery,
+  WorkspaceServices,
+} from "./context.ts";
 export { recordAudit, SYSTEM_SCHEDULER, TOOL_CALL_ACTION } from "./audit/record.ts";
 export type { AuditAction, AuditEntry, AuditTargetType } from "./audit/record.ts";
 export { insertQueuedRun, lockJobRuns } from "./runs/queued-run.ts";

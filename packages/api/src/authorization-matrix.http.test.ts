@@ -11,6 +11,7 @@ import {
   seedConnection,
   seedFailedDelivery,
   seedJob,
+  staticDiscovery,
   testKeyring,
   tool,
 } from "@secondshift/access/testing";
@@ -44,6 +45,8 @@ let b: HttpTenant;
 const browsers = new Map<ActorKind, TestBrowser>();
 const keyring = testKeyring();
 const services = recordingServices();
+/** Discovery answers without a network here; the real one is tested in connections-discover. */
+const discovery = staticDiscovery([tool("search"), tool("write", true), tool("fresh")]);
 /** Secrets sent in requests (a new connection's credential): never echoed either. */
 const sentSecrets: string[] = [];
 
@@ -53,6 +56,7 @@ beforeAll(async () => {
     limits: { maxPerAccount: 1000, maxPerAddress: 10_000 },
     services,
     keyring,
+    discovery,
   });
   a = await seedHttpTenant(t.db, keyring, "acme");
   b = await seedHttpTenant(t.db, keyring, "other");
@@ -276,6 +280,16 @@ const matrix: Record<string, Row> = {
     scope: "row",
     input: async (x) => ({ connectionId: await connection(x), tools: ["search", "write"] }),
   },
+  "connections.get": {
+    access: "read",
+    scope: "row",
+    input: async (x) => ({ connectionId: await connection(x) }),
+  },
+  "connections.discover": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ connectionId: await connection(x) }),
+  },
   // repositories
   "repositories.list": { access: "read", scope: "list", input: () => ({}) },
   "repositories.syncNow": {
@@ -450,13 +464,18 @@ describe("owner API authorization matrix over HTTP", () => {
     const row = matrix[path]!;
     const browser = row.fresh ? await freshBrowser(actor) : browsers.get(actor)!;
     const input = await inputFor(row, a, a.workspaceId);
-    const [before, queued] = [await auditCount(), services.calls.length];
+    const [before, queued, asked] = [
+      await auditCount(),
+      services.calls.length,
+      discovery.calls.length,
+    ];
     const got = await call(browser, path, input);
     expect(got.verdict).toBe(want);
     if (want !== "allowed" && row.access !== "public" && row.access !== "signed-in") {
-      // A refusal changes nothing: no audit row, no queue call.
+      // A refusal changes nothing: no audit row, no queue call, no call to a service.
       expect(await auditCount()).toBe(before);
       expect(services.calls.length).toBe(queued);
+      expect(discovery.calls.length).toBe(asked);
     }
   });
 

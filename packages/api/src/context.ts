@@ -3,7 +3,7 @@
 // for the session cookie so procedures never touch headers themselves.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveSession, type AccountsDeps, type ResolvedSession } from "@secondshift/accounts";
-import type { WorkspaceServices } from "@secondshift/access";
+import type { OutboundFetch, ToolDiscovery, WorkspaceServices } from "@secondshift/access";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import type { RunEventListener } from "./run-events/listener.ts";
@@ -31,6 +31,10 @@ export interface ApiDeps {
   services?: WorkspaceServices;
   /** Encrypts credentials, provider keys and webhook secrets bound to their row (P06). */
   keyring?: Keyring;
+  /** Tool discovery over netguard with the connection's credential (absent: discover fails). */
+  discovery?: ToolDiscovery;
+  /** netguard's guarded fetch, for calls the web process makes itself (provider verify). */
+  outbound?: OutboundFetch;
 }
 
 export interface Context {

@@ -1,7 +1,7 @@
 // The node (req, res) handler the web process mounts at /api/trpc/: the request guard first
 // (CSRF and size), then tRPC's node adapter. Procedures never see a refused request.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { WorkspaceServices } from "@secondshift/access";
+import type { OutboundFetch, ToolDiscovery, WorkspaceServices } from "@secondshift/access";
 import type { AccountsDeps } from "@secondshift/accounts";
 import type { Keyring } from "@secondshift/crypto";
 import type { Logger } from "@secondshift/logging";
@@ -34,6 +34,10 @@ export interface ApiOptions {
   /** The queues the web process owns, for run now, pause / resume and sync now. */
   services?: WorkspaceServices;
   keyring?: Keyring;
+  /** Owner-triggered tool discovery (`createToolDiscovery` from @secondshift/broker). */
+  discovery?: ToolDiscovery;
+  /** netguard's guarded fetch (provider verify); every call the web process makes goes here. */
+  outbound?: OutboundFetch;
 }
 
 export function apiDeps(options: ApiOptions): ApiDeps {
@@ -49,6 +53,8 @@ export function apiDeps(options: ApiOptions): ApiDeps {
       : { streamReauthorizeMs: options.streamReauthorizeMs }),
     ...(options.services ? { services: options.services } : {}),
     ...(options.keyring ? { keyring: options.keyring } : {}),
+    ...(options.discovery ? { discovery: options.discovery } : {}),
+    ...(options.outbound ? { outbound: options.outbound } : {}),
   };
 }
 

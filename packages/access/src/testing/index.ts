@@ -11,7 +11,7 @@ import {
   storeDiscoveredTools,
   type CreateConnectionInput,
 } from "../connections/manage.ts";
-import type { ActorContext, WorkspaceServices } from "../context.ts";
+import type { ActorContext, ToolDiscovery, WorkspaceServices } from "../context.ts";
 import type { SyncedJob } from "../sync-jobs.ts";
 import type { DiscoveredTool } from "../tools.ts";
 
@@ -181,7 +181,24 @@ export function actorContext(
   db: Db,
   tenant: Pick<Tenant, "workspaceId">,
   userId: string,
-  extra: Pick<ActorContext, "services" | "keyring"> = {},
+  extra: Pick<ActorContext, "services" | "keyring" | "discovery" | "outbound"> = {},
 ): ActorContext {
   return { db, actor: { userId }, workspaceId: tenant.workspaceId, ...extra };
+}
+
+/**
+ * A ToolDiscovery that answers with fixed tools and records who asked, for authorization tests
+ * (the real one, over netguard against a real MCP server, is tested in @secondshift/api).
+ */
+export function staticDiscovery(
+  tools: DiscoveredTool[],
+): ToolDiscovery & { calls: Array<{ workspaceId: string; connectionId: string }> } {
+  const calls: Array<{ workspaceId: string; connectionId: string }> = [];
+  return {
+    calls,
+    discover: (connection) => {
+      calls.push(connection);
+      return Promise.resolve(tools);
+    },
+  };
 }

@@ -2,7 +2,7 @@
 // sends our Origin, used both through @trpc/client and for raw attack requests.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { WorkspaceServices } from "@secondshift/access";
+import type { OutboundFetch, ToolDiscovery, WorkspaceServices } from "@secondshift/access";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { testAccounts, type TestAccounts } from "@secondshift/accounts/testing";
@@ -40,6 +40,8 @@ export interface TestApiOptions {
   streamReauthorizeMs?: number;
   services?: WorkspaceServices;
   keyring?: Keyring;
+  discovery?: ToolDiscovery;
+  outbound?: OutboundFetch;
 }
 
 function listen(server: Server): Promise<number> {
@@ -70,6 +72,8 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
       : { streamReauthorizeMs: options.streamReauthorizeMs }),
     ...(options.services ? { services: options.services } : {}),
     ...(options.keyring ? { keyring: options.keyring } : {}),
+    ...(options.discovery ? { discovery: options.discovery } : {}),
+    ...(options.outbound ? { outbound: options.outbound } : {}),
   });
   const bodies: string[] = [];
   const base = `${origin}/api/trpc`;
