@@ -14,12 +14,14 @@ import {
   seedConnection,
   seedFailedDelivery,
   seedJob,
+  modelsListFetch,
   seedTenant,
   staticDiscovery,
   testKeyring,
   tool,
   type Tenant,
 } from "./testing/index.ts";
+import { createModelProvider } from "./providers/manage.ts";
 import { useCases, type UseCaseName } from "./use-cases.ts";
 
 let t: TestDatabase;
@@ -28,6 +30,7 @@ let b: Tenant;
 let stranger: string;
 const keyring = testKeyring();
 const discovery = staticDiscovery([tool("search"), tool("write", true), tool("fresh")]);
+const outbound = modelsListFetch();
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -121,6 +124,17 @@ const provider = async (tenant: Tenant) =>
         baseUrl: "https://api.openai.com",
         apiKeyCiphertext: new Uint8Array([7]),
       },
+    })
+  ).id;
+
+/** A provider whose key really decrypts (verify reads it). */
+const sealedProvider = async (tenant: Tenant) =>
+  (
+    await createModelProvider(actorContext(t.db, tenant, tenant.ownerId, { keyring }), {
+      name: `sealed-${randomUUID()}`,
+      kind: "OPENAI",
+      baseUrl: "https://api.openai.com/v1",
+      apiKey: "matrix-sealed-key",
     })
   ).id;
 
@@ -293,6 +307,11 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     scope: "row",
     prepare: async (x) => ({ providerId: await provider(x), apiKey: "matrix-new-key" }),
   },
+  verifyModelProvider: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ providerId: await sealedProvider(x) }),
+  },
   // webhooks (configuration)
   createWebhook: {
     need: "own",
@@ -375,8 +394,17 @@ describe("authorization matrix", () => {
   it.each(cells)("[C02][P05] %s as %s → %s", async (name, actor, want) => {
     const input = await matrix[name].prepare(a);
     const services = recordingServices();
-    const [before, asked] = [await auditCount(), discovery.calls.length];
-    const ctx = actorContext(t.db, a, actors[actor](), { services, keyring, discovery });
+    const [before, asked, sent] = [
+      await auditCount(),
+      discovery.calls.length,
+      outbound.requests.length,
+    ];
+    const ctx = actorContext(t.db, a, actors[actor](), {
+      services,
+      keyring,
+      discovery,
+      outbound: outbound.fetch,
+    });
     const got = await verdict(name, ctx, input);
     expect(got.verdict).toBe(want);
     if (want !== "allowed") {
@@ -384,6 +412,7 @@ describe("authorization matrix", () => {
       expect(await auditCount()).toBe(before);
       expect(services.calls).toEqual([]);
       expect(discovery.calls.length).toBe(asked);
+      expect(outbound.requests.length).toBe(sent);
     }
   });
 
@@ -395,6 +424,7 @@ describe("authorization matrix", () => {
         services: recordingServices(),
         keyring,
         discovery,
+        outbound: outbound.fetch,
       });
       if (row.scope === "row") {
         const foreign = await row.prepare(b);

@@ -23,6 +23,7 @@ export type { AddedRepository, AddRepositoryInput } from "./repositories/add.ts"
 export type { CreateWebhookInput, WebhookSummary } from "./webhooks/manage.ts";
 export type { WorkspaceSettings } from "./workspaces/settings.ts";
 export type { ModelProviderSummary } from "./providers/list.ts";
+export type { ProviderVerification, VerifyFailure } from "./providers/verify.ts";
 export type { RepositorySummary } from "./repositories/list.ts";
 export type { RunDetail, RunSummary } from "./runs/read.ts";
 export type { AuditEventView, AuditFilters } from "./audit/list.ts";

@@ -10,12 +10,14 @@ import {
   recordingServices,
   seedConnection,
   seedFailedDelivery,
+  modelsListFetch,
   seedJob,
   staticDiscovery,
   testKeyring,
   tool,
 } from "@secondshift/access/testing";
 import { createUser } from "@secondshift/accounts/testing";
+import { encryptField } from "@secondshift/crypto";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,6 +49,8 @@ const keyring = testKeyring();
 const services = recordingServices();
 /** Discovery answers without a network here; the real one is tested in connections-discover. */
 const discovery = staticDiscovery([tool("search"), tool("write", true), tool("fresh")]);
+/** Provider checks answer without a network here; the real one is tested in providers/verify. */
+const outbound = modelsListFetch();
 /** Secrets sent in requests (a new connection's credential): never echoed either. */
 const sentSecrets: string[] = [];
 
@@ -57,6 +61,7 @@ beforeAll(async () => {
     services,
     keyring,
     discovery,
+    outbound: outbound.fetch,
   });
   a = await seedHttpTenant(t.db, keyring, "acme");
   b = await seedHttpTenant(t.db, keyring, "other");
@@ -140,6 +145,25 @@ const provider = async (x: HttpTenant) =>
       },
     })
   ).id;
+/** A provider whose key really decrypts (verify reads and sends it). */
+const sealedProvider = async (x: HttpTenant) => {
+  const id = randomUUID();
+  const cell = { workspaceId: x.workspaceId, table: "ModelProvider", rowId: id };
+  await t.db.modelProvider.create({
+    data: {
+      id,
+      workspaceId: x.workspaceId,
+      name: `sealed-${id}`,
+      kind: "ANTHROPIC",
+      baseUrl: "https://api.anthropic.com",
+      apiKeyCiphertext: await encryptField(keyring, sent("verify-key"), {
+        ...cell,
+        field: "apiKeyCiphertext",
+      }),
+    },
+  });
+  return id;
+};
 const webhook = async (x: HttpTenant) =>
   (
     await t.db.webhook.create({
@@ -359,6 +383,11 @@ const matrix: Record<string, Row> = {
     scope: "row",
     input: async (x) => ({ providerId: await provider(x), apiKey: sent("replacement-key") }),
   },
+  "providers.verify": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ providerId: await sealedProvider(x) }),
+  },
   // workspace settings
   "workspace.get": { access: "read", scope: "list", input: () => ({}) },
   "workspace.update": { access: "own", scope: "list", input: () => ({ maxConcurrentRuns: 3 }) },
@@ -464,10 +493,11 @@ describe("owner API authorization matrix over HTTP", () => {
     const row = matrix[path]!;
     const browser = row.fresh ? await freshBrowser(actor) : browsers.get(actor)!;
     const input = await inputFor(row, a, a.workspaceId);
-    const [before, queued, asked] = [
+    const [before, queued, asked, sentOut] = [
       await auditCount(),
       services.calls.length,
       discovery.calls.length,
+      outbound.requests.length,
     ];
     const got = await call(browser, path, input);
     expect(got.verdict).toBe(want);
@@ -476,6 +506,7 @@ describe("owner API authorization matrix over HTTP", () => {
       expect(await auditCount()).toBe(before);
       expect(services.calls.length).toBe(queued);
       expect(discovery.calls.length).toBe(asked);
+      expect(outbound.requests.length).toBe(sentOut);
     }
   });
 

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   "provider.updated",
   "provider.key_replaced",
   "provider.deleted",
+  "provider.verified",
   "webhook.created",
   "webhook.deleted",
   "repository.added",

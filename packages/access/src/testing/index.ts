@@ -202,3 +202,15 @@ export function staticDiscovery(
     },
   };
 }
+
+/** A guarded-fetch stand-in that answers every request with a models list (authorization tests). */
+export function modelsListFetch(models: string[] = ["model-a"]) {
+  const requests: string[] = [];
+  const fetch = (input: string | URL) => {
+    requests.push(String(input));
+    return Promise.resolve(
+      Response.json({ data: models.map((id) => ({ id, type: "model" })), has_more: false }),
+    );
+  };
+  return { fetch, requests };
+}
