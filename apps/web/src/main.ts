@@ -47,6 +47,7 @@ async function main() {
     keyring,
     discovery: outbound.discovery,
     outbound: outbound.outbound,
+    mcpOAuth: outbound.mcpOAuth,
   });
   const server = createWebServer({ db, keyring, syncQueue, logger, api });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));

@@ -1,7 +1,13 @@
-// Calls the web process makes on the owner's behalf — tool discovery and the model provider
-// check — leave through netguard like every outbound call (C21), under the operator's policy.
+// Calls the web process makes on the owner's behalf — tool discovery, the model provider check
+// and OAuth connection of MCP servers — leave through netguard like every outbound call (C21),
+// under the operator's policy.
 import { createToolDiscovery, tokenEndpointRefresher } from "@secondshift/broker";
-import { closeConnectors, createConnectors, outboundFromNetguard } from "@secondshift/connectors";
+import {
+  closeConnectors,
+  createConnectors,
+  createMcpAuthorizer,
+  outboundFromNetguard,
+} from "@secondshift/connectors";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
@@ -35,6 +41,7 @@ export function buildOwnerOutbound(deps: {
   return {
     discovery,
     outbound,
+    mcpOAuth: createMcpAuthorizer(outbound, "SecondShift"),
     close: async () => {
       await closeConnectors(connectors);
       await client.close();

@@ -17,6 +17,7 @@ import {
   modelsListFetch,
   seedTenant,
   staticDiscovery,
+  stubAuthorizer,
   testKeyring,
   tool,
   type Tenant,
@@ -31,6 +32,7 @@ let stranger: string;
 const keyring = testKeyring();
 const discovery = staticDiscovery([tool("search"), tool("write", true), tool("fresh")]);
 const outbound = modelsListFetch();
+const mcpOAuth = stubAuthorizer();
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -249,6 +251,20 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     scope: "row",
     prepare: async (x) => ({ connectionId: await connection(x) }),
   },
+  startConnectionOAuth: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({
+      connectionId: await seedConnection(t.db, keyring, x, {
+        kind: "MCP",
+        label: `oauth-${randomUUID().slice(0, 8)}`,
+        tools: [],
+        allowed: [],
+        authType: "OAUTH",
+      }),
+      redirectUrl: "https://secondshift.example.test/api/oauth/callback",
+    }),
+  },
   // repositories
   syncRepositoryNow: {
     need: "operate",
@@ -394,16 +410,18 @@ describe("authorization matrix", () => {
   it.each(cells)("[C02][P05] %s as %s → %s", async (name, actor, want) => {
     const input = await matrix[name].prepare(a);
     const services = recordingServices();
-    const [before, asked, sent] = [
+    const [before, asked, sent, authorizing] = [
       await auditCount(),
       discovery.calls.length,
       outbound.requests.length,
+      mcpOAuth.calls.length,
     ];
     const ctx = actorContext(t.db, a, actors[actor](), {
       services,
       keyring,
       discovery,
       outbound: outbound.fetch,
+      mcpOAuth,
     });
     const got = await verdict(name, ctx, input);
     expect(got.verdict).toBe(want);
@@ -413,6 +431,7 @@ describe("authorization matrix", () => {
       expect(services.calls).toEqual([]);
       expect(discovery.calls.length).toBe(asked);
       expect(outbound.requests.length).toBe(sent);
+      expect(mcpOAuth.calls.length).toBe(authorizing);
     }
   });
 
@@ -425,6 +444,7 @@ describe("authorization matrix", () => {
         keyring,
         discovery,
         outbound: outbound.fetch,
+        mcpOAuth,
       });
       if (row.scope === "row") {
         const foreign = await row.prepare(b);

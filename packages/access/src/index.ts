@@ -12,6 +12,10 @@ export * from "./workspaces/index.ts";
 export type { CreateConnectionInput } from "./connections/manage.ts";
 export type { ConnectionDetail, ConnectionSummary } from "./connections/list.ts";
 export type { ConnectionTool, ReconnectNeeded } from "./connections/view.ts";
+// The OAuth callback: not a workspace use case (the state names the workspace), so not in the
+// connections area's index (and its matrix); it authorizes with requireRole itself.
+export { finishConnectionOAuth, OAUTH_PENDING_MS } from "./connections/oauth.ts";
+export type { FinishOAuthDeps } from "./connections/oauth.ts";
 export type { AffectedJob } from "./connections/impact.ts";
 export type { ApproveJobInput, ApproveJobResult } from "./jobs/decisions.ts";
 export type { JobDetail, JobSummary } from "./jobs/read.ts";
@@ -35,6 +39,8 @@ export type {
   Actor,
   ActorContext,
   DbClient,
+  McpAuthorizer,
+  McpOAuthSession,
   Need,
   OutboundFetch,
   ToolDiscovery,

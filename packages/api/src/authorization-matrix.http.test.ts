@@ -13,6 +13,7 @@ import {
   modelsListFetch,
   seedJob,
   staticDiscovery,
+  stubAuthorizer,
   testKeyring,
   tool,
 } from "@secondshift/access/testing";
@@ -51,6 +52,7 @@ const services = recordingServices();
 const discovery = staticDiscovery([tool("search"), tool("write", true), tool("fresh")]);
 /** Provider checks answer without a network here; the real one is tested in providers/verify. */
 const outbound = modelsListFetch();
+const mcpOAuth = stubAuthorizer();
 /** Secrets sent in requests (a new connection's credential): never echoed either. */
 const sentSecrets: string[] = [];
 
@@ -62,6 +64,7 @@ beforeAll(async () => {
     keyring,
     discovery,
     outbound: outbound.fetch,
+    mcpOAuth,
   });
   a = await seedHttpTenant(t.db, keyring, "acme");
   b = await seedHttpTenant(t.db, keyring, "other");
@@ -314,6 +317,19 @@ const matrix: Record<string, Row> = {
     scope: "row",
     input: async (x) => ({ connectionId: await connection(x) }),
   },
+  "connections.oauthStart": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({
+      connectionId: await seedConnection(t.db, keyring, x, {
+        kind: "MCP",
+        label: `oauth-${randomUUID().slice(0, 8)}`,
+        tools: [],
+        allowed: [],
+        authType: "OAUTH",
+      }),
+    }),
+  },
   // repositories
   "repositories.list": { access: "read", scope: "list", input: () => ({}) },
   "repositories.syncNow": {
@@ -493,11 +509,12 @@ describe("owner API authorization matrix over HTTP", () => {
     const row = matrix[path]!;
     const browser = row.fresh ? await freshBrowser(actor) : browsers.get(actor)!;
     const input = await inputFor(row, a, a.workspaceId);
-    const [before, queued, asked, sentOut] = [
+    const [before, queued, asked, sentOut, authorizing] = [
       await auditCount(),
       services.calls.length,
       discovery.calls.length,
       outbound.requests.length,
+      mcpOAuth.calls.length,
     ];
     const got = await call(browser, path, input);
     expect(got.verdict).toBe(want);
@@ -507,6 +524,7 @@ describe("owner API authorization matrix over HTTP", () => {
       expect(services.calls.length).toBe(queued);
       expect(discovery.calls.length).toBe(asked);
       expect(outbound.requests.length).toBe(sentOut);
+      expect(mcpOAuth.calls.length).toBe(authorizing);
     }
   });
 

@@ -3,7 +3,12 @@
 // for the session cookie so procedures never touch headers themselves.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveSession, type AccountsDeps, type ResolvedSession } from "@secondshift/accounts";
-import type { OutboundFetch, ToolDiscovery, WorkspaceServices } from "@secondshift/access";
+import type {
+  McpAuthorizer,
+  OutboundFetch,
+  ToolDiscovery,
+  WorkspaceServices,
+} from "@secondshift/access";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import type { RunEventListener } from "./run-events/listener.ts";
@@ -35,6 +40,8 @@ export interface ApiDeps {
   discovery?: ToolDiscovery;
   /** netguard's guarded fetch, for calls the web process makes itself (provider verify). */
   outbound?: OutboundFetch;
+  /** OAuth 2.1 for MCP connections (createMcpAuthorizer from @secondshift/connectors). */
+  mcpOAuth?: McpAuthorizer;
 }
 
 export interface Context {

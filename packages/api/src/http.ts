@@ -1,7 +1,13 @@
-// The node (req, res) handler the web process mounts at /api/trpc/: the request guard first
-// (CSRF and size), then tRPC's node adapter. Procedures never see a refused request.
+// The node (req, res) handler the web process mounts for the owner API (isApiPath): tRPC under
+// /api/trpc/ — the request guard first (CSRF and size), then tRPC's node adapter; procedures
+// never see a refused request — and the OAuth callback route for MCP connections.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { OutboundFetch, ToolDiscovery, WorkspaceServices } from "@secondshift/access";
+import type {
+  McpAuthorizer,
+  OutboundFetch,
+  ToolDiscovery,
+  WorkspaceServices,
+} from "@secondshift/access";
 import type { AccountsDeps } from "@secondshift/accounts";
 import type { Keyring } from "@secondshift/crypto";
 import type { Logger } from "@secondshift/logging";
@@ -10,11 +16,20 @@ import { cookieSettings } from "./cookies.ts";
 import { createContext, type ApiDeps } from "./context.ts";
 import { describeInternalError } from "./errors.ts";
 import { guardRequest } from "./guard.ts";
+import { handleOAuthCallback, OAUTH_CALLBACK_PATH } from "./oauth-callback.ts";
 import type { RunEventListener } from "./run-events/listener.ts";
 import { appRouter } from "./root.ts";
 
 export const API_BASE_PATH = "/api/trpc/";
 export const MAX_API_BODY_BYTES = 1024 * 1024;
+
+const isOAuthCallback = (url: string | undefined) =>
+  url === OAUTH_CALLBACK_PATH || url?.startsWith(`${OAUTH_CALLBACK_PATH}?`) === true;
+
+/** Whether the owner API's handler serves this request URL (tRPC or the OAuth callback). */
+export function isApiPath(url: string | undefined): boolean {
+  return url?.startsWith(API_BASE_PATH) === true || isOAuthCallback(url);
+}
 
 export interface ApiOptions {
   accounts: AccountsDeps;
@@ -38,6 +53,8 @@ export interface ApiOptions {
   discovery?: ToolDiscovery;
   /** netguard's guarded fetch (provider verify); every call the web process makes goes here. */
   outbound?: OutboundFetch;
+  /** OAuth 2.1 for MCP connections (`createMcpAuthorizer` from @secondshift/connectors). */
+  mcpOAuth?: McpAuthorizer;
 }
 
 export function apiDeps(options: ApiOptions): ApiDeps {
@@ -55,6 +72,7 @@ export function apiDeps(options: ApiOptions): ApiDeps {
     ...(options.keyring ? { keyring: options.keyring } : {}),
     ...(options.discovery ? { discovery: options.discovery } : {}),
     ...(options.outbound ? { outbound: options.outbound } : {}),
+    ...(options.mcpOAuth ? { mcpOAuth: options.mcpOAuth } : {}),
   };
 }
 
@@ -79,6 +97,13 @@ export function createApiHandler(
     },
   });
   return (req, res) => {
+    if (isOAuthCallback(req.url)) {
+      void handleOAuthCallback(deps, options.logger, req, res).catch((error: unknown) => {
+        options.logger.error({ error: describeInternalError(error) }, "oauth callback failed");
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+      return;
+    }
     const refusal = guardRequest(req, { publicOrigin, maxBodyBytes });
     if (!refusal) return trpc(req, res);
     res

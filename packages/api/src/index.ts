@@ -1,4 +1,5 @@
-export { API_BASE_PATH, createApiHandler, MAX_API_BODY_BYTES } from "./http.ts";
+export { API_BASE_PATH, createApiHandler, isApiPath, MAX_API_BODY_BYTES } from "./http.ts";
+export { OAUTH_CALLBACK_PATH } from "./oauth-callback.ts";
 export type { ApiOptions } from "./http.ts";
 export type { AppRouter } from "./root.ts";
 export { startRunEventListener } from "./run-events/listener.ts";

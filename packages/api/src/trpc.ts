@@ -70,6 +70,7 @@ export const workspaceProcedure = authedProcedure
       ...(ctx.deps.keyring ? { keyring: ctx.deps.keyring } : {}),
       ...(ctx.deps.discovery ? { discovery: ctx.deps.discovery } : {}),
       ...(ctx.deps.outbound ? { outbound: ctx.deps.outbound } : {}),
+      ...(ctx.deps.mcpOAuth ? { mcpOAuth: ctx.deps.mcpOAuth } : {}),
     };
     return next({ ctx: { workspace } });
   });

@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   "connection.deleted",
   "connection.tools_allowed",
   "connection.tools_discovered",
+  "connection.authorized",
   "invitation.created",
   "invitation.revoked",
   "member.role_changed",

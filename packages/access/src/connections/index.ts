@@ -6,5 +6,6 @@ export {
   storeDiscoveredTools,
 } from "./manage.ts";
 export { discoverConnectionTools } from "./discover.ts";
+export { startConnectionOAuth } from "./oauth.ts";
 export { getConnectionImpact } from "./impact.ts";
 export { getConnection, listConnections } from "./list.ts";

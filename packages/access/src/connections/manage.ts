@@ -153,6 +153,9 @@ export async function deleteConnection(
         credentialCiphertext: null,
         oauthAccessTokenCiphertext: null,
         oauthRefreshTokenCiphertext: null,
+        oauthStateHash: null,
+        oauthPendingCiphertext: null,
+        oauthPendingExpiresAt: null,
       },
     });
     await revokeGrantsUsing(tx, { workspaceId, connectionId: connection.id, userId: actor.userId });

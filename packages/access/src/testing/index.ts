@@ -11,7 +11,7 @@ import {
   storeDiscoveredTools,
   type CreateConnectionInput,
 } from "../connections/manage.ts";
-import type { ActorContext, ToolDiscovery, WorkspaceServices } from "../context.ts";
+import type { ActorContext, McpAuthorizer, ToolDiscovery, WorkspaceServices } from "../context.ts";
 import type { SyncedJob } from "../sync-jobs.ts";
 import type { DiscoveredTool } from "../tools.ts";
 
@@ -181,7 +181,7 @@ export function actorContext(
   db: Db,
   tenant: Pick<Tenant, "workspaceId">,
   userId: string,
-  extra: Pick<ActorContext, "services" | "keyring" | "discovery" | "outbound"> = {},
+  extra: Pick<ActorContext, "services" | "keyring" | "discovery" | "outbound" | "mcpOAuth"> = {},
 ): ActorContext {
   return { db, actor: { userId }, workspaceId: tenant.workspaceId, ...extra };
 }
@@ -213,4 +213,26 @@ export function modelsListFetch(models: string[] = ["model-a"]) {
     );
   };
   return { fetch, requests };
+}
+
+/**
+ * An McpAuthorizer that answers without a network (authorization tests): begin returns an
+ * authorization URL carrying the state, finish issues fixed tokens. The real one is tested
+ * against a loopback authorization server in @secondshift/api.
+ */
+export function stubAuthorizer(): McpAuthorizer & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    begin: ({ state, session }) => {
+      calls.push("begin");
+      session.codeVerifier = "stub-verifier";
+      return Promise.resolve(`https://auth.example.test/authorize?state=${state}`);
+    },
+    finish: ({ session }) => {
+      calls.push("finish");
+      session.tokens = { access_token: "stub-access", refresh_token: "stub-refresh" };
+      return Promise.resolve();
+    },
+  };
 }

@@ -7,6 +7,7 @@ import { discover } from "./discover.ts";
 import { get } from "./get.ts";
 import { impact } from "./impact.ts";
 import { list } from "./list.ts";
+import { oauthStart } from "./oauth-start.ts";
 import { setAllowedTools } from "./set-allowed-tools.ts";
 
 export const connectionsRouter = router({
@@ -15,6 +16,7 @@ export const connectionsRouter = router({
   create,
   impact,
   discover,
+  oauthStart,
   delete: remove,
   setAllowedTools,
 });
