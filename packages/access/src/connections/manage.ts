@@ -8,6 +8,7 @@ import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
 import { readDiscoveredTools, type DiscoveredTool } from "../tools.ts";
+import { checkGithubApp } from "./github-app.ts";
 import { revokeGrantsUsing } from "./impact.ts";
 
 export interface CreateConnectionInput {
@@ -88,6 +89,7 @@ export async function createConnection(
   const { db, workspaceId, actor } = ctx;
   const keyring = requireService(ctx, "keyring");
   const url = parseEndpoint(input.endpoint);
+  checkGithubApp(input);
   const existing = await db.connection.findFirst({
     where: { workspaceId, kind: input.kind, label: input.label },
     select: { id: true },
