@@ -3,7 +3,7 @@
 // metadata (RFC 9728), authorization server metadata (RFC 8414), dynamic client registration
 // (RFC 7591), an authorization endpoint that approves at once and redirects with code and
 // state, and a token endpoint that checks the PKCE S256 verifier, the client, the redirect URI
-// and the resource (RFC 8707). The MCP endpoint (the SDK's own server) accepts only tokens it
+// and the resource (RFC 8707), and refreshes with rotation. The MCP endpoint (the SDK's own server) accepts only tokens it
 // issued.
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -94,8 +94,33 @@ export async function startFakeOAuthMcp(): Promise<FakeOAuthMcp> {
     res.writeHead(302, { location: back.toString() }).end();
   }
 
+  function issue(res: ServerResponse) {
+    const issued = { accessToken: `at-${randomUUID()}`, refreshToken: `rt-${randomUUID()}` };
+    state.issued.push(issued);
+    json(res, 200, {
+      access_token: issued.accessToken,
+      refresh_token: issued.refreshToken,
+      token_type: "Bearer",
+      expires_in: 3600,
+    });
+  }
+
+  /** RFC 6749 §6 with rotation: the spent refresh token stops working. */
+  function refresh(form: URLSearchParams, res: ServerResponse) {
+    const spent = state.issued.find((t) => t.refreshToken === form.get("refresh_token"));
+    if (
+      !spent ||
+      !clients.has(form.get("client_id") ?? "") ||
+      form.get("resource") !== `${origin}/mcp`
+    )
+      return json(res, 400, { error: "invalid_grant" });
+    spent.refreshToken = `spent-${randomUUID()}`;
+    issue(res);
+  }
+
   function token(form: URLSearchParams, res: ServerResponse) {
     state.tokenRequests.push(form);
+    if (form.get("grant_type") === "refresh_token") return refresh(form, res);
     const code = codes.get(form.get("code") ?? "");
     codes.delete(form.get("code") ?? "");
     const verifier = form.get("code_verifier") ?? "";
@@ -109,14 +134,7 @@ export async function startFakeOAuthMcp(): Promise<FakeOAuthMcp> {
       code.resource !== form.get("resource")
     )
       return json(res, 400, { error: "invalid_grant" });
-    const issued = { accessToken: `at-${randomUUID()}`, refreshToken: `rt-${randomUUID()}` };
-    state.issued.push(issued);
-    json(res, 200, {
-      access_token: issued.accessToken,
-      refresh_token: issued.refreshToken,
-      token_type: "Bearer",
-      expires_in: 3600,
-    });
+    issue(res);
   }
 
   async function mcp(req: IncomingMessage, res: ServerResponse) {

@@ -181,6 +181,34 @@ describe("connections.oauthStart and the callback", () => {
     expect(row.oauthAccessTokenCiphertext).toBeNull();
   });
 
+  it("[C26] once its token expires, the worker's refresher renews it with what the callback stored", async () => {
+    const connectionId = await oauthConnection();
+    await land(owner, await approve(await start(connectionId)));
+    const first = fake.issued.at(-1)!;
+    await t.db.connection.update({
+      where: { id: connectionId },
+      data: { oauthAccessTokenExpiresAt: new Date(Date.now() - 60_000) },
+    });
+    const { tools } = await owner.trpc.connections.discover.mutate({
+      workspaceId: a.workspaceId,
+      connectionId,
+    });
+    expect(tools.map((x) => x.name)).toEqual(["whoami"]);
+    const renewed = fake.issued.at(-1)!;
+    expect(renewed.accessToken).not.toBe(first.accessToken);
+    expect(fake.tokenRequests.at(-1)!.get("grant_type")).toBe("refresh_token");
+    expect(fake.seenTokens.at(-1)).toBe(renewed.accessToken);
+    const row = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    expect(
+      await open(
+        a.workspaceId,
+        row.id,
+        "oauthRefreshTokenCiphertext",
+        row.oauthRefreshTokenCiphertext!,
+      ),
+    ).toBe(renewed.refreshToken);
+  });
+
   it("only MCP connections with OAuth sign-in can be started", async () => {
     const { id } = await owner.trpc.connections.create.mutate({
       workspaceId: a.workspaceId,
