@@ -9,14 +9,16 @@ import {
   createSyncQueue,
   createWorkspaceServices,
 } from "@secondshift/scheduler";
-import { fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
+import { fatal, onShutdown, openVerifiedDatabase, outboundPolicy } from "@secondshift/service";
 import { Redis } from "ioredis";
+import { buildOwnerOutbound } from "./outbound.ts";
 import { createWebServer } from "./server.ts";
 import { prepareSetupToken } from "./setup-token.ts";
 
 async function main() {
   const { env } = await import("./env.ts").catch(fatal);
-  const logger = createLogger({ name: "web", level: env.LOG_LEVEL, masker: new SecretMasker() });
+  const masker = new SecretMasker();
+  const logger = createLogger({ name: "web", level: env.LOG_LEVEL, masker });
   const { db, keyring } = await openVerifiedDatabase(env);
   const queueConnection = { connection: { url: env.REDIS_URL, maxRetriesPerRequest: null } };
   const syncQueue = createSyncQueue(queueConnection);
@@ -33,6 +35,8 @@ async function main() {
   });
   // One LISTEN connection for every live run transcript this process serves.
   const runEvents = await startRunEventListener({ connectionString: env.DATABASE_URL, logger });
+  // Tool discovery and the provider check call the owner's services through netguard.
+  const outbound = buildOwnerOutbound({ db, keyring, logger, masker, policy: outboundPolicy(env) });
   const api = createApiHandler({
     accounts,
     publicUrl: env.SECONDSHIFT_PUBLIC_URL,
@@ -42,6 +46,9 @@ async function main() {
     services,
     keyring,
     workspaceCreation: env.SECONDSHIFT_WORKSPACE_CREATION,
+    discovery: outbound.discovery,
+    outbound: outbound.outbound,
+    mcpOAuth: outbound.mcpOAuth,
   });
   const server = createWebServer({ db, keyring, syncQueue, logger, api });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
@@ -57,6 +64,7 @@ async function main() {
       scheduleQueue.close(),
       redis.quit(),
       runEvents.close(),
+      outbound.close(),
       db.$disconnect(),
     ]);
   });

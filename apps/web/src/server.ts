@@ -2,7 +2,7 @@
 // guard and handler, packages/api), and inbound push webhooks that start a repository sync. A push is authenticated only by its HMAC signature with that repository's
 // own secret (constant time, replay window); everything else answers 404.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { API_PATH_PREFIX } from "@secondshift/api";
+import { isApiPath } from "@secondshift/api";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
@@ -18,7 +18,7 @@ export interface WebServerDeps {
   keyring: Keyring;
   syncQueue: SyncQueue;
   logger: Logger;
-  /** The owner API handler (createApiHandler); without it /api/ answers 404. */
+  /** The owner API handler (createApiHandler): /api/trpc/ and the OAuth callback; else 404. */
   api?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
@@ -79,7 +79,7 @@ export function createWebServer(deps: WebServerDeps): Server {
   }
 
   return createServer((req, res) => {
-    if (deps.api && req.url?.startsWith(API_PATH_PREFIX)) return deps.api(req, res);
+    if (deps.api && isApiPath(req.url)) return deps.api(req, res);
     route(req)
       .then(({ status, body }) =>
         res.writeHead(status, { "content-type": "application/json" }).end(body),

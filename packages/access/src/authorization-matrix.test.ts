@@ -14,11 +14,15 @@ import {
   seedConnection,
   seedFailedDelivery,
   seedJob,
+  modelsListFetch,
   seedTenant,
+  staticDiscovery,
+  stubAuthorizer,
   testKeyring,
   tool,
   type Tenant,
 } from "./testing/index.ts";
+import { createModelProvider } from "./providers/manage.ts";
 import { useCases, type UseCaseName } from "./use-cases.ts";
 
 let t: TestDatabase;
@@ -26,6 +30,9 @@ let a: Tenant;
 let b: Tenant;
 let stranger: string;
 const keyring = testKeyring();
+const discovery = staticDiscovery([tool("search"), tool("write", true), tool("fresh")]);
+const outbound = modelsListFetch();
+const mcpOAuth = stubAuthorizer();
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -119,6 +126,17 @@ const provider = async (tenant: Tenant) =>
         baseUrl: "https://api.openai.com",
         apiKeyCiphertext: new Uint8Array([7]),
       },
+    })
+  ).id;
+
+/** A provider whose key really decrypts (verify reads it). */
+const sealedProvider = async (tenant: Tenant) =>
+  (
+    await createModelProvider(actorContext(t.db, tenant, tenant.ownerId, { keyring }), {
+      name: `sealed-${randomUUID()}`,
+      kind: "OPENAI",
+      baseUrl: "https://api.openai.com/v1",
+      apiKey: "matrix-sealed-key",
     })
   ).id;
 
@@ -223,6 +241,30 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     scope: "row",
     prepare: async (x) => ({ connectionId: await connection(x) }),
   },
+  getConnection: {
+    need: "read",
+    scope: "row",
+    prepare: async (x) => ({ connectionId: await connection(x) }),
+  },
+  discoverConnectionTools: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ connectionId: await connection(x) }),
+  },
+  startConnectionOAuth: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({
+      connectionId: await seedConnection(t.db, keyring, x, {
+        kind: "MCP",
+        label: `oauth-${randomUUID().slice(0, 8)}`,
+        tools: [],
+        allowed: [],
+        authType: "OAUTH",
+      }),
+      redirectUrl: "https://secondshift.example.test/api/oauth/callback",
+    }),
+  },
   // repositories
   syncRepositoryNow: {
     need: "operate",
@@ -280,6 +322,11 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     need: "own",
     scope: "row",
     prepare: async (x) => ({ providerId: await provider(x), apiKey: "matrix-new-key" }),
+  },
+  verifyModelProvider: {
+    need: "own",
+    scope: "row",
+    prepare: async (x) => ({ providerId: await sealedProvider(x) }),
   },
   // webhooks (configuration)
   createWebhook: {
@@ -384,14 +431,28 @@ describe("authorization matrix", () => {
   it.each(cells)("[C02][P05] %s as %s → %s", async (name, actor, want) => {
     const input = await matrix[name].prepare(a);
     const services = recordingServices();
-    const before = await auditCount();
-    const ctx = actorContext(t.db, a, actors[actor](), { services, keyring });
+    const [before, asked, sent, authorizing] = [
+      await auditCount(),
+      discovery.calls.length,
+      outbound.requests.length,
+      mcpOAuth.calls.length,
+    ];
+    const ctx = actorContext(t.db, a, actors[actor](), {
+      services,
+      keyring,
+      discovery,
+      outbound: outbound.fetch,
+      mcpOAuth,
+    });
     const got = await verdict(name, ctx, input);
     expect(got.verdict).toBe(want);
     if (want !== "allowed") {
-      // A refusal changes nothing: no audit row, no queue call.
+      // A refusal changes nothing: no audit row, no queue call, no call to a service.
       expect(await auditCount()).toBe(before);
       expect(services.calls).toEqual([]);
+      expect(discovery.calls.length).toBe(asked);
+      expect(outbound.requests.length).toBe(sent);
+      expect(mcpOAuth.calls.length).toBe(authorizing);
     }
   });
 
@@ -399,7 +460,13 @@ describe("authorization matrix", () => {
     "[P05] %s by this workspace's owner never reaches another workspace's rows",
     async (name) => {
       const row = matrix[name];
-      const ctx = actorContext(t.db, a, a.ownerId, { services: recordingServices(), keyring });
+      const ctx = actorContext(t.db, a, a.ownerId, {
+        services: recordingServices(),
+        keyring,
+        discovery,
+        outbound: outbound.fetch,
+        mcpOAuth,
+      });
       if (row.scope === "row") {
         const foreign = await row.prepare(b);
         expect((await verdict(name, ctx, foreign)).verdict).toBe("NOT_FOUND");

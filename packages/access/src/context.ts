@@ -5,6 +5,7 @@
 import type { Keyring } from "@secondshift/crypto";
 import type { Db, Prisma, Role } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
+import type { DiscoveredTool } from "./tools.ts";
 
 export type DbClient = Db | Prisma.TransactionClient;
 
@@ -25,6 +26,51 @@ export interface WorkspaceServices {
   requestSync(target: { workspaceId: string; repositoryId: string }): Promise<void>;
 }
 
+/**
+ * Asks a connection's service which tools it offers, with the connection's decrypted credential
+ * (OAuth refreshed when expired), through netguard. Implemented by `@secondshift/broker`
+ * (`createToolDiscovery`), the same code the worker uses, so the domain never decrypts a
+ * connection credential itself (C25).
+ */
+export interface ToolDiscovery {
+  discover(connection: { workspaceId: string; connectionId: string }): Promise<DiscoveredTool[]>;
+}
+
+/**
+ * What an MCP OAuth authorization reads and saves while it runs (the SDK's store callbacks),
+ * kept by the use case: it encrypts what must survive until the callback.
+ */
+export interface McpOAuthSession {
+  clientInformation?: Record<string, unknown>;
+  codeVerifier?: string;
+  discoveryState?: Record<string, unknown>;
+  tokens?: { access_token: string; refresh_token?: string; expires_in?: number };
+}
+
+/**
+ * OAuth 2.1 for MCP servers (PKCE S256, RFC 9728 discovery, dynamic client registration),
+ * through netguard. Implemented by `@secondshift/connectors` (`createMcpAuthorizer`).
+ */
+export interface McpAuthorizer {
+  /** Discovers, registers if needed, and returns where to send the owner (null: no auth asked). */
+  begin(input: {
+    endpoint: string;
+    redirectUrl: string;
+    state: string;
+    session: McpOAuthSession;
+  }): Promise<string | null>;
+  /** Exchanges the callback's code (with the session's PKCE verifier); tokens land in session. */
+  finish(input: {
+    endpoint: string;
+    redirectUrl: string;
+    code: string;
+    session: McpOAuthSession;
+  }): Promise<void>;
+}
+
+/** A WHATWG fetch whose every request goes through netguard (C21); the app builds it. */
+export type OutboundFetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
 export interface ActorContext {
   db: Db;
   actor: Actor;
@@ -33,6 +79,12 @@ export interface ActorContext {
   services?: WorkspaceServices;
   /** Needed by use cases that store a credential (createConnection). */
   keyring?: Keyring;
+  /** Needed by tool discovery (discoverConnectionTools). */
+  discovery?: ToolDiscovery;
+  /** Needed by use cases that call an owner's service themselves (verifyModelProvider). */
+  outbound?: OutboundFetch;
+  /** Needed by the OAuth connection flow (startConnectionOAuth, finishConnectionOAuth). */
+  mcpOAuth?: McpAuthorizer;
   /** The clock for stored deadlines (invitation expiry); default the system clock. */
   now?: () => Date;
 }
@@ -77,10 +129,9 @@ export async function requireRole(ctx: ActorContext, need: Need): Promise<Role> 
 }
 
 /** A mechanism the caller must have wired; missing means a wiring bug, not a user error. */
-export function requireService<K extends "services" | "keyring">(
-  ctx: ActorContext,
-  key: K,
-): NonNullable<ActorContext[K]> {
+export function requireService<
+  K extends "services" | "keyring" | "discovery" | "outbound" | "mcpOAuth",
+>(ctx: ActorContext, key: K): NonNullable<ActorContext[K]> {
   const value = ctx[key];
   if (value === undefined) {
     throw new AppError(

@@ -10,7 +10,12 @@ export * from "./runs/index.ts";
 export * from "./webhooks/index.ts";
 export * from "./workspaces/index.ts";
 export type { CreateConnectionInput } from "./connections/manage.ts";
-export type { ConnectionSummary } from "./connections/list.ts";
+export type { ConnectionDetail, ConnectionSummary } from "./connections/list.ts";
+export type { ConnectionTool, ReconnectNeeded } from "./connections/view.ts";
+// The OAuth callback: not a workspace use case (the state names the workspace), so not in the
+// connections area's index (and its matrix); it authorizes with requireRole itself.
+export { finishConnectionOAuth, OAUTH_PENDING_MS } from "./connections/oauth.ts";
+export type { FinishOAuthDeps } from "./connections/oauth.ts";
 export type { AffectedJob } from "./connections/impact.ts";
 export type { ApproveJobInput, ApproveJobResult } from "./jobs/decisions.ts";
 export type { JobDetail, JobSummary, SkippedFire } from "./jobs/read.ts";
@@ -26,6 +31,7 @@ export type { UpdateWorkspaceInput, WorkspaceSettings } from "./workspaces/setti
 export { createWorkspace } from "./workspaces/create.ts";
 export type { CreatedWorkspace, UserContext } from "./workspaces/create.ts";
 export type { ModelProviderSummary } from "./providers/list.ts";
+export type { ProviderVerification, VerifyFailure } from "./providers/verify.ts";
 export type { RepositorySummary } from "./repositories/list.ts";
 export type { RunDetail, RunFilters, RunSummary } from "./runs/read.ts";
 export type { AuditEventView, AuditFilters } from "./audit/list.ts";
@@ -34,7 +40,17 @@ export type { DeliveryView } from "./webhooks/deliveries.ts";
 export type { Page, PageInput } from "./paging.ts";
 
 export { notFound, requireRole } from "./context.ts";
-export type { Actor, ActorContext, DbClient, Need, WorkspaceServices } from "./context.ts";
+export type {
+  Actor,
+  ActorContext,
+  DbClient,
+  McpAuthorizer,
+  McpOAuthSession,
+  Need,
+  OutboundFetch,
+  ToolDiscovery,
+  WorkspaceServices,
+} from "./context.ts";
 export { recordAudit, SYSTEM_SCHEDULER, TOOL_CALL_ACTION } from "./audit/record.ts";
 export type { AuditAction, AuditEntry, AuditTargetType } from "./audit/record.ts";
 export { insertQueuedRun, lockJobRuns, runBudget } from "./runs/queued-run.ts";

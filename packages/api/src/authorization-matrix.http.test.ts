@@ -10,11 +10,15 @@ import {
   recordingServices,
   seedConnection,
   seedFailedDelivery,
+  modelsListFetch,
   seedJob,
+  staticDiscovery,
+  stubAuthorizer,
   testKeyring,
   tool,
 } from "@secondshift/access/testing";
 import { createUser } from "@secondshift/accounts/testing";
+import { encryptField } from "@secondshift/crypto";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -44,6 +48,11 @@ let b: HttpTenant;
 const browsers = new Map<ActorKind, TestBrowser>();
 const keyring = testKeyring();
 const services = recordingServices();
+/** Discovery answers without a network here; the real one is tested in connections-discover. */
+const discovery = staticDiscovery([tool("search"), tool("write", true), tool("fresh")]);
+/** Provider checks answer without a network here; the real one is tested in providers/verify. */
+const outbound = modelsListFetch();
+const mcpOAuth = stubAuthorizer();
 /** Secrets sent in requests (a new connection's credential): never echoed either. */
 const sentSecrets: string[] = [];
 
@@ -53,6 +62,9 @@ beforeAll(async () => {
     limits: { maxPerAccount: 1000, maxPerAddress: 10_000 },
     services,
     keyring,
+    discovery,
+    outbound: outbound.fetch,
+    mcpOAuth,
   });
   a = await seedHttpTenant(t.db, keyring, "acme");
   b = await seedHttpTenant(t.db, keyring, "other");
@@ -136,6 +148,25 @@ const provider = async (x: HttpTenant) =>
       },
     })
   ).id;
+/** A provider whose key really decrypts (verify reads and sends it). */
+const sealedProvider = async (x: HttpTenant) => {
+  const id = randomUUID();
+  const cell = { workspaceId: x.workspaceId, table: "ModelProvider", rowId: id };
+  await t.db.modelProvider.create({
+    data: {
+      id,
+      workspaceId: x.workspaceId,
+      name: `sealed-${id}`,
+      kind: "ANTHROPIC",
+      baseUrl: "https://api.anthropic.com",
+      apiKeyCiphertext: await encryptField(keyring, sent("verify-key"), {
+        ...cell,
+        field: "apiKeyCiphertext",
+      }),
+    },
+  });
+  return id;
+};
 const webhook = async (x: HttpTenant) =>
   (
     await t.db.webhook.create({
@@ -276,6 +307,29 @@ const matrix: Record<string, Row> = {
     scope: "row",
     input: async (x) => ({ connectionId: await connection(x), tools: ["search", "write"] }),
   },
+  "connections.get": {
+    access: "read",
+    scope: "row",
+    input: async (x) => ({ connectionId: await connection(x) }),
+  },
+  "connections.discover": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ connectionId: await connection(x) }),
+  },
+  "connections.oauthStart": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({
+      connectionId: await seedConnection(t.db, keyring, x, {
+        kind: "MCP",
+        label: `oauth-${randomUUID().slice(0, 8)}`,
+        tools: [],
+        allowed: [],
+        authType: "OAUTH",
+      }),
+    }),
+  },
   // repositories
   "repositories.list": { access: "read", scope: "list", input: () => ({}) },
   "repositories.syncNow": {
@@ -354,6 +408,11 @@ const matrix: Record<string, Row> = {
     access: "own",
     scope: "row",
     input: async (x) => ({ providerId: await provider(x), apiKey: sent("replacement-key") }),
+  },
+  "providers.verify": {
+    access: "own",
+    scope: "row",
+    input: async (x) => ({ providerId: await sealedProvider(x) }),
   },
   // workspace settings
   "workspace.get": { access: "read", scope: "list", input: () => ({}) },
@@ -470,13 +529,22 @@ describe("owner API authorization matrix over HTTP", () => {
     const row = matrix[path]!;
     const browser = row.fresh ? await freshBrowser(actor) : browsers.get(actor)!;
     const input = await inputFor(row, a, a.workspaceId);
-    const [before, queued] = [await auditCount(), services.calls.length];
+    const [before, queued, asked, sentOut, authorizing] = [
+      await auditCount(),
+      services.calls.length,
+      discovery.calls.length,
+      outbound.requests.length,
+      mcpOAuth.calls.length,
+    ];
     const got = await call(browser, path, input);
     expect(got.verdict).toBe(want);
     if (want !== "allowed" && row.access !== "public" && row.access !== "signed-in") {
-      // A refusal changes nothing: no audit row, no queue call.
+      // A refusal changes nothing: no audit row, no queue call, no call to a service.
       expect(await auditCount()).toBe(before);
       expect(services.calls.length).toBe(queued);
+      expect(discovery.calls.length).toBe(asked);
+      expect(outbound.requests.length).toBe(sentOut);
+      expect(mcpOAuth.calls.length).toBe(authorizing);
     }
   });
 

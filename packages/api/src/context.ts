@@ -3,7 +3,12 @@
 // for the session cookie so procedures never touch headers themselves.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveSession, type AccountsDeps, type ResolvedSession } from "@secondshift/accounts";
-import type { WorkspaceServices } from "@secondshift/access";
+import type {
+  McpAuthorizer,
+  OutboundFetch,
+  ToolDiscovery,
+  WorkspaceServices,
+} from "@secondshift/access";
 import type { WorkspaceCreationPolicy } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
@@ -34,6 +39,12 @@ export interface ApiDeps {
   keyring?: Keyring;
   /** Who may create workspaces (SECONDSHIFT_WORKSPACE_CREATION). */
   workspaceCreation: WorkspaceCreationPolicy;
+  /** Tool discovery over netguard with the connection's credential (absent: discover fails). */
+  discovery?: ToolDiscovery;
+  /** netguard's guarded fetch, for calls the web process makes itself (provider verify). */
+  outbound?: OutboundFetch;
+  /** OAuth 2.1 for MCP connections (createMcpAuthorizer from @secondshift/connectors). */
+  mcpOAuth?: McpAuthorizer;
 }
 
 export interface Context {

@@ -1,8 +1,15 @@
-// The node (req, res) handler the web process mounts at /api/: the request guard first (CSRF
-// and size), then tRPC's node adapter under /api/trpc/, or the audit export's streamed download
-// (GET /api/audit/export, see audit-export.ts). Procedures never see a refused request.
+// The node (req, res) handler the web process mounts at /api/ (isApiPath): the request guard
+// first (CSRF and size), then tRPC's node adapter under /api/trpc/, or the audit export's
+// streamed download (GET /api/audit/export, see audit-export.ts); procedures never see a refused
+// request. The OAuth callback for MCP connections comes before the guard (a top-level redirect
+// from the authorization server carries no Origin).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { WorkspaceServices } from "@secondshift/access";
+import type {
+  McpAuthorizer,
+  OutboundFetch,
+  ToolDiscovery,
+  WorkspaceServices,
+} from "@secondshift/access";
 import type { AccountsDeps } from "@secondshift/accounts";
 import type { WorkspaceCreationPolicy } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
@@ -13,6 +20,7 @@ import { createContext, type ApiDeps } from "./context.ts";
 import { AUDIT_EXPORT_PATH, handleAuditExport } from "./audit-export.ts";
 import { describeInternalError } from "./errors.ts";
 import { guardRequest } from "./guard.ts";
+import { handleOAuthCallback, OAUTH_CALLBACK_PATH } from "./oauth-callback.ts";
 import type { RunEventListener } from "./run-events/listener.ts";
 import { appRouter } from "./root.ts";
 
@@ -20,6 +28,14 @@ import { appRouter } from "./root.ts";
 export const API_PATH_PREFIX = "/api/";
 export const API_BASE_PATH = "/api/trpc/";
 export const MAX_API_BODY_BYTES = 1024 * 1024;
+
+const isOAuthCallback = (url: string | undefined) =>
+  url === OAUTH_CALLBACK_PATH || url?.startsWith(`${OAUTH_CALLBACK_PATH}?`) === true;
+
+/** Whether the owner API's handler serves this request URL (everything under /api/). */
+export function isApiPath(url: string | undefined): boolean {
+  return url?.startsWith(API_PATH_PREFIX) === true;
+}
 
 export interface ApiOptions {
   accounts: AccountsDeps;
@@ -41,6 +57,12 @@ export interface ApiOptions {
   keyring?: Keyring;
   /** Who may create workspaces (the web's SECONDSHIFT_WORKSPACE_CREATION); default "owners". */
   workspaceCreation?: WorkspaceCreationPolicy;
+  /** Owner-triggered tool discovery (`createToolDiscovery` from @secondshift/broker). */
+  discovery?: ToolDiscovery;
+  /** netguard's guarded fetch (provider verify); every call the web process makes goes here. */
+  outbound?: OutboundFetch;
+  /** OAuth 2.1 for MCP connections (`createMcpAuthorizer` from @secondshift/connectors). */
+  mcpOAuth?: McpAuthorizer;
 }
 
 export function apiDeps(options: ApiOptions): ApiDeps {
@@ -57,6 +79,9 @@ export function apiDeps(options: ApiOptions): ApiDeps {
       : { streamReauthorizeMs: options.streamReauthorizeMs }),
     ...(options.services ? { services: options.services } : {}),
     ...(options.keyring ? { keyring: options.keyring } : {}),
+    ...(options.discovery ? { discovery: options.discovery } : {}),
+    ...(options.outbound ? { outbound: options.outbound } : {}),
+    ...(options.mcpOAuth ? { mcpOAuth: options.mcpOAuth } : {}),
   };
 }
 
@@ -81,6 +106,13 @@ export function createApiHandler(
     },
   });
   return (req, res) => {
+    if (isOAuthCallback(req.url)) {
+      void handleOAuthCallback(deps, options.logger, req, res).catch((error: unknown) => {
+        options.logger.error({ error: describeInternalError(error) }, "oauth callback failed");
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+      return;
+    }
     const refusal = guardRequest(req, { publicOrigin, maxBodyBytes });
     if (refusal) {
       res

@@ -3,7 +3,7 @@
 // - authedProcedure: a valid session is required (UNAUTHORIZED otherwise).
 // - workspaceProcedure: input carries `workspaceId`; the membership is resolved once and an
 //   actor context `ctx.workspace` (the domain layer's ActorContext: db, actor, workspaceId,
-//   services, keyring, clock; plus the role) is put on ctx and passed to the use case as is.
+//   services, keyring, discovery, outbound, clock; plus the role) is put on ctx and passed to the use case as is.
 //   A workspace the user is not a member of behaves as not found (P05); the use case's own
 //   requireRole decides the rest.
 import { membershipRole } from "@secondshift/accounts";
@@ -81,6 +81,9 @@ export const workspaceProcedure = authedProcedure
       now: ctx.deps.accounts.now,
       ...(ctx.deps.services ? { services: ctx.deps.services } : {}),
       ...(ctx.deps.keyring ? { keyring: ctx.deps.keyring } : {}),
+      ...(ctx.deps.discovery ? { discovery: ctx.deps.discovery } : {}),
+      ...(ctx.deps.outbound ? { outbound: ctx.deps.outbound } : {}),
+      ...(ctx.deps.mcpOAuth ? { mcpOAuth: ctx.deps.mcpOAuth } : {}),
     };
     return next({ ctx: { workspace } });
   });

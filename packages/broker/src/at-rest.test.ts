@@ -91,7 +91,8 @@ async function writeConnections(): Promise<string> {
     label: "github",
     endpoint: "https://api.github.com",
     authType: "GITHUB_APP",
-    credential: plant("GitHub App private key"),
+    // Checked at creation to look like a PEM key; the planted text is its body.
+    credential: `-----BEGIN RSA PRIVATE KEY-----\n${plant("GitHub App private key")}\n-----END RSA PRIVATE KEY-----\n`,
     settings: { appId: 12345, installationId: 678 },
   });
   const refreshToken = plant("OAuth refresh token (connect)");

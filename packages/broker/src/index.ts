@@ -9,7 +9,7 @@ export type {
 export { isToolCallError, refusalReasons, ToolCallError } from "./refusals.ts";
 export type { RefusalReason } from "./refusals.ts";
 export { compileArguments, hardenSchema, validateArguments } from "./arguments.ts";
-export { listConnectionTools } from "./discovery.ts";
-export type { ListConnectionToolsInput } from "./discovery.ts";
+export { createToolDiscovery, listConnectionTools } from "./discovery.ts";
+export type { ListConnectionToolsInput, ToolDiscoveryDeps } from "./discovery.ts";
 export { tokenEndpointRefresher } from "./secrets.ts";
 export type { OAuthRefresher, RefreshedTokens } from "./secrets.ts";

@@ -23,12 +23,13 @@ export { parseOperations } from "./http/operations.ts";
 export type { HttpOperation } from "./http/operations.ts";
 export {
   beginMcpOAuth,
+  createMcpAuthorizer,
   createMcpOAuthProvider,
   finishMcpOAuth,
   refreshMcpOAuth,
   tokenExpiresAt,
 } from "./mcp/oauth.ts";
-export type { McpOAuthOptions, McpOAuthStore } from "./mcp/oauth.ts";
+export type { McpOAuthOptions, McpOAuthSession, McpOAuthStore } from "./mcp/oauth.ts";
 export { createRepositoryTokenMinter } from "./github/repository-token.ts";
 export type {
   MintRepositoryToken,

@@ -22,6 +22,8 @@ export interface Reservation extends RunRef {
     kind: ProviderFamily;
     baseUrl: string;
     apiKeyCiphertext: Uint8Array;
+    /** The owner's list of models runs may use; empty: any. */
+    allowedModels: string[];
   } | null;
 }
 
@@ -32,13 +34,14 @@ interface ReserveRow {
   kind: string | null;
   baseUrl: string | null;
   apiKeyCiphertext: Uint8Array | null;
+  allowedModels: string[] | null;
 }
 
 // Token (by hash, not revoked, not expired) → its run (same workspace, RUNNING, under the
 // parallel limit, budget left for the amount) → reserve and count the request in flight → the
 // run's provider (scoped by the run's workspace).
 const ADMIT = {
-  name: "secondshift_gateway_admit_v2",
+  name: "secondshift_gateway_admit_v3",
   text: `
     WITH tok AS (
       SELECT "runId", "workspaceId" FROM "RunToken"
@@ -55,10 +58,11 @@ const ADMIT = {
       RETURNING r."id", r."workspaceId", r."modelProviderId"
     )
     SELECT run."id" AS "runId", run."workspaceId", mp."id" AS "providerId", mp."kind"::text AS "kind",
-           mp."baseUrl", mp."apiKeyCiphertext"
+           mp."baseUrl", mp."apiKeyCiphertext", mp."allowedModels"
     FROM run
     LEFT JOIN LATERAL (
-      SELECT p."id", p."kind", p."baseUrl", p."apiKeyCiphertext" FROM "ModelProvider" p
+      SELECT p."id", p."kind", p."baseUrl", p."apiKeyCiphertext", p."allowedModels"
+      FROM "ModelProvider" p
       WHERE p."workspaceId" = run."workspaceId"
         AND (p."id" = run."modelProviderId" OR (run."modelProviderId" IS NULL AND p."isDefault"))
       ORDER BY p."createdAt" LIMIT 1
@@ -84,6 +88,7 @@ export async function tryReserve(
           kind: row.kind as ProviderFamily,
           baseUrl: row.baseUrl,
           apiKeyCiphertext: row.apiKeyCiphertext,
+          allowedModels: row.allowedModels ?? [],
         }
       : null;
   return { runId: row.runId, workspaceId: row.workspaceId, provider };

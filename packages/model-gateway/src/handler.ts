@@ -17,6 +17,20 @@ import { readBody } from "./read-body.ts";
 import { inspectRequest, upstreamBody } from "./request-body.ts";
 import type { Route } from "./routes.ts";
 
+/**
+ * The owner's allowed models for the provider (empty: any). Checked on the body the gateway
+ * parsed and forwards, after admission, so the reservation is released like any refusal.
+ */
+function refuseUnlistedModel(allowed: readonly string[], model: unknown): void {
+  if (allowed.length === 0 || (typeof model === "string" && allowed.includes(model))) return;
+  const named = typeof model === "string" ? `"${model.slice(0, 100)}"` : "(none)";
+  throw new AppError(
+    "FORBIDDEN",
+    `The model ${named} is not allowed for this workspace's model provider; use one of: ${allowed.join(", ")}, or ask the workspace owner to allow it.`,
+    { reason: "MODEL_NOT_ALLOWED" },
+  );
+}
+
 async function providerKey(deps: GatewayDeps, admitted: Admitted): Promise<string> {
   const provider = admitted.provider!;
   try {
@@ -133,6 +147,7 @@ async function handleInScope(
         reason: "PATH_NOT_FOR_PROVIDER",
       });
     }
+    refuseUnlistedModel(admitted.provider.allowedModels, inspected.json.model);
     const key = await providerKey(deps, admitted);
     result = await forward(deps, req, res, {
       route,

@@ -5,5 +5,7 @@ export {
   setAllowedTools,
   storeDiscoveredTools,
 } from "./manage.ts";
+export { discoverConnectionTools } from "./discover.ts";
+export { startConnectionOAuth } from "./oauth.ts";
 export { getConnectionImpact } from "./impact.ts";
-export { listConnections } from "./list.ts";
+export { getConnection, listConnections } from "./list.ts";

@@ -1,8 +1,14 @@
 // Connections as every member may see them (C02: admins and viewers see, never change). The
 // select is explicit: no ciphertext column is ever read here, so none can be returned.
 import type { ConnectionAuth, ConnectionKind } from "@secondshift/db";
-import { requireRole, type ActorContext } from "../context.ts";
-import { readDiscoveredTools } from "../tools.ts";
+import { notFound, requireRole, type ActorContext } from "../context.ts";
+import { getConnectionImpact, type AffectedJob } from "./impact.ts";
+import {
+  connectionTools,
+  reconnectNeeded,
+  type ConnectionTool,
+  type ReconnectNeeded,
+} from "./view.ts";
 
 export interface ConnectionSummary {
   id: string;
@@ -12,8 +18,33 @@ export interface ConnectionSummary {
   authType: ConnectionAuth;
   allowedTools: string[];
   discoveredTools: Array<{ name: string; mayChangeData: boolean }>;
+  /** Set when the OAuth server refused a refresh: calls fail until the owner reconnects. */
+  reconnect: ReconnectNeeded | null;
   createdAt: Date;
 }
+
+export interface ConnectionDetail extends Omit<ConnectionSummary, "discoveredTools"> {
+  authHeaderName: string | null;
+  /** Kind-specific non-secret settings (Sentry organization, HTTP operations, GitHub App id). */
+  settings: Record<string, unknown>;
+  tools: ConnectionTool[];
+  /** The jobs whose grant uses this connection (deleting it revokes those grants). */
+  jobs: AffectedJob[];
+  updatedAt: Date;
+}
+
+const columns = {
+  id: true,
+  kind: true,
+  label: true,
+  endpoint: true,
+  authType: true,
+  allowedTools: true,
+  discoveredTools: true,
+  reconnectRequiredAt: true,
+  authError: true,
+  createdAt: true,
+} as const;
 
 export async function listConnections(
   ctx: ActorContext,
@@ -22,23 +53,36 @@ export async function listConnections(
   await requireRole(ctx, "read");
   const rows = await ctx.db.connection.findMany({
     where: { workspaceId: ctx.workspaceId, deletedAt: null },
-    select: {
-      id: true,
-      kind: true,
-      label: true,
-      endpoint: true,
-      authType: true,
-      allowedTools: true,
-      discoveredTools: true,
-      createdAt: true,
-    },
+    select: columns,
     orderBy: { label: "asc" },
   });
-  return rows.map((row) => ({
+  return rows.map(({ reconnectRequiredAt, authError, discoveredTools, ...row }) => ({
     ...row,
-    discoveredTools: [...readDiscoveredTools(row.discoveredTools).values()].map((t) => ({
+    discoveredTools: connectionTools(discoveredTools, []).map((t) => ({
       name: t.name,
       mayChangeData: t.mayChangeData,
     })),
+    reconnect: reconnectNeeded({ reconnectRequiredAt, authError }),
   }));
+}
+
+export async function getConnection(
+  ctx: ActorContext,
+  input: { connectionId: string },
+): Promise<ConnectionDetail> {
+  await requireRole(ctx, "read");
+  const row = await ctx.db.connection.findFirst({
+    where: { id: input.connectionId, workspaceId: ctx.workspaceId, deletedAt: null },
+    select: { ...columns, authHeaderName: true, settings: true, updatedAt: true },
+  });
+  if (!row) throw notFound("Connection");
+  const { reconnectRequiredAt, authError, discoveredTools, settings, ...rest } = row;
+  const { jobs } = await getConnectionImpact(ctx, { connectionId: row.id });
+  return {
+    ...rest,
+    settings: (settings ?? {}) as Record<string, unknown>,
+    tools: connectionTools(discoveredTools, row.allowedTools),
+    jobs,
+    reconnect: reconnectNeeded({ reconnectRequiredAt, authError }),
+  };
 }

@@ -8,6 +8,7 @@ import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
 import { readDiscoveredTools, type DiscoveredTool } from "../tools.ts";
+import { checkGithubApp } from "./github-app.ts";
 import { revokeGrantsUsing } from "./impact.ts";
 
 export interface CreateConnectionInput {
@@ -88,6 +89,7 @@ export async function createConnection(
   const { db, workspaceId, actor } = ctx;
   const keyring = requireService(ctx, "keyring");
   const url = parseEndpoint(input.endpoint);
+  checkGithubApp(input);
   const existing = await db.connection.findFirst({
     where: { workspaceId, kind: input.kind, label: input.label },
     select: { id: true },
@@ -153,6 +155,9 @@ export async function deleteConnection(
         credentialCiphertext: null,
         oauthAccessTokenCiphertext: null,
         oauthRefreshTokenCiphertext: null,
+        oauthStateHash: null,
+        oauthPendingCiphertext: null,
+        oauthPendingExpiresAt: null,
       },
     });
     await revokeGrantsUsing(tx, { workspaceId, connectionId: connection.id, userId: actor.userId });
@@ -206,38 +211,50 @@ export async function setAllowedTools(
   return tools;
 }
 
-/** Stores what discovery found (owner-triggered); allowed tools are left to the owner. */
+/**
+ * Stores what a discovery found (the owner's discovery call, or a test seeding one). Allowed
+ * tools are left to the owner: a tool that disappeared stays allowed but is no longer offered
+ * to the review, and a new one is not allowed until the owner ticks it.
+ */
 export async function storeDiscoveredTools(
   ctx: ActorContext,
   input: { connectionId: string; tools: readonly DiscoveredTool[] },
 ): Promise<void> {
   await requireRole(ctx, "own");
-  const { db, workspaceId, actor } = ctx;
-  const connection = await db.connection.findFirst({
-    where: { id: input.connectionId, workspaceId, deletedAt: null },
+  const connection = await ctx.db.connection.findFirst({
+    where: { id: input.connectionId, workspaceId: ctx.workspaceId, deletedAt: null },
     select: { id: true },
   });
   if (!connection) throw notFound("Connection");
-  const tools = input.tools.map((t) => ({
+  await writeDiscoveredTools(ctx, connection.id, input.tools);
+}
+
+/** Inside a use case that already authorized the owner and found the connection. */
+export async function writeDiscoveredTools(
+  ctx: ActorContext,
+  connectionId: string,
+  discovered: readonly DiscoveredTool[],
+): Promise<void> {
+  const tools = discovered.map((t) => ({
     name: t.name,
     ...(t.description === undefined ? {} : { description: t.description }),
     inputSchema: t.inputSchema,
     mayChangeData: t.mayChangeData,
     ...(t.annotations === undefined ? {} : { annotations: t.annotations }),
   }));
-  await db.$transaction(async (tx) => {
+  await ctx.db.$transaction(async (tx) => {
     await tx.connection.update({
-      where: { id: connection.id },
+      where: { id: connectionId },
       data: { discoveredTools: JSON.parse(JSON.stringify(tools)) as Prisma.InputJsonValue },
     });
     await recordAudit(tx, {
-      workspaceId,
+      workspaceId: ctx.workspaceId,
       actorType: "USER",
-      actorId: actor.userId,
+      actorId: ctx.actor.userId,
       action: "connection.tools_discovered",
       targetType: "Connection",
-      targetId: connection.id,
-      connectionId: connection.id,
+      targetId: connectionId,
+      connectionId,
     });
   });
 }

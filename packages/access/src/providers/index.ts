@@ -6,3 +6,4 @@ export {
   replaceModelProviderKey,
   updateModelProvider,
 } from "./manage.ts";
+export { verifyModelProvider } from "./verify.ts";

@@ -9,7 +9,11 @@ export interface ModelProviderSummary {
   kind: ProviderKind;
   baseUrl: string;
   defaultModel: string | null;
+  /** Empty: any model the provider serves. */
+  allowedModels: string[];
   isDefault: boolean;
+  /** The last successful check of the stored key (verifyModelProvider), or null. */
+  verifiedAt: Date | null;
 }
 
 export async function listModelProviders(
@@ -25,7 +29,9 @@ export async function listModelProviders(
       kind: true,
       baseUrl: true,
       defaultModel: true,
+      allowedModels: true,
       isDefault: true,
+      verifiedAt: true,
     },
     orderBy: { name: "asc" },
   });

@@ -20,6 +20,8 @@ export interface CreateModelProviderInput {
   baseUrl: string;
   apiKey: string;
   defaultModel?: string | null;
+  /** Models runs may use through the gateway; empty or absent: any. */
+  allowedModels?: readonly string[];
   isDefault?: boolean;
 }
 
@@ -28,7 +30,20 @@ export interface UpdateModelProviderInput {
   name?: string;
   baseUrl?: string;
   defaultModel?: string | null;
+  allowedModels?: readonly string[];
   isDefault?: boolean;
+}
+
+/** The stored list (sorted, no duplicates); the default model must be on it when there is one. */
+function checkedModels(allowed: readonly string[], defaultModel: string | null): string[] {
+  const models = [...new Set(allowed)].sort();
+  if (models.length > 0 && defaultModel !== null && !models.includes(defaultModel))
+    throw new AppError(
+      "BAD_REQUEST",
+      `The default model "${defaultModel}" is not in the allowed models; add it or choose another default.`,
+      { reason: "DEFAULT_MODEL_NOT_ALLOWED" },
+    );
+  return models;
 }
 
 const sealKey = (keyring: Keyring, workspaceId: string, rowId: string, apiKey: string) =>
@@ -76,6 +91,7 @@ export async function createModelProvider(
   const keyring = requireService(ctx, "keyring");
   const { db, workspaceId } = ctx;
   const baseUrl = parseServiceUrl(input.baseUrl, "The base URL").toString();
+  const allowedModels = checkedModels(input.allowedModels ?? [], input.defaultModel ?? null);
   await refuseTakenName(db, workspaceId, input.name);
   const id = randomUUID();
   const apiKeyCiphertext = await sealKey(keyring, workspaceId, id, input.apiKey);
@@ -88,6 +104,7 @@ export async function createModelProvider(
       baseUrl,
       apiKeyCiphertext,
       defaultModel: input.defaultModel ?? null,
+      allowedModels,
       isDefault: input.isDefault ?? false,
     };
     await tx.modelProvider.create({ data });
@@ -105,11 +122,16 @@ export async function updateModelProvider(
   const { db, workspaceId } = ctx;
   const existing = await db.modelProvider.findFirst({
     where: { id: input.providerId, workspaceId },
-    select: { id: true },
+    select: { id: true, defaultModel: true, allowedModels: true },
   });
   if (!existing) throw notFound("Model provider");
   if (input.name !== undefined) await refuseTakenName(db, workspaceId, input.name, existing.id);
+  const allowedModels = checkedModels(
+    input.allowedModels ?? existing.allowedModels,
+    input.defaultModel === undefined ? existing.defaultModel : input.defaultModel,
+  );
   const data = {
+    allowedModels,
     ...(input.name === undefined ? {} : { name: input.name }),
     ...(input.baseUrl === undefined
       ? {}

@@ -11,7 +11,7 @@ import {
   storeDiscoveredTools,
   type CreateConnectionInput,
 } from "../connections/manage.ts";
-import type { ActorContext, WorkspaceServices } from "../context.ts";
+import type { ActorContext, McpAuthorizer, ToolDiscovery, WorkspaceServices } from "../context.ts";
 import type { SyncedJob } from "../sync-jobs.ts";
 import type { DiscoveredTool } from "../tools.ts";
 
@@ -181,7 +181,61 @@ export function actorContext(
   db: Db,
   tenant: Pick<Tenant, "workspaceId">,
   userId: string,
-  extra: Pick<ActorContext, "services" | "keyring" | "now"> = {},
+  extra: Pick<
+    ActorContext,
+    "services" | "keyring" | "now" | "discovery" | "outbound" | "mcpOAuth"
+  > = {},
 ): ActorContext {
   return { db, actor: { userId }, workspaceId: tenant.workspaceId, ...extra };
+}
+
+/**
+ * A ToolDiscovery that answers with fixed tools and records who asked, for authorization tests
+ * (the real one, over netguard against a real MCP server, is tested in @secondshift/api).
+ */
+export function staticDiscovery(
+  tools: DiscoveredTool[],
+): ToolDiscovery & { calls: Array<{ workspaceId: string; connectionId: string }> } {
+  const calls: Array<{ workspaceId: string; connectionId: string }> = [];
+  return {
+    calls,
+    discover: (connection) => {
+      calls.push(connection);
+      return Promise.resolve(tools);
+    },
+  };
+}
+
+/** A guarded-fetch stand-in that answers every request with a models list (authorization tests). */
+export function modelsListFetch(models: string[] = ["model-a"]) {
+  const requests: string[] = [];
+  const fetch = (input: string | URL) => {
+    requests.push(String(input));
+    return Promise.resolve(
+      Response.json({ data: models.map((id) => ({ id, type: "model" })), has_more: false }),
+    );
+  };
+  return { fetch, requests };
+}
+
+/**
+ * An McpAuthorizer that answers without a network (authorization tests): begin returns an
+ * authorization URL carrying the state, finish issues fixed tokens. The real one is tested
+ * against a loopback authorization server in @secondshift/api.
+ */
+export function stubAuthorizer(): McpAuthorizer & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    begin: ({ state, session }) => {
+      calls.push("begin");
+      session.codeVerifier = "stub-verifier";
+      return Promise.resolve(`https://auth.example.test/authorize?state=${state}`);
+    },
+    finish: ({ session }) => {
+      calls.push("finish");
+      session.tokens = { access_token: "stub-access", refresh_token: "stub-refresh" };
+      return Promise.resolve();
+    },
+  };
 }

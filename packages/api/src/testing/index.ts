@@ -2,7 +2,12 @@
 // sends our Origin, used both through @trpc/client and for raw attack requests.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { WorkspaceServices } from "@secondshift/access";
+import type {
+  McpAuthorizer,
+  OutboundFetch,
+  ToolDiscovery,
+  WorkspaceServices,
+} from "@secondshift/access";
 import type { WorkspaceCreationPolicy } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
@@ -10,7 +15,7 @@ import { testAccounts, type TestAccounts } from "@secondshift/accounts/testing";
 import { createLogger, createMemorySink } from "@secondshift/logging";
 import { createTRPCClient, httpLink, type TRPCClient } from "@trpc/client";
 import superjson from "superjson";
-import { API_PATH_PREFIX, createApiHandler } from "../http.ts";
+import { createApiHandler, isApiPath } from "../http.ts";
 import type { AppRouter } from "../root.ts";
 import type { RunEventListener } from "../run-events/listener.ts";
 
@@ -42,6 +47,9 @@ export interface TestApiOptions {
   services?: WorkspaceServices;
   keyring?: Keyring;
   workspaceCreation?: WorkspaceCreationPolicy;
+  discovery?: ToolDiscovery;
+  outbound?: OutboundFetch;
+  mcpOAuth?: McpAuthorizer;
 }
 
 function listen(server: Server): Promise<number> {
@@ -56,7 +64,7 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
   // The handler needs the origin, which is known once the server listens.
   const mounted: { handler?: ReturnType<typeof createApiHandler> } = {};
   const server = createServer((req, res) => {
-    if (mounted.handler && req.url?.startsWith(API_PATH_PREFIX)) return mounted.handler(req, res);
+    if (mounted.handler && isApiPath(req.url)) return mounted.handler(req, res);
     res.writeHead(404).end();
   });
   const origin = `http://127.0.0.1:${await listen(server)}`;
@@ -73,6 +81,9 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
     ...(options.services ? { services: options.services } : {}),
     ...(options.keyring ? { keyring: options.keyring } : {}),
     ...(options.workspaceCreation ? { workspaceCreation: options.workspaceCreation } : {}),
+    ...(options.discovery ? { discovery: options.discovery } : {}),
+    ...(options.outbound ? { outbound: options.outbound } : {}),
+    ...(options.mcpOAuth ? { mcpOAuth: options.mcpOAuth } : {}),
   });
   const bodies: string[] = [];
   const base = `${origin}/api/trpc`;

@@ -41,6 +41,8 @@ export interface McpOAuthOptions {
   /** A client ID metadata document URL (SEP-991), if the app publishes one. */
   clientMetadataUrl?: string;
   scope?: string;
+  /** The OAuth `state` sent with the authorization request (the app checks it at its callback). */
+  state?: string;
 }
 
 /** The SDK provider backed by the store; `authorizationUrl` receives the URL to send the owner to. */
@@ -62,6 +64,7 @@ export function createMcpOAuthProvider(
       return options.redirectUrl;
     },
     ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
+    ...(options.state === undefined ? {} : { state: () => options.state! }),
     get clientMetadata() {
       return metadata;
     },
@@ -202,4 +205,79 @@ export async function refreshMcpOAuth(
 /** expires_in → an absolute expiry for ConnectionSecrets.oauth.expiresAt. */
 export function tokenExpiresAt(tokens: OAuthTokens, nowMs: number): number | null {
   return typeof tokens.expires_in === "number" ? nowMs + tokens.expires_in * 1000 : null;
+}
+
+/** What one authorization reads and saves, held by the app between its two steps. */
+export interface McpOAuthSession {
+  clientInformation?: Record<string, unknown>;
+  codeVerifier?: string;
+  discoveryState?: Record<string, unknown>;
+  tokens?: { access_token: string; refresh_token?: string; expires_in?: number };
+}
+
+/** The SDK's store callbacks over a plain object the app encrypts and keeps. */
+function sessionStore(session: McpOAuthSession): McpOAuthStore {
+  return {
+    clientInformation: () =>
+      Promise.resolve(session.clientInformation as OAuthClientInformationMixed | undefined),
+    saveClientInformation: (info) => {
+      session.clientInformation = { ...info };
+      return Promise.resolve();
+    },
+    tokens: () => Promise.resolve(session.tokens as OAuthTokens | undefined),
+    saveTokens: (tokens) => {
+      session.tokens = { ...tokens };
+      return Promise.resolve();
+    },
+    codeVerifier: () => Promise.resolve(session.codeVerifier),
+    saveCodeVerifier: (verifier) => {
+      session.codeVerifier = verifier;
+      return Promise.resolve();
+    },
+    discoveryState: () =>
+      Promise.resolve(session.discoveryState as OAuthDiscoveryState | undefined),
+    saveDiscoveryState: (state) => {
+      session.discoveryState = { ...state };
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * The owner's connect flow (the domain layer's McpAuthorizer): begin → the authorization URL
+ * (PKCE S256, dynamic client registration when the server offers it, `state` included); finish
+ * → the code exchanged with the session's verifier. Every request goes through `fetch`
+ * (netguard in the web process).
+ */
+export function createMcpAuthorizer(fetch: OutboundFetch, clientName: string) {
+  return {
+    async begin(input: {
+      endpoint: string;
+      redirectUrl: string;
+      state: string;
+      session: McpOAuthSession;
+    }): Promise<string | null> {
+      const options = {
+        store: sessionStore(input.session),
+        redirectUrl: input.redirectUrl,
+        clientName,
+        state: input.state,
+      };
+      const url = await beginMcpOAuth(input.endpoint, options, fetch);
+      return url ? url.toString() : null;
+    },
+    async finish(input: {
+      endpoint: string;
+      redirectUrl: string;
+      code: string;
+      session: McpOAuthSession;
+    }): Promise<void> {
+      const options = {
+        store: sessionStore(input.session),
+        redirectUrl: input.redirectUrl,
+        clientName,
+      };
+      await finishMcpOAuth(input.endpoint, options, input.code, fetch);
+    },
+  };
 }

@@ -1,8 +1,10 @@
-// Every member: connections with their tools and data-changing marks; never a credential.
+// Every member: connections with their tools, data-changing marks and whether the owner must
+// reconnect; never a credential.
 import { listConnections } from "@secondshift/access";
 import { z } from "zod";
 import { connectionAuth, connectionKind, noInput } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
+import { reconnect } from "./fields.ts";
 
 export const connectionSummary = z.object({
   id: z.string(),
@@ -12,6 +14,7 @@ export const connectionSummary = z.object({
   authType: connectionAuth,
   allowedTools: z.array(z.string()),
   discoveredTools: z.array(z.object({ name: z.string(), mayChangeData: z.boolean() })),
+  reconnect,
   createdAt: z.date(),
 });
 

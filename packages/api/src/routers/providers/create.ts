@@ -4,7 +4,7 @@ import { createModelProvider } from "@secondshift/access";
 import { z } from "zod";
 import { providerKind } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
-import { apiKey, baseUrl, modelName, providerName } from "./fields.ts";
+import { allowedModels, apiKey, baseUrl, modelName, providerName } from "./fields.ts";
 
 export const create = workspaceProcedure
   .input(
@@ -14,6 +14,7 @@ export const create = workspaceProcedure
       baseUrl,
       apiKey,
       defaultModel: modelName.nullable().optional(),
+      allowedModels: allowedModels.optional(),
       isDefault: z.boolean().optional(),
     }),
   )
@@ -25,6 +26,7 @@ export const create = workspaceProcedure
       baseUrl: input.baseUrl,
       apiKey: input.apiKey,
       defaultModel: input.defaultModel ?? null,
+      allowedModels: input.allowedModels ?? [],
       isDefault: input.isDefault ?? false,
     }),
   );

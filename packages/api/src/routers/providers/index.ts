@@ -4,5 +4,13 @@ import { remove } from "./delete.ts";
 import { list } from "./list.ts";
 import { replaceKey } from "./replace-key.ts";
 import { update } from "./update.ts";
+import { verify } from "./verify.ts";
 
-export const providersRouter = router({ list, create, update, replaceKey, delete: remove });
+export const providersRouter = router({
+  list,
+  create,
+  update,
+  replaceKey,
+  verify,
+  delete: remove,
+});

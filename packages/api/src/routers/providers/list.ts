@@ -10,7 +10,9 @@ export const providerSummary = z.object({
   kind: providerKind,
   baseUrl: z.string(),
   defaultModel: z.string().nullable(),
+  allowedModels: z.array(z.string()),
   isDefault: z.boolean(),
+  verifiedAt: z.date().nullable(),
 });
 
 export const list = workspaceProcedure

@@ -1,9 +1,10 @@
-// Owner: rename a provider, change its base URL, default model or make it the default.
+// Owner: rename a provider, change its base URL, default and allowed models, or make it the
+// default.
 import { updateModelProvider } from "@secondshift/access";
 import { z } from "zod";
 import { id, nothing } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
-import { baseUrl, modelName, providerName } from "./fields.ts";
+import { allowedModels, baseUrl, modelName, providerName } from "./fields.ts";
 
 export const update = workspaceProcedure
   .input(
@@ -12,6 +13,7 @@ export const update = workspaceProcedure
       name: providerName.optional(),
       baseUrl: baseUrl.optional(),
       defaultModel: modelName.nullable().optional(),
+      allowedModels: allowedModels.optional(),
       isDefault: z.boolean().optional(),
     }),
   )
@@ -22,6 +24,7 @@ export const update = workspaceProcedure
       name: input.name,
       baseUrl: input.baseUrl,
       defaultModel: input.defaultModel,
+      allowedModels: input.allowedModels,
       isDefault: input.isDefault,
     }),
   );

@@ -1,0 +1,28 @@
+// Every member: one connection — its tools with data-changing marks and the owner's checklist,
+// whether it must be reconnected, and the jobs that use it. Never a credential.
+import { getConnection } from "@secondshift/access";
+import { z } from "zod";
+import { connectionAuth, connectionKind, id } from "../fields.ts";
+import { workspaceProcedure } from "../../trpc.ts";
+import { affectedJob, connectionTool, reconnect } from "./fields.ts";
+
+export const get = workspaceProcedure
+  .input(z.object({ connectionId: id }))
+  .output(
+    z.object({
+      id: z.string(),
+      kind: connectionKind,
+      label: z.string(),
+      endpoint: z.string(),
+      authType: connectionAuth,
+      authHeaderName: z.string().nullable(),
+      settings: z.record(z.string(), z.unknown()),
+      allowedTools: z.array(z.string()),
+      tools: z.array(connectionTool),
+      reconnect,
+      jobs: z.array(affectedJob),
+      createdAt: z.date(),
+      updatedAt: z.date(),
+    }),
+  )
+  .query(({ ctx, input }) => getConnection(ctx.workspace, { connectionId: input.connectionId }));

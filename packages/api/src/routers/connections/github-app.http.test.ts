@@ -1,0 +1,93 @@
+// GitHub App connections through connections.create: app id and installation id are settings
+// every member sees, the private key is write-only (encrypted, never in a response, C23) and
+// checked at creation.
+import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { testKeyring } from "@secondshift/access/testing";
+import { decryptField } from "@secondshift/crypto";
+import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApi, type TestApi, type TestBrowser } from "../../testing/index.ts";
+import { seedHttpTenant, signedInBrowser, type HttpTenant } from "../../testing/tenants.ts";
+
+const keyring = testKeyring();
+const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  .privateKey.export({ type: "pkcs1", format: "pem" })
+  .toString();
+let t: TestDatabase;
+let api: TestApi;
+let a: HttpTenant;
+let owner: TestBrowser;
+let viewer: TestBrowser;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  api = await startTestApi(t.db, { keyring });
+  a = await seedHttpTenant(t.db, keyring, "acme");
+  owner = await signedInBrowser(api, a.emails.owner);
+  viewer = await signedInBrowser(api, a.emails.viewer);
+});
+afterAll(async () => {
+  await api?.close();
+  await t?.drop();
+});
+
+const create = (settings: Record<string, unknown>, credential: string, kind = "GITHUB" as const) =>
+  owner.trpc.connections.create.mutate({
+    workspaceId: a.workspaceId,
+    kind,
+    label: `app-${randomUUID().slice(0, 8)}`,
+    endpoint: "https://api.github.com",
+    authType: "GITHUB_APP",
+    settings,
+    credential,
+  });
+
+describe("GitHub App connections", () => {
+  it("[C23] app and installation ids are shown, the private key is stored encrypted and never returned", async () => {
+    const { id } = await create({ appId: "123456", installationId: "7890123" }, privateKey);
+    const detail = await viewer.trpc.connections.get.query({
+      workspaceId: a.workspaceId,
+      connectionId: id,
+    });
+    expect(detail).toMatchObject({
+      kind: "GITHUB",
+      authType: "GITHUB_APP",
+      settings: { appId: "123456", installationId: "7890123" },
+    });
+    const row = await t.db.connection.findUniqueOrThrow({ where: { id } });
+    const cell = { workspaceId: a.workspaceId, table: "Connection", rowId: id };
+    expect(
+      await decryptField(keyring, row.credentialCiphertext!, {
+        ...cell,
+        field: "credentialCiphertext",
+      }),
+    ).toBe(privateKey);
+    const keyBody = privateKey.split("\n")[1]!;
+    for (const body of api.bodies) expect(body).not.toContain(keyBody);
+  });
+
+  it("missing ids, a key that is not a PEM private key, or a non-GitHub kind are refused", async () => {
+    const reason = (p: Promise<unknown>) =>
+      p.then(
+        () => null,
+        (e: { data?: { reason?: string } }) => e.data?.reason,
+      );
+    expect(await reason(create({ appId: "123" }, privateKey))).toBe("GITHUB_APP_INVALID");
+    expect(await reason(create({ appId: "1", installationId: "2" }, "ghp_notakey"))).toBe(
+      "GITHUB_APP_INVALID",
+    );
+    expect(
+      await reason(
+        owner.trpc.connections.create.mutate({
+          workspaceId: a.workspaceId,
+          kind: "SENTRY",
+          label: "s",
+          endpoint: "https://sentry.io",
+          authType: "GITHUB_APP",
+          settings: { appId: "1", installationId: "2" },
+          credential: privateKey,
+        }),
+      ),
+    ).toBe("GITHUB_APP_INVALID");
+  });
+});
