@@ -1,6 +1,6 @@
-// Test helpers (not exported): local git repositories and a smart-HTTP server on 127.0.0.1
-// that runs `git http-backend` as CGI and REQUIRES a Basic Authorization header carrying the
-// planted token, so a test passes only if git really sent the credential.
+// Test helpers (`@secondshift/repo-sync/testing`): local git repositories and a smart-HTTP
+// server on 127.0.0.1 that runs `git http-backend` as CGI and REQUIRES a Basic Authorization
+// header carrying the planted token, so a test passes only if git really sent the credential.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, mkdir, writeFile, symlink } from "node:fs/promises";
 import { createServer, type IncomingMessage } from "node:http";
