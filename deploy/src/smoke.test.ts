@@ -132,6 +132,9 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
     expect(up.output).toContain(`SecondShift is running: http://127.0.0.1:${a.ports.web}`);
     for (const line of ["ready: migrate", "ready: postgres", "ready: redis", "ready: worker"])
       expect(up.output).toContain(line);
+    expect(up.output).toContain(
+      `First-run setup (one time, keep it private): ${a.webUrl}/setup?token=`,
+    );
 
     const settings = await readFile(a.envFile, "utf8");
     expect((await stat(a.envFile)).mode & 0o777).toBe(0o600);
