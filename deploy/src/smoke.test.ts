@@ -1,19 +1,30 @@
 // Smoke test of the real deployment: the operator's own scripts build every image air-gapped
-// (Debian packages + the npm registry only), bring the compose stack up, upgrade it in place,
-// restart it, back it up and restore the backup into a fresh stack that decrypts with the key.
+// (Debian packages + the npm registry only), bring the compose stack up, complete the first-run
+// setup through the link the web service prints, drive jobs end to end through the owner API on
+// two workers and two gateways, upgrade the stack in place, restart it, back it up and restore
+// the backup into a fresh stack that decrypts with the key.
 // Two stacks (A, B) on loopback ports of the host network; both are removed at the end.
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appTag, freePorts, run, Stack } from "./testing/stack.ts";
+import { journeySettings, ownerJourney, waitFor, type Journey } from "./testing/journey.ts";
+import { discoverTools, ownerBrowser, setupTokenIn } from "./testing/owner.ts";
+import { appTag, freePorts, repoRoot, run, Stack } from "./testing/stack.ts";
 
 const image = `secondshift-app:${appTag}`;
 const suffix = randomBytes(3).toString("hex");
 let workDir: string;
 let a: Stack;
 let b: Stack;
+let journey: Journey | undefined;
+const owner = {
+  email: "owner@example.test",
+  name: "Olga Owner",
+  password: `smoke-${randomBytes(12).toString("hex")}`,
+  workspaceName: "Acme",
+};
 
 function settingOf(envText: string, key: string): string {
   const line = envText.split("\n").findLast((l) => l.startsWith(`${key}=`));
@@ -29,13 +40,45 @@ function withSettings(envText: string, values: Record<string, string>): string {
   return [...lines, ...Object.entries(values).map(([k, v]) => `${k}=${v}`), ""].join("\n");
 }
 
-/** The stack's durable state: the key check row, the migrations, a Redis value (AOF). */
+/**
+ * The stack's durable state: the key check row, the migrations, a Redis value (AOF), the runs,
+ * and each schedule's next fire time in the scheduler queue (BullMQ's job schedulers, in Redis).
+ */
 async function snapshot(stack: Stack) {
   return {
     keyChecks: await stack.sql(`SELECT "keyId" || ' ' || "createdAt" FROM "EncryptionKeyCheck"`),
     migrations: await stack.sql(`SELECT count(*) FROM _prisma_migrations`),
     marker: await stack.redis(["GET", "smoke:marker"]),
+    runs: await stack.sql(
+      `SELECT string_agg("id" || ' ' || "status", ',' ORDER BY "id") FROM "Run"`,
+    ),
+    schedules: await stack.redis([
+      "ZRANGE",
+      "bull:secondshift-schedule:repeat",
+      "0",
+      "-1",
+      "WITHSCORES",
+    ]),
   };
+}
+
+/** How many claims of the run a worker's log (JSON lines) records ("run started" by its queue). */
+function startsIn(log: string, runId: string): number {
+  return log
+    .split("\n")
+    .filter(
+      (l) =>
+        l.includes('"msg":"run started"') &&
+        l.includes(`"runId":"${runId}"`) &&
+        l.includes('"workerId":'),
+    ).length;
+}
+
+/** A fresh browser signs the owner in; what `auth.me` then says. */
+async function signIn(stack: Stack) {
+  const browser = ownerBrowser(stack.webUrl);
+  await browser.trpc.auth.signIn.mutate({ email: owner.email, password: owner.password });
+  return browser.trpc.auth.me.query();
 }
 
 /** Starts one service of the app image outside compose, on the host network; how it ended. */
@@ -50,22 +93,25 @@ async function runService(stack: Stack, service: string, env: Record<string, str
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), "secondshift-smoke-"));
-  const [p1, p2, p3, p4, p5, p6, p7, p8] = await freePorts(8);
+  const [p1, p2, p3, p4, p5, p6, p7, p8, p9, p10] = await freePorts(10);
   a = new Stack(`ss-smoke-a-${suffix}`, workDir, {
     postgres: p1!,
     redis: p2!,
     web: p3!,
     gateway: p4!,
+    gateway2: p5!,
   });
   b = new Stack(`ss-smoke-b-${suffix}`, workDir, {
-    postgres: p5!,
-    redis: p6!,
-    web: p7!,
-    gateway: p8!,
+    postgres: p6!,
+    redis: p7!,
+    web: p8!,
+    gateway: p9!,
+    gateway2: p10!,
   });
 });
 
 afterAll(async () => {
+  await journey?.close();
   for (const stack of [a, b]) {
     const down = await stack?.down();
     if (down && down.code !== 0) console.error(`compose down ${stack.project}: ${down.output}`);
@@ -86,6 +132,9 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
     expect(up.output).toContain(`SecondShift is running: http://127.0.0.1:${a.ports.web}`);
     for (const line of ["ready: migrate", "ready: postgres", "ready: redis", "ready: worker"])
       expect(up.output).toContain(line);
+    expect(up.output).toContain(
+      `First-run setup (one time, keep it private): ${a.webUrl}/setup?token=`,
+    );
 
     const settings = await readFile(a.envFile, "utf8");
     expect((await stat(a.envFile)).mode & 0o777).toBe(0o600);
@@ -97,9 +146,99 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
     expect(await a.health("gateway")).toBe(200);
   });
 
-  // Hook: once the owner API exists (web logs `<public url>/setup?token=…`), complete the
-  // first-run setup here through it and check the owner can sign in after the restarts below.
-  it.todo("completes the first-run setup through the setup link");
+  it("completes the first-run setup through the link the web service prints, once", async () => {
+    const token = setupTokenIn(await a.logs("web"));
+    expect(token).toBeDefined();
+    const setup = { ...owner, setupToken: token };
+    await expect(
+      ownerBrowser(a.webUrl).trpc.auth.setup.mutate({ ...setup, setupToken: "not-the-token" }),
+    ).rejects.toThrow();
+
+    const created = await ownerBrowser(a.webUrl).trpc.auth.setup.mutate(setup);
+    // The link is one-time: with an account in place, setup is closed even with the token.
+    await expect(ownerBrowser(a.webUrl).trpc.auth.setup.mutate(setup)).rejects.toThrow();
+
+    const me = await signIn(a);
+    expect(me).toMatchObject({
+      id: created.userId,
+      email: owner.email,
+      workspaces: [{ id: created.workspaceId, name: owner.workspaceName, role: "OWNER" }],
+    });
+  });
+
+  it("[P04] drives jobs end to end through the owner API on two workers and two gateways: every run executes exactly once, no secret in a log", async () => {
+    // Test-only settings: loopback fakes over http (development mode, 127.0.0.1 allowed by the
+    // operator's private-address allowance), one run per worker at a time so both take part.
+    const settings = await readFile(a.envFile, "utf8");
+    await writeFile(a.envFile, withSettings(settings, journeySettings()));
+    a.extraComposeFiles.push(join(repoRoot, "docker/compose.hostnet-scale.yaml"));
+    const up = await a.compose(["up", "-d"]);
+    expect(up.code, up.output).toBe(0);
+    const services = ["migrate", "postgres", "redis", "gateway", "gateway-2", "web", "worker"];
+    const ready = await a.script("wait-healthy.sh", [...services, "worker-2"]);
+    expect(ready.code, ready.output).toBe(0);
+    expect(await a.health("gateway2")).toBe(200);
+
+    const browser = ownerBrowser(a.webUrl);
+    await browser.trpc.auth.signIn.mutate({ email: owner.email, password: owner.password });
+    const env = await readFile(a.envFile, "utf8");
+    journey = await ownerJourney(browser, {
+      discover: (ids) =>
+        discoverTools(
+          {
+            databaseUrl: settingOf(env, "DATABASE_URL"),
+            encryptionKey: settingOf(env, "SECONDSHIFT_ENCRYPTION_KEY"),
+          },
+          ids,
+        ),
+    });
+    const result = await journey.runRounds(2);
+    expect(result.runs).toHaveLength(4);
+    for (const run of result.runs) {
+      expect(run.status, run.error ?? "").toBe("SUCCEEDED");
+      expect(run.summary).toContain("hello from the smoke test");
+    }
+    const runIds = result.runs.map((r) => r.id).sort();
+
+    // Exactly once: each run was claimed once (one RUNNING status event, one start, one end),
+    // two model requests per run reached the provider, and one report per run was delivered.
+    const events = await a.sql(
+      `SELECT string_agg(counts, ',' ORDER BY counts) FROM (SELECT "runId" || ' ' ||
+         count(*) FILTER (WHERE type = 'status' AND payload->>'status' = 'RUNNING') || ' ' ||
+         count(*) FILTER (WHERE type = 'run_started') || ' ' ||
+         count(*) FILTER (WHERE type = 'run_finished') AS counts FROM "RunEvent" GROUP BY "runId") c`,
+    );
+    expect(events.split(",")).toEqual(runIds.map((id) => `${id} 1 1 1`));
+    expect(journey.modelRequests()).toBe(2 * runIds.length);
+    const reported = await journey.waitForDeliveries(runIds.length);
+    expect(reported.sort()).toEqual(runIds);
+
+    // Both workers took part, each run in one worker's log only; each worker used its gateway.
+    const workerLogs = [await a.logs("worker"), await a.logs("worker-2")];
+    for (const id of runIds)
+      expect(
+        workerLogs.map((log) => startsIn(log, id)).reduce((x, y) => x + y),
+        id,
+      ).toBe(1);
+    const started = workerLogs.map((log) => runIds.filter((id) => startsIn(log, id) > 0));
+    expect(started.map((ids) => ids.length > 0)).toEqual([true, true]);
+    const gatewayLogs = [await a.logs("gateway"), await a.logs("gateway-2")];
+    for (const [i, ids] of started.entries())
+      for (const id of ids) expect(gatewayLogs[i]).toContain(id);
+
+    // [P04] The secrets the owner handed over appear in no service's log and no report.
+    const everything = [(await a.compose(["logs", "--no-color"])).output, ...journey.deliveries()];
+    for (const secret of [...journey.planted, owner.password])
+      for (const text of everything) expect(text).not.toContain(secret);
+
+    // The approved jobs' schedules reach the scheduler queue (BullMQ job schedulers in Redis)
+    // at the workers' next schedule sync (every minute; approving does not sync them itself).
+    const expected = result.jobIds.map((id) => `job-${id}`).sort();
+    await waitFor("the approved jobs' schedules", async () => {
+      const listed = await a.redis(["ZRANGE", "bull:secondshift-schedule:repeat", "0", "-1"]);
+      return listed.split("\n").sort().join() === expected.join();
+    });
+  });
 
   it("the service image runs bundled JavaScript on Node 24, as a non-root user under tini, without dev tools", async () => {
     const inspect = await run("docker", [
@@ -146,9 +285,13 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
     expect(await a.health("web")).toBe(200);
   });
 
-  it("a restarted stack finds its database and its Redis data intact", async () => {
+  it("a restarted stack finds its database, its Redis data and the job schedules intact", async () => {
     const before = await snapshot(a);
     expect(before.marker).not.toBe("");
+    expect(before.runs.split(",")).toHaveLength(4);
+    const fires = before.schedules.split("\n").filter((_, i) => i % 2 === 1);
+    expect(fires).toHaveLength(2);
+    for (const fire of fires) expect(Number(fire)).toBeGreaterThan(Date.now());
     const down = await a.compose(["down", "--timeout", "20"]);
     expect(down.code, down.output).toBe(0);
     const up = await a.compose(["up", "-d"]);
@@ -157,6 +300,7 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
     expect(ready.code, ready.output).toBe(0);
     expect(await snapshot(a)).toEqual(before);
     expect(await a.health("gateway")).toBe(200);
+    expect((await signIn(a)).email).toBe(owner.email);
   });
 
   it("[P07] a backup restores into a fresh stack that decrypts it with the key; another key is refused, naming the key id", async () => {

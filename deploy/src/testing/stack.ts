@@ -6,8 +6,9 @@ import { createServer, type Server } from "node:net";
 import { join, resolve } from "node:path";
 
 export const repoRoot = resolve(import.meta.dirname, "../../..");
-/** The app image tag the smoke stacks run; never the operator's "latest". */
-export const appTag = "smoke";
+/** The app image tag the smoke stacks run; never the operator's "latest". SMOKE_APP_TAG keeps
+ * engineers sharing one Docker engine from retagging each other's image mid-run. */
+export const appTag = process.env.SMOKE_APP_TAG ?? "smoke";
 
 export interface CommandResult {
   code: number | null;
@@ -54,10 +55,14 @@ export interface StackPorts {
   redis: number;
   web: number;
   gateway: number;
+  /** The second gateway of the scaled-out layout (docker/compose.hostnet-scale.yaml). */
+  gateway2: number;
 }
 
 export class Stack {
   readonly envFile: string;
+  /** Compose files read after docker/compose.hostnet.yaml (e.g. the scale-out services). */
+  readonly extraComposeFiles: string[] = [];
 
   constructor(
     readonly project: string,
@@ -73,7 +78,10 @@ export class Stack {
       ...process.env,
       COMPOSE_PROJECT_NAME: this.project,
       SECONDSHIFT_ENV_FILE: this.envFile,
-      SECONDSHIFT_COMPOSE_OVERRIDE: join(repoRoot, "docker/compose.hostnet.yaml"),
+      SECONDSHIFT_COMPOSE_OVERRIDE: [
+        join(repoRoot, "docker/compose.hostnet.yaml"),
+        ...this.extraComposeFiles,
+      ].join(":"),
       SECONDSHIFT_APP_TAG: appTag,
       // The test command has built the sandbox image already (same script, same contents).
       ...(process.env.TEST_SANDBOX_IMAGE
@@ -83,6 +91,7 @@ export class Stack {
       SMOKE_REDIS_PORT: String(this.ports.redis),
       SMOKE_WEB_PORT: String(this.ports.web),
       SMOKE_GATEWAY_PORT: String(this.ports.gateway),
+      SMOKE_GATEWAY_2_PORT: String(this.ports.gateway2),
       // Read by scripts/write-env.sh when it creates the settings file.
       SECONDSHIFT_POSTGRES_ADDR: `127.0.0.1:${this.ports.postgres}`,
       SECONDSHIFT_REDIS_ADDR: `127.0.0.1:${this.ports.redis}`,
@@ -129,7 +138,18 @@ export class Stack {
     return result.output.trim();
   }
 
-  async health(service: "web" | "gateway"): Promise<number> {
+  /** The logs of one compose service (all its lines, no colours). */
+  async logs(service: string): Promise<string> {
+    const result = await this.compose(["logs", "--no-color", service]);
+    if (result.code !== 0) throw new Error(`compose logs failed: ${result.output}`);
+    return result.output;
+  }
+
+  get webUrl(): string {
+    return `http://127.0.0.1:${this.ports.web}`;
+  }
+
+  async health(service: "web" | "gateway" | "gateway2"): Promise<number> {
     const res = await fetch(`http://127.0.0.1:${this.ports[service]}/healthz`);
     return res.status;
   }

@@ -101,7 +101,8 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
   };
 }
 
-function testBrowser(base: string, origin: string, bodies: string[]): TestBrowser {
+/** A cookie-carrying client of the API at `base` sending `origin` (also for a deployed stack). */
+export function testBrowser(base: string, origin: string, bodies: string[] = []): TestBrowser {
   const cookies = new Map<string, string>();
   const setCookies: string[] = [];
   async function jarFetch(url: string | URL | Request, init: RequestInit = {}) {

@@ -1,6 +1,6 @@
-// Test helpers (not exported): a workspace with a repository, job, finished run and webhooks
-// whose URL and secret are encrypted exactly as the web app stores them, and a loopback
-// receiver. Receivers listen on 127.0.0.1 only; the netguard policy allows just 127.0.0.1/32.
+// Test helpers (`@secondshift/webhooks/testing`): a workspace with a repository, job, finished
+// run and webhooks whose URL and secret are encrypted exactly as the web app stores them, and a
+// loopback receiver. Receivers listen on 127.0.0.1 only; the netguard policy allows just 127.0.0.1/32.
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
