@@ -6,6 +6,7 @@ import { normaliseRequest, requestHash } from "../request.ts";
 import { upsertJobsFromConfig } from "../sync-jobs.ts";
 import {
   job,
+  recordingServices,
   seedConnection,
   seedTenant,
   testKeyring,
@@ -291,21 +292,26 @@ describe("approvals", () => {
     expect(await t.db.grant.count({ where: { jobId: j.jobId, revokedAt: null } })).toBe(0);
   });
 
-  it("reject and revoke are audited and take the job out of APPROVED", async () => {
+  it("reject and revoke are audited and take the job out of APPROVED; each decision syncs the schedules at once", async () => {
     const j = await syncOne(a, "rr", [
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
     ]);
     const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
-    const { grantId } = await approveJob(as(a, a.ownerId), {
+    const services = recordingServices();
+    const owner = { ...as(a, a.ownerId), services };
+    const { grantId } = await approveJob(owner, {
       jobId: j.jobId,
       requestHash: row.requestHash,
     });
-    await revokeGrant(as(a, a.ownerId), { grantId });
+    await revokeGrant(owner, { grantId });
     expect((await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe(
       "NEEDS_APPROVAL",
     );
-    await rejectJob(as(a, a.ownerId), { jobId: j.jobId });
+    await rejectJob(owner, { jobId: j.jobId });
     expect((await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe("REJECTED");
+    expect(services.calls).toEqual(
+      Array.from({ length: 3 }, () => ({ name: "syncSchedules", arg: a.workspaceId })),
+    );
     const actions = (
       await t.db.auditEvent.findMany({
         where: { OR: [{ targetId: j.jobId }, { targetId: grantId }] },

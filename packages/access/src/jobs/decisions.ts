@@ -179,6 +179,7 @@ export async function approveJob(
     });
     return decided;
   });
+  await syncSchedulesNow(ctx);
   return {
     grantId,
     groups: decided.map(({ key, connectionId, tools, missing, required }) => ({
@@ -219,6 +220,15 @@ export async function rejectJob(ctx: ActorContext, input: { jobId: string }): Pr
       targetId: job.id,
     });
   });
+  await syncSchedulesNow(ctx);
+}
+
+/**
+ * An approved job's schedule starts now, a rejected or revoked one's stops now (the workers also
+ * reconcile every minute; a process without the queues, such as a test, leaves it to them).
+ */
+async function syncSchedulesNow(ctx: ActorContext): Promise<void> {
+  await ctx.services?.syncSchedules(ctx.workspaceId);
 }
 
 /** Takes effect at the running job's next tool call (the broker re-reads the grant), C06. */
@@ -247,4 +257,5 @@ export async function revokeGrant(ctx: ActorContext, input: { grantId: string })
       targetId: grant.id,
     });
   });
+  await syncSchedulesNow(ctx);
 }
