@@ -1,5 +1,7 @@
-// The repository at a run's commit, fetched outside any sandbox with the owner's credential and
-// exported without .git, so the sandbox copy holds no credential and no remote URL.
+// The repository at a run's commit, fetched outside any sandbox with the owner's credential,
+// measured against the operator's limits from git's metadata, and streamed into the sandbox
+// without .git (`git archive`), so the sandbox copy holds no credential and no remote URL and
+// the worker's disk never holds a second, expanded copy.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,10 +10,12 @@ import type { Db } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
 import {
-  exportTreeToDirectory,
+  checkTreeSize,
+  exportTree,
   fetchRepository,
   repositoryCredential,
   type GitRemotePolicy,
+  type TreeLimits,
 } from "@secondshift/repo-sync";
 import type { SourceProvider } from "@secondshift/runs";
 
@@ -20,6 +24,7 @@ export function createSourceProvider(deps: {
   keyring: Keyring;
   policy: GitRemotePolicy;
   masker: SecretMasker;
+  limits: TreeLimits;
 }): SourceProvider {
   return {
     async checkout({ workspaceId, repositoryId, commit }) {
@@ -33,11 +38,7 @@ export function createSourceProvider(deps: {
         });
       const credential = await repositoryCredential(deps.keyring, repo.connection, repo.fullName);
       const gitDir = await mkdtemp(join(tmpdir(), "secondshift-git-"));
-      const treeDir = await mkdtemp(join(tmpdir(), "secondshift-tree-"));
-      const cleanup = async () => {
-        await rm(gitDir, { recursive: true, force: true });
-        await rm(treeDir, { recursive: true, force: true });
-      };
+      const cleanup = () => rm(gitDir, { recursive: true, force: true });
       // Masked while the fetch runs; it leaves the masker with the fetch (P02).
       const secrets = deps.masker.scope();
       if (credential) secrets.add(credential.password);
@@ -51,9 +52,13 @@ export function createSourceProvider(deps: {
           policy: deps.policy,
           masker: secrets,
         });
-        await exportTreeToDirectory(gitDir, fetched.commit, treeDir);
-        await rm(gitDir, { recursive: true, force: true });
-        return { dir: treeDir, commit: fetched.commit, cleanup };
+        // Before anything is exported: a refused repository is never written out (C12).
+        await checkTreeSize(gitDir, fetched.commit, deps.limits);
+        return {
+          commit: fetched.commit,
+          archive: () => exportTree(gitDir, fetched.commit),
+          cleanup,
+        };
       } catch (error) {
         await cleanup();
         throw error;

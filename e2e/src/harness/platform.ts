@@ -66,6 +66,7 @@ export function testSettings(
         tmpBytes: 64 * mib,
       },
     },
+    repository: { maxBytes: 100 * mib, maxFiles: 10_000 },
     concurrency: 2,
     repoConfig: {
       maxTimeoutMinutes: 60,

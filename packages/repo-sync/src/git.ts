@@ -2,6 +2,7 @@
 // (database URL, encryption key, provider keys) never reaches git or anything git starts.
 // Errors carry git's stderr through the masker, so a credential can never surface in one.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { AppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
@@ -99,4 +100,35 @@ export function streamGit(args: readonly string[], options: GitRunOptions): Read
       );
   });
   return child.stdout;
+}
+
+/**
+ * Runs git and hands each line of its stdout to `onLine` as it arrives (constant memory);
+ * resolves once git has exited with 0, so a listing cut short by a failure or the deadline is
+ * an error, never a shorter listing.
+ */
+export async function gitLines(
+  args: readonly string[],
+  options: GitRunOptions,
+  onLine: (line: string) => void,
+): Promise<void> {
+  const child = spawnGit(args, options);
+  let err = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    if (err.length < MAX_STDERR) err += chunk.toString("utf8");
+  });
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on("error", (error) =>
+      reject(gitFailure(`Could not start git (${error.message}).`, "GIT_UNAVAILABLE")),
+    );
+    child.on("close", resolve);
+  });
+  exited.catch(() => undefined);
+  for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity }))
+    onLine(line);
+  const code = await exited;
+  if (code === 0) return;
+  if (code === null || TIMED_OUT.has(code))
+    throw gitFailure("git took too long and was stopped.", "GIT_TIMEOUT", err, options.masker);
+  throw gitFailure(`git ${args[0] ?? ""} failed.`, "GIT_FAILED", err, options.masker);
 }

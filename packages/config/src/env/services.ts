@@ -81,6 +81,10 @@ export const workerEnvSchema = z.object({
   SANDBOX_WORKSPACE_MB: positiveInt(1024, "MiB"),
   SANDBOX_TMP_MB: positiveInt(256, "MiB"),
   WORKER_CONCURRENCY: positiveInt(4, "runs", 256),
+  /** A repository larger than this (sum of its files at the run's commit) is not copied. */
+  REPOSITORY_MAX_MB: positiveInt(500, "MiB"),
+  /** A repository with more files than this at the run's commit is not copied. */
+  REPOSITORY_MAX_FILES: positiveInt(100_000, "files"),
   RUN_MAX_TIMEOUT_SECONDS: positiveInt(3600, "seconds"),
   RUN_MAX_TOKEN_BUDGET: positiveInt(2_000_000, "tokens"),
 });
