@@ -3,7 +3,7 @@
 // Errors carry git's stderr through the masker, so a credential can never surface in one.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { createInterface } from "node:readline";
-import type { Readable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import { AppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
 
@@ -86,20 +86,35 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
   });
 }
 
-/** Starts git and hands back its stdout as a stream (git archive); errors end the stream. */
+/**
+ * Starts git and hands back its stdout as a stream (git archive). The stream ends only once git
+ * has exited with 0; a git that fails or is stopped at its deadline, even after its last byte,
+ * errors the stream instead, so a cut-short archive never passes for a whole one. Destroying
+ * the stream stops git.
+ */
 export function streamGit(args: readonly string[], options: GitRunOptions): Readable {
   const child = spawnGit(args, options);
+  const out = new PassThrough();
+  child.stdout.pipe(out, { end: false });
   let err = "";
   child.stderr.on("data", (chunk: Buffer) => {
     if (err.length < MAX_STDERR) err += chunk.toString("utf8");
   });
+  child.on("error", (error) =>
+    out.destroy(gitFailure(`Could not start git (${error.message}).`, "GIT_UNAVAILABLE")),
+  );
   child.on("close", (code) => {
-    if (code !== 0)
-      child.stdout.destroy(
-        gitFailure(`git ${args[0] ?? ""} failed.`, "GIT_FAILED", err, options.masker),
-      );
+    if (code === 0) return void out.end();
+    const why =
+      code === null || TIMED_OUT.has(code)
+        ? gitFailure("git took too long and was stopped.", "GIT_TIMEOUT", err, options.masker)
+        : gitFailure(`git ${args[0] ?? ""} failed.`, "GIT_FAILED", err, options.masker);
+    out.destroy(why);
   });
-  return child.stdout;
+  out.once("close", () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  });
+  return out;
 }
 
 /**
