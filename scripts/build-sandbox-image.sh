@@ -4,7 +4,9 @@
 # docker/sandbox/Dockerfile (the production build, which starts FROM debian:bookworm-slim).
 #
 # usage: scripts/build-sandbox-image.sh [--force] [TAG]     (TAG default: secondshift-sandbox:test)
-# Idempotent: does nothing when TAG already exists, unless --force.
+# Idempotent: does nothing when TAG exists and was built from the same docker/sandbox files
+# (label org.secondshift.sandbox-source), unless --force; an image built from other files is
+# rebuilt.
 set -euo pipefail
 
 force=0
@@ -20,10 +22,14 @@ tag=${tag:-secondshift-sandbox:test}
 suite=${SANDBOX_SUITE:-bookworm}
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-if [ "$force" = 0 ] && docker image inspect "$tag" >/dev/null 2>&1; then
+# What the image is made of: an image built from other files is stale.
+source_hash=$(cd "$here/docker/sandbox" && cat packages.txt setup.sh ./*.c | sha256sum | cut -c1-16)
+built_from=$(docker image inspect --format '{{index .Config.Labels "org.secondshift.sandbox-source"}}' "$tag" 2>/dev/null || true)
+if [ "$force" = 0 ] && [ "$built_from" = "$source_hash" ]; then
   echo "sandbox image $tag exists (use --force to rebuild)"
   exit 0
 fi
+[ -z "$built_from" ] || [ "$built_from" = "$source_hash" ] || echo "sandbox image $tag was built from other files; rebuilding"
 
 command -v mmdebstrap >/dev/null || {
   echo "mmdebstrap is missing: apt-get install -y mmdebstrap (or run scripts/install-system-deps.sh)" >&2
@@ -49,7 +55,7 @@ trap 'rm -rf "$work"' EXIT
 # The customize hook is the registry-free twin of the Dockerfile's RUN step (same user, same
 # directories, same setuid stripping). Keep docker/sandbox/setup.sh as the single source.
 mmdebstrap --variant=minbase --include="$packages" \
-  --customize-hook="copy-in $here/docker/sandbox/setup.sh $here/docker/sandbox/statx-compat.c /tmp" \
+  --customize-hook="copy-in $here/docker/sandbox/setup.sh $here/docker/sandbox/statx-compat.c $here/docker/sandbox/no-device-nodes.c /tmp" \
   --customize-hook='chroot "$1" sh /tmp/setup.sh && rm -f "$1/tmp/setup.sh"' \
   "$suite" "$work/rootfs.tar" \
   "deb $mirror $suite main" "deb $mirror $suite-updates main"
@@ -62,5 +68,6 @@ docker import \
   --change 'WORKDIR /workspace' \
   --change 'CMD ["sleep", "infinity"]' \
   --change 'LABEL org.opencontainers.image.title=secondshift-sandbox' \
+  --change "LABEL org.secondshift.sandbox-source=$source_hash" \
   "$work/rootfs.tar" "$tag" >/dev/null
 echo "built $tag"

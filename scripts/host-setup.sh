@@ -2,9 +2,10 @@
 # Host part of scripts/up.sh (as root, Debian 12 / Ubuntu): installs what is missing — Docker
 # (Debian's docker.io, unless an engine is installed already), compose, gVisor's runsc, and the
 # tools of the air-gapped image build (mmdebstrap) — starts Docker, and registers runsc with
-# --network=none in /etc/docker/daemon.json. Prints every change; changes nothing that is
-# already right.   usage: scripts/host-setup.sh [--dry-run]   (--dry-run: print, change nothing)
+# --network=none --oci-seccomp in the engine's daemon.json. Prints every change; changes nothing
+# that is already right.   usage: scripts/host-setup.sh [--dry-run]   (--dry-run: print, change nothing)
 set -euo pipefail
+. "$(dirname "$0")/lib/runsc.sh"
 dry=0
 [ "${1:-}" = --dry-run ] && dry=1
 changes=0
@@ -44,28 +45,21 @@ start_docker() {
 docker info >/dev/null 2>&1 || change "start the Docker engine (and enable it at boot)" start_docker
 
 # gVisor refuses to run with a network in the root namespace here, and sandboxes never have a
-# network: --network=none is the production setting (packages/sandbox/README.md).
-runsc_ok() {
-  docker info --format '{{json .Runtimes}}' 2>/dev/null | jq -e '.runsc.runtimeArgs // [] | index("--network=none")' >/dev/null
-}
+# network: --network=none is the production setting; --oci-seccomp makes runsc apply the
+# sandbox's seccomp profile, which refuses device nodes (packages/sandbox/README.md).
 register_runsc() {
-  local file=/etc/docker/daemon.json
-  mkdir -p /etc/docker
-  [ -s "$file" ] || echo '{}' >"$file"
-  cp "$file" "$file.bak.$(date +%Y%m%d%H%M%S)"
-  jq --arg path "$(command -v runsc)" \
-    '.runtimes.runsc = {path: $path, runtimeArgs: (((.runtimes.runsc.runtimeArgs // []) | map(select(startswith("--network") | not))) + ["--network=none"])}' \
-    "$file" >"$file.new"
-  mv "$file.new" "$file"
+  local file
+  file=$(docker_config_file)
+  [ -s "$file" ] && cp "$file" "$file.bak.$(date +%Y%m%d%H%M%S)"
+  write_runsc_config "$file" "$(command -v runsc)"
   echo "  $file now registers runsc: $(jq -c .runtimes.runsc "$file") (previous file kept as $file.bak.*)"
-  # Runtimes are reloadable: SIGHUP, no restart, running containers untouched.
-  if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then systemctl reload docker; else kill -HUP "$(pidof dockerd)"; fi
-  for _ in $(seq 20); do runsc_ok && return; sleep 0.5; done
-  echo "Docker still lists no runsc with --network=none; check $file and 'docker info'" >&2
+  reload_dockerd
+  for _ in $(seq 20); do runsc_registered && return; sleep 0.5; done
+  echo "Docker still lists no runsc with $RUNSC_ARGS; check $file and 'docker info'" >&2
   return 1
 }
-runsc_ok || change "register gVisor (runsc --network=none) with Docker" register_runsc
+runsc_registered || change "register gVisor (runsc --network=none --oci-seccomp) with Docker" register_runsc
 
 if [ "$changes" = 0 ]; then
-  echo "nothing to change: Docker runs, runsc is registered with --network=none, compose is installed"
+  echo "nothing to change: Docker runs, runsc is registered with --network=none --oci-seccomp, compose is installed"
 fi

@@ -85,10 +85,10 @@ function timeStartup(p: Platform): { checkout: number[]; create: number[]; copyI
       const t = performance.now();
       const sandbox = await sandboxes.create(input);
       times.create.push(Math.round(performance.now() - t));
-      const copyInDirectory = sandbox.copyInDirectory.bind(sandbox);
-      sandbox.copyInDirectory = async (dir) => {
+      const copyInArchive = sandbox.copyInArchive.bind(sandbox);
+      sandbox.copyInArchive = async (archive) => {
         const c = performance.now();
-        await copyInDirectory(dir);
+        await copyInArchive(archive);
         times.copyIn.push(Math.round(performance.now() - c));
       };
       return sandbox;

@@ -137,7 +137,9 @@ describe("GitHub App repositories", () => {
     const checkout = await p.worker.executorDeps.source.checkout({ runId, ...target, commit });
     try {
       expect(checkout.commit).toBe(commit);
-      expect(await readFile(join(checkout.dir, "src/app.ts"), "utf8")).toBe("run me\n");
+      const tar = Buffer.concat(await (await checkout.archive()).toArray());
+      expect(tar.toString("latin1")).toContain("src/app.ts");
+      expect(tar.toString("latin1")).toContain("run me\n");
       const mint = app.mints.slice(before)[0]!;
       expect(mint.body.repositories).toEqual(["widgets"]);
       const token = mint.token!;

@@ -1,29 +1,29 @@
 #!/usr/bin/env bash
 # start DIR: makes sure a Docker engine with the runsc runtime answers on /var/run/docker.sock.
 #   Starts dockerd (no bridge, no iptables: sandboxes never have a network) when none runs and
-#   writes DIR/started; registers runsc when a running engine lacks it.
+#   writes DIR/started; registers runsc (scripts/lib/runsc.sh: --network=none --oci-seccomp) in
+#   the running engine's configuration file and reloads it (SIGHUP) when the engine lacks runsc
+#   or one of those flags.
 # stop DIR: stops the engine only if `start` started it.
 set -euo pipefail
 cmd=$1 dir=$2
-runtime_config='{"runtimes":{"runsc":{"path":"/usr/bin/runsc","runtimeArgs":["--network=none"]}}}'
+. "$(dirname "$0")/../lib/runsc.sh"
 case "$cmd" in
   start)
     mkdir -p "$dir"
     if docker info >/dev/null 2>&1; then
-      if ! docker info --format '{{json .Runtimes}}' | grep -q '"runsc"'; then
-        echo "registering runsc with the running Docker engine (/etc/docker/daemon.json)" >&2
-        mkdir -p /etc/docker
-        [ -s /etc/docker/daemon.json ] || echo '{}' >/etc/docker/daemon.json
-        node -e '
-          const fs=require("fs"),p="/etc/docker/daemon.json",c=JSON.parse(fs.readFileSync(p,"utf8"));
-          c.runtimes={...(c.runtimes||{}),runsc:{path:"/usr/bin/runsc",runtimeArgs:["--network=none"]}};
-          fs.writeFileSync(p,JSON.stringify(c,null,2));'
-        pkill -HUP -x dockerd || true
-        sleep 1
+      if ! runsc_registered; then
+        config=$(docker_config_file)
+        echo "registering runsc $RUNSC_ARGS with the running Docker engine ($config)" >&2
+        write_runsc_config "$config" /usr/bin/runsc
+        reload_dockerd
+        for _ in $(seq 20); do runsc_registered && break; sleep 0.5; done
+        runsc_registered || { echo "Docker still lists no runsc $RUNSC_ARGS; see $config" >&2; exit 1; }
       fi
       exit 0
     fi
-    echo "$runtime_config" >"$dir/daemon.json"
+    rm -f "$dir/daemon.json"
+    write_runsc_config "$dir/daemon.json" /usr/bin/runsc
     nohup dockerd --config-file "$dir/daemon.json" --bridge=none --iptables=false --ip6tables=false \
       >"$dir/dockerd.log" 2>&1 &
     echo $! >"$dir/started"

@@ -42,6 +42,7 @@ export function buildExecutorDeps(
       masker,
       mintInstallationToken: parts.tools.mintInstallationToken,
       workDir: settings.workDir,
+      limits: settings.repository,
     }),
     broker: { call: (run, tool, args) => broker.call(run, tool, args) },
     freezePlan,

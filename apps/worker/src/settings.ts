@@ -7,6 +7,7 @@ import type { WorkerEnv } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
 import { outboundPolicy } from "@secondshift/service";
 import type { OutboundPolicy } from "@secondshift/netguard";
+import type { TreeLimits } from "@secondshift/repo-sync";
 import type { SandboxLimits, SandboxRuntime } from "@secondshift/sandbox";
 
 export interface WorkerSettings {
@@ -19,6 +20,8 @@ export interface WorkerSettings {
   /** file:// remotes, for tests and local development only. */
   allowFileRemotes: boolean;
   sandbox: { image: string; runtime: SandboxRuntime; allowRunc: boolean; limits: SandboxLimits };
+  /** The largest repository a run copies into its sandbox (REPOSITORY_MAX_MB / _FILES). */
+  repository: TreeLimits;
   /** The Docker engine (DOCKER_HOST); unset: /var/run/docker.sock. See docker.ts. */
   dockerHost?: string;
   concurrency: number;
@@ -67,6 +70,7 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
         tmpBytes: env.SANDBOX_TMP_MB * mib,
       },
     },
+    repository: { maxBytes: env.REPOSITORY_MAX_MB * mib, maxFiles: env.REPOSITORY_MAX_FILES },
     ...(env.DOCKER_HOST ? { dockerHost: env.DOCKER_HOST } : {}),
     concurrency: env.WORKER_CONCURRENCY,
     workDir: env.WORKER_WORK_DIR ?? join(tmpdir(), "secondshift-worker"),

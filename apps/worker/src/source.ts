@@ -1,6 +1,8 @@
-// The repository at a run's commit, fetched outside any sandbox with the owner's credential and
-// exported without .git, so the sandbox copy holds no credential and no remote URL. A GitHub App
-// connection's token is minted for this fetch, masked for the run and revoked after the fetch.
+// The repository at a run's commit, fetched outside any sandbox with the owner's credential,
+// measured against the operator's limits from git's metadata, and streamed into the sandbox
+// without .git (`git archive`), so the sandbox copy holds no credential and no remote URL and
+// the worker's disk never holds a second, expanded copy. A GitHub App connection's token is
+// minted for this fetch, masked for the run and revoked after the fetch.
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Keyring } from "@secondshift/crypto";
@@ -8,13 +10,15 @@ import type { Db } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
 import {
-  exportTreeToDirectory,
+  checkTreeSize,
+  exportTree,
   fetchRepository,
   gitCredential,
   repositoryCredential,
   type GitRemotePolicy,
   type MintInstallationToken,
   type RepositoryCredential,
+  type TreeLimits,
 } from "@secondshift/repo-sync";
 import type { SourceProvider } from "@secondshift/runs";
 
@@ -26,6 +30,7 @@ export function createSourceProvider(deps: {
   mintInstallationToken: MintInstallationToken;
   /** The worker's own work folder (emptied at start): the fetch and the copy live there. */
   workDir: string;
+  limits: TreeLimits;
 }): SourceProvider {
   return {
     async checkout({ runId, workspaceId, repositoryId, commit }) {
@@ -38,11 +43,7 @@ export function createSourceProvider(deps: {
           reason: "REPOSITORY_NOT_FOUND",
         });
       const gitDir = await mkdtemp(join(deps.workDir, "checkout-"));
-      const treeDir = await mkdtemp(join(deps.workDir, "tree-"));
-      const cleanup = async () => {
-        await rm(gitDir, { recursive: true, force: true });
-        await rm(treeDir, { recursive: true, force: true });
-      };
+      const cleanup = () => rm(gitDir, { recursive: true, force: true });
       // The run's scope (opened by the executor): masked until the run ends, then gone (P02).
       const secrets = deps.masker.scopeFor(runId);
       let credential: RepositoryCredential | undefined;
@@ -64,9 +65,13 @@ export function createSourceProvider(deps: {
           policy: deps.policy,
           masker: secrets,
         });
-        await exportTreeToDirectory(gitDir, fetched.commit, treeDir, { workDir: deps.workDir });
-        await rm(gitDir, { recursive: true, force: true });
-        return { dir: treeDir, commit: fetched.commit, cleanup };
+        // Before anything is exported: a refused repository is never written out (C12).
+        await checkTreeSize(gitDir, fetched.commit, deps.limits);
+        return {
+          commit: fetched.commit,
+          archive: () => exportTree(gitDir, fetched.commit, { workDir: deps.workDir }),
+          cleanup,
+        };
       } catch (error) {
         await cleanup();
         throw error;

@@ -70,6 +70,7 @@ export function testSettings(
         tmpBytes: 64 * mib,
       },
     },
+    repository: { maxBytes: 100 * mib, maxFiles: 10_000 },
     concurrency: 2,
     workDir: mkdtempSync(join(tmpdir(), "e2e-worker-")),
     repoConfig: {

@@ -1,5 +1,7 @@
 // Fetches one commit of a repository into `dir` with the git CLI: the branch head or a given
-// commit, shallow (depth 1), checked out detached. The remote URL is passed on the command
+// commit, shallow (depth 1), into git's object database only. Nothing is checked out: a small
+// push can expand to gigabytes of files, and every reader (git archive for the sandbox copy,
+// git cat-file for .secondshift.yaml) reads the objects, after the size checks. The remote URL is passed on the command
 // line without credentials and is never stored (no `git remote add`, no FETCH_HEAD), so the
 // checkout holds no URL with a token and no credential anywhere (C12, P03).
 import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
@@ -18,7 +20,7 @@ export interface FetchRepositoryOptions {
   /** The branch head, or an exact commit (full SHA). */
   ref: { branch: string } | { commit: string };
   credential?: GitCredential;
-  /** Created if missing; an existing checkout made by this function is updated in place. */
+  /** Created if missing; a directory fetched into before by this function is reused. */
   dir: string;
   /** The caller's work folder (the worker's own): git's empty home for this fetch goes there. */
   workDir: string;
@@ -103,9 +105,6 @@ export async function fetchRepository(
       ],
       true,
     );
-    await git(["checkout", "--quiet", "--force", "--detach", FETCHED_REF]);
-    // A reused directory may hold files of an earlier commit that this one does not have.
-    await git(["clean", "-ffdxq"]);
     const commit = (await git(["rev-parse", "--verify", `${FETCHED_REF}^{commit}`]))
       .toString("utf8")
       .trim();

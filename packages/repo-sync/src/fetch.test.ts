@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SecretMasker } from "@secondshift/logging";
 import type { OutboundPolicy } from "@secondshift/netguard";
 import { exportTree, exportTreeToDirectory } from "./export-tree.ts";
-import { fetchRepository } from "./fetch-repository.ts";
+import { FETCHED_REF, fetchRepository } from "./fetch-repository.ts";
 import type { GitRemotePolicy } from "./remote.ts";
 import {
   argvLoggingGit,
@@ -35,6 +35,9 @@ let server: GitHttpServer;
 let first: string;
 let head: string;
 let workDir: string;
+/** A file of the fetched commit, read from git's objects. */
+const show = (dir: string, path: string) =>
+  execFileSync("git", ["show", `${FETCHED_REF}:${path}`], { cwd: dir }).toString();
 const newDir = async () =>
   join(await mkdtemp(join(tmpdir(), "secondshift-fetch-test-")), "checkout");
 
@@ -72,7 +75,7 @@ describe("fetchRepository", () => {
       gitBinary: logger.binary,
     });
     expect(result.commit).toBe(head);
-    expect(await readFile(join(dir, "README.md"), "utf8")).toBe("second\n");
+    expect(show(dir, "README.md")).toBe("second\n");
     // The server required the header, so git did send it.
     expect(server.authorizations).toContain(`Basic ${BASIC}`);
     // Nowhere on disk: the whole checkout, .git included (config, FETCH_HEAD, logs, packs).
@@ -255,12 +258,13 @@ describe("fetchRepository", () => {
         })
       ).commit,
     ).toBe(first);
-    expect(await readFile(join(dir, "README.md"), "utf8")).toBe("first\n");
-    expect((await readdir(dir)).sort()).toEqual([".git", "README.md", "src"]);
+    expect(show(dir, "README.md")).toBe("first\n");
+    // Objects only: no file of the repository is written out (C12: checked before export).
+    expect(await readdir(dir)).toEqual([".git"]);
     expect(
-      execFileSync("git", ["rev-list", "--count", "HEAD"], { cwd: dir }).toString().trim(),
+      execFileSync("git", ["rev-list", "--count", FETCHED_REF], { cwd: dir }).toString().trim(),
     ).toBe("1");
-    // Same directory, now the branch head: the old checkout is replaced.
+    // Same directory, now the branch head: the fetched commit is replaced.
     expect(
       (
         await fetchRepository({
@@ -272,7 +276,8 @@ describe("fetchRepository", () => {
         })
       ).commit,
     ).toBe(head);
-    expect(await readFile(join(dir, "README.md"), "utf8")).toBe("second\n");
+    expect(show(dir, "README.md")).toBe("second\n");
+    expect(await readdir(dir)).toEqual([".git"]);
     await expect(
       fetchRepository({
         cloneUrl: repo.fileUrl,

@@ -2,7 +2,8 @@
 // (database URL, encryption key, provider keys) never reaches git or anything git starts.
 // Errors carry git's stderr through the masker, so a credential can never surface in one.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import type { Readable } from "node:stream";
+import { createInterface } from "node:readline";
+import { PassThrough, type Readable } from "node:stream";
 import { AppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
 
@@ -97,18 +98,64 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
   });
 }
 
-/** Starts git and hands back its stdout as a stream (git archive); errors end the stream. */
+/**
+ * Starts git and hands back its stdout as a stream (git archive). The stream ends only once git
+ * has exited with 0; a git that fails or is stopped at its deadline, even after its last byte,
+ * errors the stream instead, so a cut-short archive never passes for a whole one. Destroying
+ * the stream stops git.
+ */
 export function streamGit(args: readonly string[], options: GitRunOptions): Readable {
+  const child = spawnGit(args, options);
+  const out = new PassThrough();
+  child.stdout.pipe(out, { end: false });
+  let err = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    if (err.length < MAX_STDERR) err += chunk.toString("utf8");
+  });
+  child.on("error", (error) =>
+    out.destroy(gitFailure(`Could not start git (${error.message}).`, "GIT_UNAVAILABLE")),
+  );
+  child.on("close", (code) => {
+    if (code === 0) return void out.end();
+    const why =
+      code === null || TIMED_OUT.has(code)
+        ? gitFailure("git took too long and was stopped.", "GIT_TIMEOUT", err, options.masker)
+        : gitFailure(`git ${args[0] ?? ""} failed.`, "GIT_FAILED", err, options.masker);
+    out.destroy(why);
+  });
+  out.once("close", () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  });
+  return out;
+}
+
+/**
+ * Runs git and hands each line of its stdout to `onLine` as it arrives (constant memory);
+ * resolves once git has exited with 0, so a listing cut short by a failure or the deadline is
+ * an error, never a shorter listing.
+ */
+export async function gitLines(
+  args: readonly string[],
+  options: GitRunOptions,
+  onLine: (line: string) => void,
+): Promise<void> {
   const child = spawnGit(args, options);
   let err = "";
   child.stderr.on("data", (chunk: Buffer) => {
     if (err.length < MAX_STDERR) err += chunk.toString("utf8");
   });
-  child.on("close", (code) => {
-    if (code !== 0)
-      child.stdout.destroy(
-        gitFailure(`git ${args[0] ?? ""} failed.`, "GIT_FAILED", err, options.masker),
-      );
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on("error", (error) =>
+      reject(gitFailure(`Could not start git (${error.message}).`, "GIT_UNAVAILABLE")),
+    );
+    child.on("close", resolve);
   });
-  return child.stdout;
+  exited.catch(() => undefined);
+  for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity }))
+    onLine(line);
+  const code = await exited;
+  if (code === 0) return;
+  if (code === null || TIMED_OUT.has(code))
+    throw gitFailure("git took too long and was stopped.", "GIT_TIMEOUT", err, options.masker);
+  throw gitFailure(`git ${args[0] ?? ""} failed.`, "GIT_FAILED", err, options.masker);
 }

@@ -2,6 +2,8 @@ export { fetchRepository, FETCHED_REF } from "./fetch-repository.ts";
 export type { FetchRepositoryOptions, FetchRepositoryResult } from "./fetch-repository.ts";
 export { exportTree, exportTreeToDirectory } from "./export-tree.ts";
 export type { ExportOptions } from "./export-tree.ts";
+export { checkTreeSize, measureTree } from "./tree-size.ts";
+export type { TreeLimits, TreeSize } from "./tree-size.ts";
 export { checkRemote } from "./remote.ts";
 export type { CheckedRemote, GitRemotePolicy } from "./remote.ts";
 export type { GitCredential } from "./git-env.ts";

@@ -1,6 +1,7 @@
 // The run executor, the real agent loop and a real gVisor sandbox together: cancelling the run
 // kills the command it is running (the run's abort signal reaches the exec), instead of leaving it
 // to run until its own timeout.
+import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -76,7 +77,7 @@ function observedSandboxes() {
       writeFile: (path, content, o) => sandbox.writeFile(path, content, o),
       listFiles: (path, o) => sandbox.listFiles(path, o),
       search: (pattern, path, o) => sandbox.search(pattern, path, o),
-      copyInDirectory: (dir) => sandbox.copyInDirectory(dir),
+      copyInArchive: (archive) => sandbox.copyInArchive(archive),
       destroy: async () => {
         await Promise.all(pending);
         psAtEnd = (await sandbox.exec("ps -eo stat=,args= | grep -v '^Z'")).stdout;
@@ -115,7 +116,11 @@ describe("run executor with a real sandbox", () => {
         sandboxes: sandboxes.factory,
         source: {
           checkout: () =>
-            Promise.resolve({ dir: repoDir, commit: "abc123", cleanup: () => Promise.resolve() }),
+            Promise.resolve({
+              commit: "abc123",
+              archive: () => Promise.resolve(spawn("tar", ["-c", "-C", repoDir, "."]).stdout),
+              cleanup: () => Promise.resolve(),
+            }),
         },
         broker: { call: () => Promise.reject(new Error("no plan tools in this run")) },
         freezePlan: () => Promise.resolve({ tools: [] }),

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { cancelRun } from "@secondshift/access";
 import type { RunAgentOptions } from "@secondshift/agent";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
@@ -34,9 +35,8 @@ function fakeSandbox() {
     readFile: () => Promise.resolve(Buffer.from("content")),
     writeFile: () => Promise.resolve(),
     listFiles: () => Promise.resolve([]),
-    copyInDirectory: (dir) => {
-      calls.push(`copy ${dir}`);
-      return Promise.resolve();
+    copyInArchive: async (archive) => {
+      for await (const chunk of archive) calls.push(`copy ${String(chunk)}`);
     },
     destroy: () => {
       destroyed++;
@@ -64,8 +64,8 @@ function deps(
     source: {
       checkout: () =>
         Promise.resolve({
-          dir: "/tmp/checkout",
           commit: "abc123",
+          archive: () => Promise.resolve(Readable.from(["the archive"])),
           cleanup: () => {
             cleaned++;
             return Promise.resolve();
@@ -229,7 +229,7 @@ describe("run executor", () => {
         released.push(runId);
       },
     });
-    box.sandbox.copyInDirectory = () => Promise.reject(new Error("tar: No space left on device"));
+    box.sandbox.copyInArchive = () => Promise.reject(new Error("tar: No space left on device"));
     const result = await executeRun(d, run.id);
     expect(result).toEqual({
       status: "FAILED",

@@ -1,5 +1,6 @@
 // What the run executor needs from the rest of the worker. The worker app wires these to the
 // sandbox, repo-sync, broker and webhooks packages; tests can wire real ones or small fakes.
+import type { Readable } from "node:stream";
 import type { BrokerResult, runAgent } from "@secondshift/agent";
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
@@ -10,10 +11,14 @@ export interface SandboxFactory {
   create(options: { runId: string; workspaceId: string; deadline: Date }): Promise<RunSandbox>;
 }
 
-/** A checkout of the repository at the run's commit, without .git and without credentials. */
+/**
+ * The repository at the run's commit, already within the operator's size limits, ready to be
+ * streamed into the sandbox: `archive()` gives its tree as a tar stream (no .git, no
+ * credentials), read once, never written out on the worker.
+ */
 export interface SourceCheckout {
-  dir: string;
   commit: string;
+  archive(): Promise<Readable>;
   cleanup(): Promise<void>;
 }
 

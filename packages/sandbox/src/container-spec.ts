@@ -57,8 +57,9 @@ const S_IFBLK = 0o060000;
  * A seccomp profile that refuses (EPERM) creating character and block device nodes and allows
  * everything else (FIFOs and sockets by mknod included). gVisor lets the unprivileged user mknod
  * them and ignores nodev (see README "Device nodes"). runsc applies a container's profile only
- * when registered with `--oci-seccomp` (seen with runsc 20221219: refused with it, ignored
- * without); gVisor itself is the boundary, so Docker's default profile adds nothing there. Not
+ * when registered with `--oci-seccomp`, and only to the container's first process, never to a
+ * `docker exec`: commands get the same rule from the image's no-device-nodes helper (exec.ts).
+ * gVisor itself is the boundary, so Docker's default profile adds nothing there. Not
  * used under runc: it would replace Docker's default profile, and the kernel already refuses
  * mknod without CAP_MKNOD.
  */

@@ -5,6 +5,7 @@ import { posix } from "node:path";
 import { Readable } from "node:stream";
 import { AppError } from "@secondshift/errors";
 import tar from "tar-stream";
+import type { RawExecResult } from "./exec.ts";
 
 export function archiveEscape(name: string, why: string): AppError {
   return new AppError(
@@ -74,16 +75,22 @@ export interface SanitizedArchive {
 /**
  * Streams `input` (a tar archive) to a new archive that is safe to extract in /workspace:
  * only files, directories and symlinks that stay inside; owner and setuid/setgid bits reset.
+ * `onReject` is told at once when an entry is rejected or the input cannot be read.
  */
-export function sanitizeArchive(input: Readable): SanitizedArchive {
+export function sanitizeArchive(
+  input: Readable,
+  onReject: (error: AppError) => void = () => {},
+): SanitizedArchive {
   const extract = tar.extract();
   const pack = tar.pack();
   const symlinks = new Set<string>();
   let rejected: AppError | undefined;
   const reject = (error: AppError) => {
-    rejected ??= error;
+    if (rejected) return;
+    rejected = error;
     extract.destroy();
     pack.finalize();
+    onReject(error);
   };
 
   extract.on("entry", (header, body, next) => {
@@ -131,11 +138,13 @@ export function sanitizeArchive(input: Readable): SanitizedArchive {
         if (scrub === null) {
           // Ordinary files stream straight through: a large repository is never held in memory.
           await new Promise<void>((resolve, fail) => {
-            body.pipe(
-              pack.entry({ ...base, type: "file", size: header.size ?? 0 }, (e) =>
-                e ? fail(e) : resolve(),
-              ),
+            const entry = pack.entry({ ...base, type: "file", size: header.size ?? 0 }, (e) =>
+              e ? fail(e) : resolve(),
             );
+            // A body that breaks midway (the input failed) breaks the entry: a rejection.
+            body.on("error", fail);
+            entry.on("error", fail);
+            body.pipe(entry);
           });
           return next();
         }
@@ -171,5 +180,61 @@ export function sanitizeArchive(input: Readable): SanitizedArchive {
   });
   input.on("error", (cause) => extract.destroy(cause));
   input.pipe(extract);
-  return { stream: Readable.from(pack), error: () => rejected };
+  const stream = Readable.from(pack);
+  // An entry that breaks midway breaks the output too: already a rejection, not a crash.
+  stream.on("error", (cause) =>
+    reject(
+      new AppError("BAD_REQUEST", "The repository archive could not be read.", {
+        reason: "SANDBOX_ARCHIVE_INVALID",
+        cause,
+      }),
+    ),
+  );
+  return { stream, error: () => rejected };
+}
+
+/** A repository copy takes longer than a file operation: 100,000 small files took 48 s here. */
+export const COPY_IN_TIMEOUT_MS = 10 * 60_000;
+
+const EMPTIED = "/workspace was emptied.";
+
+/** The error of a failed copy, naming the part that failed; undefined when the copy worked. */
+export function copyInFailure(
+  readFailure: unknown,
+  rejected: AppError | undefined,
+  result: RawExecResult,
+): AppError | undefined {
+  if (readFailure !== undefined) {
+    const detail = readFailure instanceof Error ? readFailure.message : "the stream failed.";
+    return new AppError(
+      "BAD_GATEWAY",
+      `Reading the repository archive failed midway: ${detail} ${EMPTIED}`,
+      { reason: "SANDBOX_COPY_IN_READ_FAILED", cause: readFailure },
+    );
+  }
+  if (rejected) return rejected;
+  const extracting = "Extracting the repository into /workspace";
+  if (result.timedOut)
+    return new AppError(
+      "INTERNAL",
+      `${extracting} took longer than ${COPY_IN_TIMEOUT_MS / 1000} s and was stopped. ${EMPTIED}`,
+      { reason: "SANDBOX_COPY_IN_TIMEOUT" },
+    );
+  if (result.containerGone)
+    return new AppError(
+      "INTERNAL",
+      `${extracting} failed: the sandbox stopped (out of memory? /workspace counts against the sandbox's memory).`,
+      { reason: "SANDBOX_COPY_IN_FAILED" },
+    );
+  if (result.exitCode === 0) return undefined;
+  const said = result.stderr.toString("utf8").trim().split("\n").slice(-3).join(" ").slice(0, 500);
+  // tar reports a full tmpfs as a short write ("Wrote only N of M bytes").
+  const full = /Wrote only|No space left/.test(said)
+    ? " The sandbox's /workspace is full: its size is the operator's SANDBOX_WORKSPACE_MB, which should stay above REPOSITORY_MAX_MB."
+    : "";
+  return new AppError(
+    "INTERNAL",
+    `${extracting} failed: ${said || `tar ended with ${result.exitCode === null ? "a signal" : `exit code ${result.exitCode}`}`}.${full} ${EMPTIED}`,
+    { reason: "SANDBOX_COPY_IN_FAILED" },
+  );
 }

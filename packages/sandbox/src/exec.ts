@@ -87,6 +87,12 @@ const KILLER = `${SWEEP}
 sweep
 `;
 
+// Every process started in the sandbox begins under this image helper (docker/sandbox/
+// no-device-nodes.c): a seccomp filter, inherited by all descendants, that refuses mknod of
+// character and block devices. gVisor ignores nodev on the tmpfs mounts, and runsc applies the
+// container's own seccomp profile only to its first process, never to `docker exec`.
+const NO_DEVICE_NODES = "/usr/local/bin/no-device-nodes";
+
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 const KILL_GRACE_MS = 5_000;
@@ -126,7 +132,7 @@ async function runToEnd(
 }> {
   const container = docker.getContainer(containerId);
   const exec = await container.exec({
-    Cmd: cmd,
+    Cmd: [NO_DEVICE_NODES, ...cmd],
     User: SANDBOX_USER,
     Env: [...SANDBOX_ENV],
     AttachStdin: stdin !== undefined,

@@ -3,7 +3,7 @@ import type { Readable } from "node:stream";
 import type Docker from "dockerode";
 import { AppError } from "@secondshift/errors";
 import type { Logger } from "@secondshift/logging";
-import { sanitizeArchive } from "./copy-in.ts";
+import { copyInFailure, COPY_IN_TIMEOUT_MS, sanitizeArchive } from "./copy-in.ts";
 import { rawExec, type RawExecResult } from "./exec.ts";
 import { listDir, readFile, writeFile, type HelperRunner } from "./files.ts";
 import { LISTING_TIMEOUT_MS, listFilesCommand, searchCommand } from "./listing.ts";
@@ -146,32 +146,55 @@ export class Sandbox implements RunSandbox {
     return this.copyInArchive(packDirectory(dir));
   }
 
-  /** Extracts a tar stream into /workspace after checking every entry (copy-in.ts). */
+  /**
+   * Streams a tar archive into /workspace after checking every entry (copy-in.ts): nothing of
+   * it is written on the worker. If the archive cannot be read (e.g. git fails midway), an
+   * entry is rejected or the extraction fails, the extraction is stopped, /workspace is emptied
+   * and the error says which part failed.
+   */
   async copyInArchive(archive: Readable): Promise<void> {
     this.assertAlive();
-    const safe = sanitizeArchive(archive);
-    const result = await this.runHelper(
-      // --ignore-zeros: read to the end of the stream instead of stopping at the end-of-archive
-      // blocks, so the writer never finds its pipe closed under it.
-      `tar -x -f - --ignore-zeros -C ${WORKSPACE_DIR} --no-same-owner --no-same-permissions`,
-      [],
-      safe.stream,
-    );
-    const rejected = safe.error();
-    if (rejected) {
-      // Part of the archive may have been extracted before the bad entry: leave nothing behind.
-      await this.runHelper(`find ${WORKSPACE_DIR} -mindepth 1 -delete`, []);
-      throw rejected;
-    }
-    if (result.exitCode !== 0) {
-      throw new AppError(
-        "INTERNAL",
-        `Copying the repository into the sandbox failed: ${result.stderr.toString().trim().slice(0, 500)}`,
-        {
-          reason: "SANDBOX_COPY_IN_FAILED",
-        },
+    const stop = new AbortController();
+    let readFailure: unknown;
+    archive.once("error", (error) => {
+      readFailure ??= error;
+      stop.abort();
+    });
+    const safe = sanitizeArchive(archive, () => stop.abort());
+    let result: RawExecResult;
+    try {
+      result = await this.runHelper(
+        // --ignore-zeros: read to the end of the stream instead of stopping at the end-of-archive
+        // blocks, so the writer never finds its pipe closed under it.
+        `tar -x -f - --ignore-zeros -C ${WORKSPACE_DIR} --no-same-owner --no-same-permissions`,
+        [],
+        safe.stream,
+        stop.signal,
+        COPY_IN_TIMEOUT_MS,
       );
+    } catch (error) {
+      archive.destroy();
+      safe.stream.destroy();
+      throw error;
     }
+    const failure = copyInFailure(readFailure, safe.error(), result);
+    if (!failure) return;
+    archive.destroy();
+    safe.stream.destroy();
+    await this.emptyWorkspace(failure);
+    throw failure;
+  }
+
+  /** After a failed copy: nothing of it stays in /workspace. */
+  private async emptyWorkspace(failure: AppError): Promise<void> {
+    const emptied = await this.runHelper(`find ${WORKSPACE_DIR} -mindepth 1 -delete`, []).catch(
+      () => undefined,
+    );
+    if (emptied?.exitCode !== 0)
+      this.logger.warn(
+        { event: "sandbox.copy_in_cleanup_failed", runId: this.runId, reason: failure.reason },
+        "could not empty /workspace after a failed copy; the sandbox is destroyed with the run",
+      );
   }
 
   /** Removes the container; safe to call any number of times. */
@@ -214,15 +237,17 @@ export class Sandbox implements RunSandbox {
     args: string[],
     stdin?: Buffer | Readable,
     signal?: AbortSignal,
+    timeoutMs = HELPER_TIMEOUT_MS,
   ): Promise<RawExecResult> {
-    return this.rawHelper(script, args, stdin, signal).catch(translateDockerError);
+    return this.rawHelper(script, args, stdin, signal, timeoutMs).catch(translateDockerError);
   }
 
   private rawHelper(
     script: string,
     args: string[],
-    stdin?: Buffer | Readable,
-    signal?: AbortSignal,
+    stdin: Buffer | Readable | undefined,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
   ): Promise<RawExecResult> {
     return this.serial(() =>
       rawExec(
@@ -232,7 +257,7 @@ export class Sandbox implements RunSandbox {
         {
           cwd: WORKSPACE_DIR,
           nproc: 0,
-          timeoutMs: HELPER_TIMEOUT_MS,
+          timeoutMs,
           maxOutputBytes: HELPER_MAX_OUTPUT,
           containerGone: this.gone,
           ...(stdin === undefined ? {} : { stdin }),

@@ -1,5 +1,6 @@
 // Public shapes of the sandbox package. Configuration always arrives as arguments (the worker's
 // env.ts reads the operator's settings); this package never reads the environment.
+import type { Readable } from "node:stream";
 import type Docker from "dockerode";
 import type { Logger } from "@secondshift/logging";
 
@@ -94,8 +95,11 @@ export interface RunSandbox {
   listFiles(path: string, options?: ListFilesOptions): Promise<string[]>;
   /** Matching lines as text (ripgrep); optional so a double may leave searching to exec. */
   search?(pattern: string, path: string, options?: FileOptions): Promise<string>;
-  /** Copies a checkout from the worker's disk into /workspace. */
-  copyInDirectory(dir: string): Promise<void>;
+  /**
+   * Streams the repository (a tar archive, e.g. `git archive`) into /workspace; on failure
+   * /workspace is left empty and the error names the part that failed.
+   */
+  copyInArchive(archive: Readable): Promise<void>;
   /** Removes the sandbox; safe to call any number of times. */
   destroy(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 // In-memory RunSandbox, BrokerPort and EventSink that record everything they receive, so a
 // test can assert what reached the sandbox or the broker (C28: never the run token). The fake
 // sandbox implements the same RunSandbox interface as the real one (packages/sandbox).
+import type { Readable } from "node:stream";
 import type {
   ExecOptions,
   ExecResult,
@@ -66,9 +67,8 @@ export class FakeSandbox implements RunSandbox {
     );
   }
 
-  copyInDirectory(dir: string): Promise<void> {
-    this.received.push(dir);
-    return Promise.resolve();
+  async copyInArchive(archive: Readable): Promise<void> {
+    for await (const chunk of archive) this.received.push(String(chunk));
   }
 
   destroy(): Promise<void> {

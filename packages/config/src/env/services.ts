@@ -87,6 +87,10 @@ export const workerEnvSchema = z.object({
   WORKER_CONCURRENCY: positiveInt(4, "runs", 256),
   /** Exported repositories, git homes and sync checkouts; emptied at start (default in settings). */
   WORKER_WORK_DIR: ownFolder,
+  /** A repository larger than this (sum of its files at the run's commit) is not copied. */
+  REPOSITORY_MAX_MB: positiveInt(500, "MiB"),
+  /** A repository with more files than this at the run's commit is not copied. */
+  REPOSITORY_MAX_FILES: positiveInt(100_000, "files"),
   RUN_MAX_TIMEOUT_SECONDS: positiveInt(3600, "seconds"),
   RUN_MAX_TOKEN_BUDGET: positiveInt(2_000_000, "tokens"),
 });

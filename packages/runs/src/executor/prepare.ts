@@ -28,7 +28,7 @@ export async function prepareRun(ctx: RunContext): Promise<PreparedRun> {
   );
   const { checkout, sandbox } = await step(STEP.workspace, () => startWorkspace(ctx));
   const canDiff = await step(STEP.copyIn, async () => {
-    await sandbox.copyInDirectory(checkout.dir);
+    await sandbox.copyInArchive(await checkout.archive());
     const committed = await snapshotWorkspace(sandbox);
     await ctx.events.append({
       type: "run_started",
