@@ -5,7 +5,6 @@
 // is masked for exactly that sync or run, revoked after the fetch, and never stored. A refused
 // mint fails with a message naming the step and nothing secret.
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createConnection, runNow } from "@secondshift/access";
 import { seedTenant, type Tenant } from "@secondshift/access/testing";
