@@ -50,18 +50,20 @@ async function runService(stack: Stack, service: string, env: Record<string, str
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), "secondshift-smoke-"));
-  const [p1, p2, p3, p4, p5, p6, p7, p8] = await freePorts(8);
+  const [p1, p2, p3, p4, p5, p6, p7, p8, p9, p10] = await freePorts(10);
   a = new Stack(`ss-smoke-a-${suffix}`, workDir, {
     postgres: p1!,
     redis: p2!,
     web: p3!,
     gateway: p4!,
+    worker: p9!,
   });
   b = new Stack(`ss-smoke-b-${suffix}`, workDir, {
     postgres: p5!,
     redis: p6!,
     web: p7!,
     gateway: p8!,
+    worker: p10!,
   });
 });
 

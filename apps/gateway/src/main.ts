@@ -1,17 +1,25 @@
 // Model gateway entry: validates configuration, proves the encryption key matches the stored
-// data (P07: a wrong key stops the service here, with the reason, before it serves anything),
-// then serves the model gateway. SIGTERM / SIGINT close gracefully: in-flight model requests
+// data (P07: with a wrong key it serves only /healthz and a not-ready /readyz naming the key id
+// the data needs), then serves the model gateway and its /readyz (database, migrations, key). SIGTERM / SIGINT close gracefully: in-flight model requests
 // finish and their budget settlements are written before the process exits.
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import { createGatewayServer } from "@secondshift/model-gateway";
 import { createOutboundClient } from "@secondshift/netguard";
-import { fatal, onShutdown, openVerifiedDatabase, outboundPolicy } from "@secondshift/service";
+import {
+  databaseChecks,
+  fatal,
+  keyCheck,
+  onShutdown,
+  openVerifiedDatabase,
+  outboundPolicy,
+  readyzRoute,
+} from "@secondshift/service";
 
 async function main() {
   const { env } = await import("./env.ts").catch(fatal);
   const masker = new SecretMasker();
   const logger = createLogger({ name: "gateway", level: env.LOG_LEVEL, masker });
-  const { db, pool, keyring } = await openVerifiedDatabase(env);
+  const { db, pool, keyring } = await openVerifiedDatabase(env, { healthPort: env.PORT });
   // Every upstream connection passes the shared address check: public HTTPS only in
   // production, plus the private hosts / ranges the operator names (e.g. a local Ollama).
   const outbound = createOutboundClient(outboundPolicy(env));
@@ -25,6 +33,7 @@ async function main() {
     outbound,
     logger,
     masker,
+    readyz: readyzRoute([...databaseChecks(pool), keyCheck(keyring)]),
     limits: {
       maxBodyBytes: env.GATEWAY_MAX_BODY_BYTES,
       upstreamTimeoutMs: env.GATEWAY_UPSTREAM_TIMEOUT_MS,

@@ -9,7 +9,15 @@ import {
   createSyncQueue,
   createWorkspaceServices,
 } from "@secondshift/scheduler";
-import { fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
+import {
+  databaseChecks,
+  fatal,
+  keyCheck,
+  onShutdown,
+  openVerifiedDatabase,
+  readyzRoute,
+  redisCheck,
+} from "@secondshift/service";
 import { Redis } from "ioredis";
 import { createWebServer } from "./server.ts";
 import { prepareSetupToken } from "./setup-token.ts";
@@ -17,7 +25,7 @@ import { prepareSetupToken } from "./setup-token.ts";
 async function main() {
   const { env } = await import("./env.ts").catch(fatal);
   const logger = createLogger({ name: "web", level: env.LOG_LEVEL, masker: new SecretMasker() });
-  const { db, keyring } = await openVerifiedDatabase(env);
+  const { db, pool, keyring } = await openVerifiedDatabase(env, { healthPort: env.PORT });
   const queueConnection = { connection: { url: env.REDIS_URL, maxRetriesPerRequest: null } };
   const syncQueue = createSyncQueue(queueConnection);
   // The owner API's run now, pause / resume and sync now move work onto these queues.
@@ -42,7 +50,8 @@ async function main() {
     services,
     keyring,
   });
-  const server = createWebServer({ db, keyring, syncQueue, logger, api });
+  const readyz = readyzRoute([...databaseChecks(pool), redisCheck(redis), keyCheck(keyring)]);
+  const server = createWebServer({ db, keyring, syncQueue, logger, api, readyz });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
   onShutdown(logger, async () => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));

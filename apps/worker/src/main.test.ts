@@ -1,10 +1,12 @@
-// The worker entry: configuration errors and a wrong encryption key stop it before any
-// processor starts (P07); with the right key it starts and exits cleanly on SIGTERM.
+// The worker entry: configuration errors stop it; a wrong encryption key leaves it up but not
+// ready, naming the key id the data needs, with no processor started (P07); with the right key
+// it starts and exits cleanly on SIGTERM.
 import { randomBytes } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { keyIdOf } from "@secondshift/crypto";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { startService } from "@secondshift/service/testing";
+import { freePort, keyMismatchAnswers, startService } from "@secondshift/service/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
@@ -34,9 +36,9 @@ describe("worker service startup", () => {
     expect(run.output()).toContain("SECONDSHIFT_GATEWAY_URL: is missing");
   });
 
-  it("[P07][C13] starts with the right key and refuses to start with the wrong one", async () => {
+  it("[P07][C13] starts with the right key; with the wrong one it starts nothing and is not ready, naming the key id", async () => {
     const key = randomBytes(32).toString("base64");
-    const first = startService(main, baseEnv(key));
+    const first = startService(main, { ...baseEnv(key), PORT: String(await freePort()) });
     const deadline = Date.now() + 60_000;
     while (
       !first.output().includes("worker started") &&
@@ -50,9 +52,20 @@ describe("worker service startup", () => {
     expect(await first.exited, first.output().slice(-3000)).toBe(0);
 
     const wrongKey = randomBytes(32).toString("base64");
-    const second = startService(main, baseEnv(wrongKey));
-    expect(await second.exited).toBe(1);
-    expect(second.output()).toMatch(/Refusing to start/);
+    const port = await freePort();
+    const second = startService(main, { ...baseEnv(wrongKey), PORT: String(port) });
+    const answers = await keyMismatchAnswers(port, second);
+    const neededId = keyIdOf(Buffer.from(key, "base64"));
+    expect(answers.healthzStatus).toBe(200);
+    expect(answers.readyzStatus).toBe(503);
+    expect(answers.readyzBody.status).toBe("not ready");
+    const [check, ...others] = answers.readyzBody.checks;
+    expect([check?.name, check?.ok, others]).toEqual(["key", false, []]);
+    expect(check?.message).toContain(`encrypted with key ${neededId}`);
+    expect(second.output()).toContain(neededId);
+    expect(second.output()).not.toContain("worker started");
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
     expect(second.output()).not.toContain(wrongKey);
     expect(second.output()).not.toContain(key);
 

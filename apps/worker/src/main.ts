@@ -1,32 +1,32 @@
 // Worker entry: validates configuration and proves the encryption key matches the stored data
 // before any processor starts, then starts the platform (schedules, run queue, sync, delivery,
-// recovery).
+// recovery) and its /healthz and /readyz, which open the run queue only while ready (C13).
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import { fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
 import { createWorkerPlatform } from "./platform.ts";
+import { createWorkerHealth } from "./readiness.ts";
 import { settingsFromEnv } from "./settings.ts";
 
 async function main() {
   const { env } = await import("./env.ts").catch(fatal);
   const masker = new SecretMasker();
   const logger = createLogger({ name: "worker", level: env.LOG_LEVEL, masker });
-  const { db, pool, keyring } = await openVerifiedDatabase(env);
+  const { db, pool, keyring } = await openVerifiedDatabase(env, { healthPort: env.PORT });
   // An idle connection dropped by the server (restart, failover) is replaced on next use;
   // without a listener node-postgres would take the whole process down with it.
   pool.on("error", (err) => logger.warn({ err }, "an idle database connection closed"));
-  const platform = createWorkerPlatform(settingsFromEnv(env, keyring), {
-    db,
-    logger,
-    masker,
-    pool,
-  });
+  const settings = settingsFromEnv(env, keyring);
+  const platform = createWorkerPlatform(settings, { db, logger, masker, pool });
+  const health = createWorkerHealth({ platform, settings, pool, keyring, logger });
   // Registered before start: start() logs "worker started", and a SIGTERM sent on that line
   // must already find the handler (else Node's default ends the process by the signal).
   onShutdown(logger, async () => {
+    await health.close();
     await platform.stop();
     await db.$disconnect(); // ends the pool too
   });
-  await platform.start();
+  await platform.start({ claimRuns: false });
+  await health.serve(env.PORT);
 }
 
 void main();

@@ -22,7 +22,7 @@ export type WorkerPlatform = ReturnType<typeof createWorkerPlatform>;
 export function createWorkerPlatform(settings: WorkerSettings, services: WorkerServices) {
   const workerId = `worker-${randomUUID().slice(0, 8)}`;
   const tools = buildToolBroker(settings, services);
-  const { sandboxes, reaper } = buildSandboxes(settings, services);
+  const { docker, sandboxes, reaper } = buildSandboxes(settings, services);
   const queues = buildQueues(settings);
   const executorDeps = buildExecutorDeps(settings, services, { workerId, sandboxes, tools });
   const delivery = buildDelivery(settings, services, tools.client);
@@ -46,6 +46,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
   return {
     workerId,
     db: services.db,
+    docker,
     broker: tools.broker,
     connectors: tools.connectors,
     sandboxes,
@@ -60,5 +61,6 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     executeRun: run,
     start: processors.start,
     stop: processors.stop,
+    setClaiming: processors.setClaiming,
   };
 }

@@ -7,8 +7,9 @@ import type { WorkerSettings } from "./settings.ts";
 
 export function buildSandboxes(settings: WorkerSettings, services: WorkerServices) {
   const { db, logger } = services;
+  const docker = services.docker ?? createDockerClient(settings.dockerHost);
   const sandboxes = createSandboxManager({
-    docker: services.docker ?? createDockerClient(settings.dockerHost),
+    docker,
     ...settings.sandbox,
     production: settings.production,
     logger,
@@ -19,5 +20,5 @@ export function buildSandboxes(settings: WorkerSettings, services: WorkerService
     const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
     return run === null || run.status === "RUNNING";
   });
-  return { sandboxes, reaper };
+  return { docker, sandboxes, reaper };
 }

@@ -54,6 +54,8 @@ export interface StackPorts {
   redis: number;
   web: number;
   gateway: number;
+  /** The worker's /healthz and /readyz. */
+  worker: number;
 }
 
 export class Stack {
@@ -83,6 +85,7 @@ export class Stack {
       SMOKE_REDIS_PORT: String(this.ports.redis),
       SMOKE_WEB_PORT: String(this.ports.web),
       SMOKE_GATEWAY_PORT: String(this.ports.gateway),
+      SMOKE_WORKER_PORT: String(this.ports.worker),
       // Read by scripts/write-env.sh when it creates the settings file.
       SECONDSHIFT_POSTGRES_ADDR: `127.0.0.1:${this.ports.postgres}`,
       SECONDSHIFT_REDIS_ADDR: `127.0.0.1:${this.ports.redis}`,

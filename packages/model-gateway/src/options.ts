@@ -1,5 +1,6 @@
 // What the gateway is built from. Everything is passed in by the app (apps/gateway), which
 // reads the environment; this package reads none.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db, Pool } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
@@ -53,6 +54,8 @@ export interface GatewayOptions {
   masker: SecretMasker;
   limits: GatewayLimits;
   forwarding?: ForwardingPolicy;
+  /** The app's readiness route (`readyzRoute` of @secondshift/service): true when it answered. */
+  readyz?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export interface ResolvedForwarding {

@@ -10,6 +10,7 @@ export { recoverLostRuns, requeueQueuedRuns, WORKER_LOST_ERROR } from "./recover
 export type { LostRun, RecoverLostRunsOptions, RequeueOptions } from "./recover.ts";
 export { nextFireTimes, validateSchedule, isValidTimeZone } from "./cron.ts";
 export {
+  addRunToQueue,
   createRunQueue,
   createScheduleQueue,
   schedulerIdForJob,

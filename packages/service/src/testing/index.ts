@@ -39,3 +39,36 @@ export function startService(
   );
   return { child, exited, output: () => output };
 }
+
+/** GETs `url` until something answers (up to `ms`); fails early if `service` exits. */
+export async function waitForAnswer(
+  url: string,
+  service: StartedService,
+  ms = 60_000,
+): Promise<Response> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const res = await fetch(url).catch(() => undefined);
+    if (res) return res;
+    if (service.child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`no answer from ${url}; the service printed:\n${service.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** What a service started with a wrong key answers on its health port (P07). */
+export async function keyMismatchAnswers(port: number, service: StartedService) {
+  const readyz = await waitForAnswer(`http://127.0.0.1:${port}/readyz`, service);
+  const healthz = await fetch(`http://127.0.0.1:${port}/healthz`);
+  return {
+    readyzStatus: readyz.status,
+    readyzBody: (await readyz.json()) as {
+      status: string;
+      checks: Array<{ name: string; ok: boolean; message: string }>;
+    },
+    healthzStatus: healthz.status,
+  };
+}
+
+export { dockerProxy, ownPostgres, ownRedis } from "./dependencies.ts";
+export type { DockerProxy, OwnService } from "./dependencies.ts";
