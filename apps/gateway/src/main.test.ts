@@ -6,7 +6,12 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { keyIdOf } from "@secondshift/crypto";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { freePort, keyMismatchAnswers, startService } from "@secondshift/service/testing";
+import {
+  freePort,
+  keyMismatchAnswers,
+  seriesValue,
+  startService,
+} from "@secondshift/service/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
@@ -18,7 +23,8 @@ afterAll(() => t.drop());
 
 const start = (env: Record<string, string | undefined>) => startService(main, env);
 
-const baseEnv = (key: string, port: number) => ({
+const baseEnv = (key: string, port: number, metricsPort?: number) => ({
+  METRICS_PORT: metricsPort === undefined ? undefined : String(metricsPort),
   DATABASE_URL: t.url,
   SECONDSHIFT_ENCRYPTION_KEY: key,
   PORT: String(port),
@@ -38,7 +44,8 @@ describe("gateway service startup", () => {
   it("[P07] serves health, readiness and refuses unauthenticated model calls with the right key; with the wrong one it is not ready, naming the key id", async () => {
     const key = randomBytes(32).toString("base64");
     const port = await freePort();
-    const first = start(baseEnv(key, port));
+    const metricsPort = await freePort();
+    const first = start(baseEnv(key, port, metricsPort));
     let health: Response | undefined;
     for (let i = 0; i < 150 && !health; i++) {
       health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
@@ -60,6 +67,12 @@ describe("gateway service startup", () => {
       body: "{}",
     });
     expect(refused.status).toBe(401);
+    // The refusal is on the metrics port, not on the service's own.
+    const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const refusedSeries = { provider: "none", model: "other", outcome: "refused" };
+    const name = "secondshift_gateway_request_seconds_count";
+    expect(seriesValue(scraped, name, { ...refusedSeries, service: "gateway" })).toBe(1);
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
 

@@ -3,7 +3,7 @@
 // the data needs), then serves the model gateway and its /readyz (database, migrations, key). SIGTERM / SIGINT close gracefully: in-flight model requests
 // finish and their budget settlements are written before the process exits.
 import { createLogger, SecretMasker } from "@secondshift/logging";
-import { createGatewayServer } from "@secondshift/model-gateway";
+import { createGatewayMetrics, createGatewayServer } from "@secondshift/model-gateway";
 import { createOutboundClient } from "@secondshift/netguard";
 import {
   databaseChecks,
@@ -13,6 +13,8 @@ import {
   openVerifiedDatabase,
   outboundPolicy,
   readyzRoute,
+  createMetricsRegistry,
+  serveMetrics,
 } from "@secondshift/service";
 
 async function main() {
@@ -26,7 +28,9 @@ async function main() {
   // An idle connection dropped by the server (restart, failover) is replaced on next use;
   // without a listener node-postgres would take the whole process down with it.
   pool.on("error", (err) => logger.warn({ err }, "an idle database connection closed"));
+  const metrics = createMetricsRegistry("gateway");
   const gateway = createGatewayServer({
+    metrics: createGatewayMetrics(metrics),
     db,
     pool,
     keyring,
@@ -46,10 +50,11 @@ async function main() {
   });
   const port = await gateway.listen(env.PORT).catch(fatal);
   logger.info({ port }, "gateway listening");
+  const metricsServer = await serveMetrics(env.METRICS_PORT, metrics).catch(fatal);
 
   onShutdown(logger, async () => {
     // In-flight model requests finish and their budget settlements are written first.
-    await gateway.close(30_000);
+    await Promise.all([gateway.close(30_000), metricsServer?.close()]);
     await Promise.all([outbound.close(), db.$disconnect()]); // $disconnect ends the pool too
   });
 }

@@ -17,6 +17,8 @@ import {
   openVerifiedDatabase,
   readyzRoute,
   redisCheck,
+  createMetricsRegistry,
+  serveMetrics,
 } from "@secondshift/service";
 import { Redis } from "ioredis";
 import { createWebServer } from "./server.ts";
@@ -53,12 +55,16 @@ async function main() {
   const readyz = readyzRoute([...databaseChecks(pool), redisCheck(redis), keyCheck(keyring)]);
   const server = createWebServer({ db, keyring, syncQueue, logger, api, readyz });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
+  // Process metrics only: the run and queue figures come from the worker's endpoint.
+  const metricsServer = await serveMetrics(env.METRICS_PORT, createMetricsRegistry("web")).catch(
+    fatal,
+  );
   onShutdown(logger, async () => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     // Live transcripts (SSE) never end on their own: cut them after a short grace; their
     // clients reconnect, to another process if need be, and resume from Last-Event-ID.
     setTimeout(() => server.closeAllConnections(), 2_000).unref();
-    await closed;
+    await Promise.all([closed, metricsServer?.close()]);
     await Promise.all([
       syncQueue.close(),
       runQueue.close(),

@@ -2,7 +2,13 @@
 // before any processor starts, then starts the platform (schedules, run queue, sync, delivery,
 // recovery) and its /healthz and /readyz, which open the run queue only while ready (C13).
 import { createLogger, SecretMasker } from "@secondshift/logging";
-import { fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
+import {
+  createMetricsRegistry,
+  fatal,
+  onShutdown,
+  openVerifiedDatabase,
+  serveMetrics,
+} from "@secondshift/service";
 import { createWorkerPlatform } from "./platform.ts";
 import { createWorkerHealth } from "./readiness.ts";
 import { settingsFromEnv } from "./settings.ts";
@@ -16,12 +22,14 @@ async function main() {
   // without a listener node-postgres would take the whole process down with it.
   pool.on("error", (err) => logger.warn({ err }, "an idle database connection closed"));
   const settings = settingsFromEnv(env, keyring);
-  const platform = createWorkerPlatform(settings, { db, logger, masker, pool });
+  const metrics = createMetricsRegistry("worker");
+  const platform = createWorkerPlatform(settings, { db, logger, masker, pool, metrics });
+  const metricsServer = await serveMetrics(env.METRICS_PORT, metrics).catch(fatal);
   const health = createWorkerHealth({ platform, settings, pool, keyring, logger });
   // Registered before start: start() logs "worker started", and a SIGTERM sent on that line
   // must already find the handler (else Node's default ends the process by the signal).
   onShutdown(logger, async () => {
-    await health.close();
+    await Promise.all([health.close(), metricsServer?.close()]);
     await platform.stop();
     await db.$disconnect(); // ends the pool too
   });

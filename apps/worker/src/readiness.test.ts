@@ -15,6 +15,7 @@ import {
   freePort,
   ownPostgres,
   ownRedis,
+  seriesValue,
   startService,
   type DockerProxy,
   type OwnService,
@@ -52,8 +53,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function startWorker(port: number, docker: DockerProxy): StartedService {
+function startWorker(port: number, docker: DockerProxy, metricsPort?: number): StartedService {
   return startService(main, {
+    METRICS_PORT: metricsPort === undefined ? undefined : String(metricsPort),
     DATABASE_URL: postgres.url,
     REDIS_URL: redis.url,
     DOCKER_HOST: docker.dockerHost,
@@ -145,9 +147,10 @@ describe("worker /readyz", () => {
     const docker = await dockerProxy(join(dir, "docker-no-runsc.sock"));
     docker.hideRuntime = "runsc";
     const port = await freePort();
+    const metricsPort = await freePort();
     const queue = createRunQueue({ connection: { url: redis.url, maxRetriesPerRequest: null } });
     const engine = new Docker({ socketPath: "/var/run/docker.sock" });
-    const worker = startWorker(port, docker);
+    const worker = startWorker(port, docker, metricsPort);
     let runId = "";
     try {
       const down = await waitReadyz(port, (code) => code === 503, worker);
@@ -170,6 +173,16 @@ describe("worker /readyz", () => {
         filters: { label: [`${LABELS.runId}=${run.id}`] },
       });
       expect(sandboxes).toEqual([]);
+      // The worker's metrics endpoint shows the run waiting, in the database and on the queue.
+      const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const onWorker = { service: "worker" };
+      expect(seriesValue(scraped, "secondshift_runs", { ...onWorker, status: "QUEUED" })).toBe(1);
+      const jobs = { ...onWorker, queue: "runs", state: "waiting" };
+      expect(seriesValue(scraped, "secondshift_queue_jobs", jobs)).toBe(1);
+      const wait = { ...onWorker, queue: "runs" };
+      expect(
+        seriesValue(scraped, "secondshift_queue_oldest_wait_seconds", wait),
+      ).toBeGreaterThanOrEqual(7);
 
       // The same worker, once the engine shows runsc: ready, and the run is taken.
       docker.hideRuntime = undefined;

@@ -1,6 +1,6 @@
 // The sandbox manager on the configured Docker engine, and the reaper that removes sandboxes
 // whose run is over or past its deadline.
-import { createSandboxManager } from "@secondshift/sandbox";
+import { createSandboxManager, createSandboxMetrics } from "@secondshift/sandbox";
 import { createDockerClient } from "./docker.ts";
 import type { WorkerServices } from "./services.ts";
 import type { WorkerSettings } from "./settings.ts";
@@ -13,6 +13,7 @@ export function buildSandboxes(settings: WorkerSettings, services: WorkerService
     ...settings.sandbox,
     production: settings.production,
     logger,
+    ...(services.metrics ? { metrics: createSandboxMetrics(services.metrics) } : {}),
   });
   // A sandbox whose run this database does not know belongs to another installation on the same
   // Docker engine (or to a deleted run): it is left to its deadline label, never reaped early.

@@ -2,6 +2,7 @@
 // env.ts reads the operator's settings); this package never reads the environment.
 import type Docker from "dockerode";
 import type { Logger } from "@secondshift/logging";
+import type { SandboxMetrics } from "./metrics.ts";
 
 export type SandboxRuntime = "runsc" | "runc";
 
@@ -31,6 +32,8 @@ export interface SandboxManagerConfig {
   allowRunc: boolean;
   limits: SandboxLimits;
   logger: Logger;
+  /** Start latency is observed here when given (createSandboxMetrics). */
+  metrics?: SandboxMetrics;
 }
 
 export interface CreateSandboxOptions {

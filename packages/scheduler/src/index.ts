@@ -27,4 +27,6 @@ export type {
 export { createSyncQueue, createSyncWorker, requestSync, SYNC_QUEUE } from "./sync-queue.ts";
 export type { SyncJobData, SyncQueue, SyncWorkerOptions } from "./sync-queue.ts";
 export { createWorkspaceServices } from "./workspace-services.ts";
+export { registerQueueMetrics } from "./metrics.ts";
+export type { QueueMetricsSources } from "./metrics.ts";
 export type { WorkspaceQueues } from "./workspace-services.ts";

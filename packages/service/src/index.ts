@@ -12,3 +12,5 @@ export {
 export type { CheckResult, Readiness, ReadinessCheck, ReadinessReport } from "./readiness.ts";
 export { startHealthServer } from "./health-server.ts";
 export type { HealthServer } from "./health-server.ts";
+export { createMetricsRegistry, serveMetrics } from "./metrics.ts";
+export type { MetricsServer } from "./metrics.ts";

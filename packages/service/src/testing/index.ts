@@ -70,5 +70,25 @@ export async function keyMismatchAnswers(port: number, service: StartedService) 
   };
 }
 
+/**
+ * The value of one series in a Prometheus text scrape: `name` with at least these labels (in
+ * any order); undefined when no such series is there.
+ */
+export function seriesValue(
+  text: string,
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
+  for (const line of text.split("\n")) {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found = new Map(
+      [...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    if (Object.entries(labels).every(([k, v]) => found.get(k) === v)) return Number(match[3]);
+  }
+  return undefined;
+}
+
 export { dockerProxy, ownPostgres, ownRedis } from "./dependencies.ts";
 export type { DockerProxy, OwnService } from "./dependencies.ts";
