@@ -1,6 +1,7 @@
 // Model gateway entry: validates configuration, proves the encryption key matches the stored
 // data (P07: with a wrong key it serves only /healthz and a not-ready /readyz naming the key id
-// the data needs), then serves the model gateway and its /readyz (database, migrations, key). SIGTERM / SIGINT close gracefully: in-flight model requests
+// the data needs), then serves the model gateway with its /readyz (database, migrations, key)
+// and its metrics on METRICS_PORT. SIGTERM / SIGINT close gracefully: in-flight model requests
 // finish and their budget settlements are written before the process exits.
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import { createGatewayMetrics, createGatewayServer } from "@secondshift/model-gateway";

@@ -1,5 +1,7 @@
-// Web app entry: validates configuration, proves the encryption key matches the stored data,
-// then serves the owner API (tRPC under /api/trpc/) beside the health and webhook routes.
+// Web app entry: validates configuration, proves the encryption key matches the stored data
+// (P07: with a wrong key it serves only /healthz and a not-ready /readyz naming the key id the
+// data needs), then serves the owner API (tRPC under /api/trpc/) beside the health, readiness
+// and webhook routes, and its process metrics on METRICS_PORT.
 import { createAccountsDeps, createLoginRateLimiter } from "@secondshift/accounts";
 import { createApiHandler, startRunEventListener } from "@secondshift/api";
 import { createLogger, SecretMasker } from "@secondshift/logging";
