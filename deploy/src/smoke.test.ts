@@ -93,20 +93,24 @@ async function runService(stack: Stack, service: string, env: Record<string, str
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), "secondshift-smoke-"));
-  const [p1, p2, p3, p4, p5, p6, p7, p8, p9, p10] = await freePorts(10);
+  const [p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14] = await freePorts(14);
   a = new Stack(`ss-smoke-a-${suffix}`, workDir, {
     postgres: p1!,
     redis: p2!,
     web: p3!,
     gateway: p4!,
     gateway2: p5!,
+    worker: p6!,
+    worker2: p7!,
   });
   b = new Stack(`ss-smoke-b-${suffix}`, workDir, {
-    postgres: p6!,
-    redis: p7!,
-    web: p8!,
-    gateway: p9!,
-    gateway2: p10!,
+    postgres: p8!,
+    redis: p9!,
+    web: p10!,
+    gateway: p11!,
+    gateway2: p12!,
+    worker: p13!,
+    worker2: p14!,
   });
 });
 

@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # start DIR: a throwaway PostgreSQL cluster in DIR on a free loopback port; prints its admin URL.
+#   Run again after `stop DIR`, it starts the same cluster on the same port (data kept): tests
+#   use that to take the database away and bring it back.
 # stop DIR: stops it.
 set -euo pipefail
 bin=/usr/lib/postgresql/15/bin
 cmd=$1 dir=$2
 case "$cmd" in
   start)
-    port=$("$(dirname "$0")/free-port.sh")
-    mkdir -p "$dir"
-    chown postgres:postgres "$dir"
-    runuser -u postgres -- "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-locale >/dev/null
+    if [ -f "$dir/port" ] && [ -d "$dir/data" ]; then
+      port=$(cat "$dir/port")
+    else
+      port=$("$(dirname "$0")/free-port.sh")
+      mkdir -p "$dir"
+      chown postgres:postgres "$dir"
+      runuser -u postgres -- "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-locale >/dev/null
+      echo "$port" >"$dir/port"
+    fi
     # Dynamic shared memory in files of the data folder, not /dev/shm: an image build (mmdebstrap)
     # can mount a fresh tmpfs over the host's /dev/shm, and the server then fails every connection.
     runuser -u postgres -- "$bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w start -o \

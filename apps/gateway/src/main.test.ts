@@ -1,10 +1,17 @@
-// The service entry: configuration errors and a wrong encryption key stop it before it serves
-// (P07); with the right key it serves health and the model routes, and exits cleanly on SIGTERM.
+// The service entry: configuration errors stop it; a wrong encryption key leaves it serving only
+// /healthz and a not-ready /readyz naming the key id the data needs (P07); with the right key it
+// serves health, readiness and the model routes, and exits cleanly on SIGTERM.
 import { randomBytes } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { keyIdOf } from "@secondshift/crypto";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { freePort, startService } from "@secondshift/service/testing";
+import {
+  freePort,
+  keyMismatchAnswers,
+  seriesValue,
+  startService,
+} from "@secondshift/service/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
@@ -16,7 +23,8 @@ afterAll(() => t.drop());
 
 const start = (env: Record<string, string | undefined>) => startService(main, env);
 
-const baseEnv = (key: string, port: number) => ({
+const baseEnv = (key: string, port: number, metricsPort?: number) => ({
+  METRICS_PORT: metricsPort === undefined ? undefined : String(metricsPort),
   DATABASE_URL: t.url,
   SECONDSHIFT_ENCRYPTION_KEY: key,
   PORT: String(port),
@@ -33,27 +41,59 @@ describe("gateway service startup", () => {
     expect(run.output()).toContain("DATABASE_URL");
   });
 
-  it("[P07] serves health and refuses unauthenticated model calls with the right key; refuses to start with the wrong one", async () => {
+  it("[P07] serves health, readiness and refuses unauthenticated model calls with the right key; with the wrong one it is not ready, naming the key id", async () => {
     const key = randomBytes(32).toString("base64");
     const port = await freePort();
-    const first = start(baseEnv(key, port));
+    const metricsPort = await freePort();
+    const first = start(baseEnv(key, port, metricsPort));
     let health: Response | undefined;
     for (let i = 0; i < 150 && !health; i++) {
       health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
       if (!health) await new Promise((r) => setTimeout(r, 100));
     }
     expect(health?.status).toBe(200);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: "ready",
+      checks: [
+        { name: "database", ok: true },
+        { name: "migrations", ok: true },
+        { name: "key", ok: true },
+      ],
+    });
     const refused = await fetch(`http://127.0.0.1:${port}/v1/messages`, {
       method: "POST",
       body: "{}",
     });
     expect(refused.status).toBe(401);
+    // The refusal is on the metrics port, not on the service's own.
+    const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const refusedSeries = { provider: "none", model: "other", outcome: "refused" };
+    const name = "secondshift_gateway_request_seconds_count";
+    expect(seriesValue(scraped, name, { ...refusedSeries, service: "gateway" })).toBe(1);
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
 
-    const wrong = start(baseEnv(randomBytes(32).toString("base64"), port));
-    expect(await wrong.exited).not.toBe(0);
-    expect(wrong.output()).toMatch(/key/i);
+    const wrongKey = randomBytes(32).toString("base64");
+    const wrong = start(baseEnv(wrongKey, port));
+    const answers = await keyMismatchAnswers(port, wrong);
+    const neededId = keyIdOf(Buffer.from(key, "base64"));
+    expect(answers.healthzStatus).toBe(200);
+    expect(answers.readyzStatus).toBe(503);
+    const [check, ...others] = answers.readyzBody.checks;
+    expect([check?.name, check?.ok, others]).toEqual(["key", false, []]);
+    expect(check?.message).toContain(`encrypted with key ${neededId}`);
+    // Nothing but health is served: the model routes are not there.
+    const model = await fetch(`http://127.0.0.1:${port}/v1/messages`, {
+      method: "POST",
+      body: "{}",
+    });
+    expect(model.status).toBe(404);
+    wrong.child.kill("SIGTERM");
+    expect(await wrong.exited).toBe(0);
     expect(wrong.output()).not.toContain(key);
+    expect(wrong.output()).not.toContain(wrongKey);
   });
 });

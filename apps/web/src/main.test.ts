@@ -1,8 +1,11 @@
+// The web entry: configuration errors stop it; a wrong encryption key leaves it serving only
+// /healthz and a not-ready /readyz naming the key id the data needs (P07).
 import { randomBytes } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { keyIdOf } from "@secondshift/crypto";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { freePort, startService } from "@secondshift/service/testing";
+import { freePort, keyMismatchAnswers, startService } from "@secondshift/service/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
@@ -32,7 +35,7 @@ describe("web service startup", () => {
     expect(run.output()).toContain("DATABASE_URL: is missing");
   });
 
-  it("[P07] serves health with the right key, and refuses to start with the wrong one", async () => {
+  it("[P07] serves health and readiness with the right key; with the wrong one it is not ready, naming the key id", async () => {
     const key = randomBytes(32).toString("base64");
     const port = await freePort();
     const first = start(baseEnv(key, port));
@@ -43,13 +46,34 @@ describe("web service startup", () => {
       if (!health) await new Promise((r) => setTimeout(r, 100));
     }
     expect(health?.status).toBe(200);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: "ready",
+      checks: [
+        { name: "database", ok: true },
+        { name: "migrations", ok: true },
+        { name: "redis", ok: true },
+        { name: "key", ok: true },
+      ],
+    });
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
 
     const wrongKey = randomBytes(32).toString("base64");
-    const second = start(baseEnv(wrongKey, await freePort()));
-    expect(await second.exited).toBe(1);
-    expect(second.output()).toMatch(/Refusing to start/);
+    const wrongPort = await freePort();
+    const second = start(baseEnv(wrongKey, wrongPort));
+    const answers = await keyMismatchAnswers(wrongPort, second);
+    const neededId = keyIdOf(Buffer.from(key, "base64"));
+    expect(answers.healthzStatus).toBe(200);
+    expect(answers.readyzStatus).toBe(503);
+    const [check, ...others] = answers.readyzBody.checks;
+    expect([check?.name, check?.ok, others]).toEqual(["key", false, []]);
+    expect(check?.message).toContain(`encrypted with key ${neededId}`);
+    // Nothing but health is served: no API, no setup.
+    expect((await fetch(`http://127.0.0.1:${wrongPort}/api/trpc/health`)).status).toBe(404);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
     expect(second.output()).not.toContain(wrongKey);
     expect(second.output()).not.toContain(key);
   }, 180_000);

@@ -1,5 +1,7 @@
-// Web app entry: validates configuration, proves the encryption key matches the stored data,
-// then serves the owner API (tRPC under /api/trpc/) beside the health and webhook routes.
+// Web app entry: validates configuration, proves the encryption key matches the stored data
+// (P07: with a wrong key it serves only /healthz and a not-ready /readyz naming the key id the
+// data needs), then serves the owner API (tRPC under /api/trpc/) beside the health, readiness
+// and webhook routes, and its process metrics on METRICS_PORT.
 import { createAccountsDeps, createLoginRateLimiter } from "@secondshift/accounts";
 import { createApiHandler, startRunEventListener } from "@secondshift/api";
 import { createLogger, SecretMasker } from "@secondshift/logging";
@@ -9,7 +11,18 @@ import {
   createSyncQueue,
   createWorkspaceServices,
 } from "@secondshift/scheduler";
-import { fatal, onShutdown, openVerifiedDatabase, outboundPolicy } from "@secondshift/service";
+import {
+  databaseChecks,
+  fatal,
+  keyCheck,
+  onShutdown,
+  openVerifiedDatabase,
+  outboundPolicy,
+  readyzRoute,
+  redisCheck,
+  createMetricsRegistry,
+  serveMetrics,
+} from "@secondshift/service";
 import { Redis } from "ioredis";
 import { buildOwnerOutbound } from "./outbound.ts";
 import { createWebServer } from "./server.ts";
@@ -19,7 +32,7 @@ async function main() {
   const { env } = await import("./env.ts").catch(fatal);
   const masker = new SecretMasker();
   const logger = createLogger({ name: "web", level: env.LOG_LEVEL, masker });
-  const { db, keyring } = await openVerifiedDatabase(env);
+  const { db, pool, keyring } = await openVerifiedDatabase(env, { healthPort: env.PORT });
   const queueConnection = { connection: { url: env.REDIS_URL, maxRetriesPerRequest: null } };
   const syncQueue = createSyncQueue(queueConnection);
   // The owner API's run now, pause / resume and sync now move work onto these queues.
@@ -50,14 +63,19 @@ async function main() {
     outbound: outbound.outbound,
     mcpOAuth: outbound.mcpOAuth,
   });
-  const server = createWebServer({ db, keyring, syncQueue, logger, api });
+  const readyz = readyzRoute([...databaseChecks(pool), redisCheck(redis), keyCheck(keyring)]);
+  const server = createWebServer({ db, keyring, syncQueue, logger, api, readyz });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
+  // Process metrics only: the run and queue figures come from the worker's endpoint.
+  const metricsServer = await serveMetrics(env.METRICS_PORT, createMetricsRegistry("web")).catch(
+    fatal,
+  );
   onShutdown(logger, async () => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     // Live transcripts (SSE) never end on their own: cut them after a short grace; their
     // clients reconnect, to another process if need be, and resume from Last-Event-ID.
     setTimeout(() => server.closeAllConnections(), 2_000).unref();
-    await closed;
+    await Promise.all([closed, metricsServer?.close()]);
     await Promise.all([
       syncQueue.close(),
       runQueue.close(),

@@ -20,6 +20,8 @@ export interface WebServerDeps {
   logger: Logger;
   /** The owner API handler (createApiHandler): /api/trpc/ and the OAuth callback; else 404. */
   api?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** `/readyz` (`readyzRoute` of @secondshift/service): true when it answered. */
+  readyz?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 function json(status: number, body: unknown) {
@@ -79,6 +81,7 @@ export function createWebServer(deps: WebServerDeps): Server {
   }
 
   return createServer((req, res) => {
+    if (deps.readyz?.(req, res)) return;
     if (deps.api && isApiPath(req.url)) return deps.api(req, res);
     route(req)
       .then(({ status, body }) =>

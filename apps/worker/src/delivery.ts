@@ -1,6 +1,6 @@
 // Webhook delivery: signed reports of finished runs, sent through the outbound guard.
 import type { OutboundClient } from "@secondshift/netguard";
-import { createDeliveryProcessor } from "@secondshift/webhooks";
+import { createDeliveryProcessor, createWebhookMetrics } from "@secondshift/webhooks";
 import type { WorkerServices } from "./services.ts";
 import type { WorkerSettings } from "./settings.ts";
 
@@ -19,6 +19,7 @@ export function buildDelivery(
       masker,
       logger,
       runLink: (run) => `${publicUrl}/runs/${run.id}`,
+      ...(services.metrics ? { metrics: createWebhookMetrics(services.metrics) } : {}),
     },
     { intervalMs: settings.intervals.deliveryMs },
   );

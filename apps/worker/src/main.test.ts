@@ -1,18 +1,25 @@
-// The worker entry: configuration errors and a wrong encryption key stop it before any
-// processor starts (P07); with the right key it starts and exits cleanly on SIGTERM. A worker
-// killed mid-work leaves files in its work folder; the next start empties it before recovery.
+// The worker entry: configuration errors stop it; a wrong encryption key leaves it up but not
+// ready, naming the key id the data needs, with no processor started (P07); with the right key
+// it starts and exits cleanly on SIGTERM. A worker killed mid-work leaves files in its work
+// folder; the next start empties it before recovery.
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { keyIdOf } from "@secondshift/crypto";
 import {
   createTestDatabase,
   seedRun,
   seedWorkspace,
   type TestDatabase,
 } from "@secondshift/db/testing";
-import { startService, type StartedService } from "@secondshift/service/testing";
+import {
+  freePort,
+  keyMismatchAnswers,
+  startService,
+  type StartedService,
+} from "@secondshift/service/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
@@ -70,7 +77,12 @@ describe("worker service startup", () => {
     const own = await createTestDatabase();
     const key = randomBytes(32).toString("base64");
     const workDir = join(await mkdtemp(join(tmpdir(), "secondshift-worker-test-")), "work");
-    const env = { ...baseEnv(key), DATABASE_URL: own.url, WORKER_WORK_DIR: workDir };
+    const env = {
+      ...baseEnv(key),
+      DATABASE_URL: own.url,
+      WORKER_WORK_DIR: workDir,
+      PORT: String(await freePort()),
+    };
     const first = startService(main, env);
     await started(first);
     expect(await readdir(workDir)).toEqual([]);
@@ -108,9 +120,9 @@ describe("worker service startup", () => {
     await own.drop();
   }, 180_000);
 
-  it("[P07][C13] starts with the right key and refuses to start with the wrong one", async () => {
+  it("[P07][C13] starts with the right key; with the wrong one it starts nothing and is not ready, naming the key id", async () => {
     const key = randomBytes(32).toString("base64");
-    const first = startService(main, baseEnv(key));
+    const first = startService(main, { ...baseEnv(key), PORT: String(await freePort()) });
     const deadline = Date.now() + 60_000;
     while (
       !first.output().includes("worker started") &&
@@ -124,9 +136,20 @@ describe("worker service startup", () => {
     expect(await first.exited, first.output().slice(-3000)).toBe(0);
 
     const wrongKey = randomBytes(32).toString("base64");
-    const second = startService(main, baseEnv(wrongKey));
-    expect(await second.exited).toBe(1);
-    expect(second.output()).toMatch(/Refusing to start/);
+    const port = await freePort();
+    const second = startService(main, { ...baseEnv(wrongKey), PORT: String(port) });
+    const answers = await keyMismatchAnswers(port, second);
+    const neededId = keyIdOf(Buffer.from(key, "base64"));
+    expect(answers.healthzStatus).toBe(200);
+    expect(answers.readyzStatus).toBe(503);
+    expect(answers.readyzBody.status).toBe("not ready");
+    const [check, ...others] = answers.readyzBody.checks;
+    expect([check?.name, check?.ok, others]).toEqual(["key", false, []]);
+    expect(check?.message).toContain(`encrypted with key ${neededId}`);
+    expect(second.output()).toContain(neededId);
+    expect(second.output()).not.toContain("worker started");
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
     expect(second.output()).not.toContain(wrongKey);
     expect(second.output()).not.toContain(key);
 

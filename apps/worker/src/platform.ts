@@ -4,6 +4,7 @@
 // point (main.ts) and the end-to-end suite both build it.
 import { randomUUID } from "node:crypto";
 import { executeRun } from "@secondshift/runs";
+import { registerQueueMetrics } from "@secondshift/scheduler";
 import { buildDelivery } from "./delivery.ts";
 import { buildExecutorDeps, heartbeatInterval } from "./executor.ts";
 import { buildProcessors } from "./processors.ts";
@@ -22,8 +23,13 @@ export type WorkerPlatform = ReturnType<typeof createWorkerPlatform>;
 export function createWorkerPlatform(settings: WorkerSettings, services: WorkerServices) {
   const workerId = `worker-${randomUUID().slice(0, 8)}`;
   const tools = buildToolBroker(settings, services);
-  const { sandboxes, reaper } = buildSandboxes(settings, services);
+  const { docker, sandboxes, reaper } = buildSandboxes(settings, services);
   const queues = buildQueues(settings);
+  if (services.metrics) {
+    const { runQueue, syncQueue, scheduleQueue } = queues;
+    const sources = { runs: runQueue, sync: syncQueue, schedules: scheduleQueue };
+    registerQueueMetrics(services.metrics, { db: services.db, queues: sources });
+  }
   const executorDeps = buildExecutorDeps(settings, services, { workerId, sandboxes, tools });
   const delivery = buildDelivery(settings, services, tools.client);
   const repoSync = buildRepoSync(settings, services, queues, tools.mintInstallationToken);
@@ -46,6 +52,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
   return {
     workerId,
     db: services.db,
+    docker,
     broker: tools.broker,
     connectors: tools.connectors,
     sandboxes,
@@ -60,5 +67,6 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     executeRun: run,
     start: processors.start,
     stop: processors.stop,
+    setClaiming: processors.setClaiming,
   };
 }

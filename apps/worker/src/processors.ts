@@ -32,24 +32,37 @@ export function buildProcessors(settings: WorkerSettings, parts: ProcessorParts)
   const { db, logger, queues, workerId } = parts;
   const timers: NodeJS.Timeout[] = [];
   let workers: Array<{ close(): Promise<void> }> = [];
+  let runWorker: ReturnType<typeof createRunQueueWorker> | undefined;
 
-  function startQueueWorkers(): void {
+  function startQueueWorkers(claimRuns: boolean): void {
     const { queueOptions, runQueue } = queues;
+    runWorker = createRunQueueWorker({
+      ...queueOptions,
+      db,
+      logger,
+      workerId,
+      concurrency: settings.concurrency,
+      heartbeatIntervalMs: parts.heartbeatMs,
+      autorun: claimRuns,
+      execute: async (run) => {
+        await parts.executeRun(run.id);
+      },
+    });
     workers = [
       createScheduleWorker({ ...queueOptions, db, runQueue, logger }),
       createSyncWorker({ ...queueOptions, logger, sync: parts.syncOne }),
-      createRunQueueWorker({
-        ...queueOptions,
-        db,
-        logger,
-        workerId,
-        concurrency: settings.concurrency,
-        heartbeatIntervalMs: parts.heartbeatMs,
-        execute: async (run) => {
-          await parts.executeRun(run.id);
-        },
-      }),
+      runWorker,
     ];
+  }
+
+  /**
+   * Whether this worker takes runs off the run queue (C13: not while it is not ready). Pausing
+   * lets the runs already started finish; the queue keeps the others for a ready worker.
+   */
+  async function setClaiming(claim: boolean): Promise<void> {
+    if (!runWorker) return;
+    if (claim) await runWorker.resume();
+    else await runWorker.pause(true);
   }
 
   function every(ms: number, task: () => Promise<unknown>): void {
@@ -58,10 +71,11 @@ export function buildProcessors(settings: WorkerSettings, parts: ProcessorParts)
     timers.push(setInterval(tick, ms));
   }
 
-  async function start(options: { repoSync?: boolean } = {}): Promise<void> {
+  /** `claimRuns: false` starts with the run queue paused until `setClaiming(true)`. */
+  async function start(options: { repoSync?: boolean; claimRuns?: boolean } = {}): Promise<void> {
     await parts.recover();
     await syncSchedules(db, queues.scheduleQueue, { logger });
-    startQueueWorkers();
+    startQueueWorkers(options.claimRuns !== false);
     parts.delivery.start();
     parts.reaper.start(settings.intervals.reaperMs);
     every(settings.intervals.recoverMs, parts.recover);
@@ -81,5 +95,5 @@ export function buildProcessors(settings: WorkerSettings, parts: ProcessorParts)
     await queues.close();
   }
 
-  return { start, stop };
+  return { start, stop, setClaiming };
 }

@@ -2,6 +2,7 @@
 import type { Db, Pool } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
 import type Docker from "dockerode";
+import type { Registry } from "prom-client";
 
 export interface WorkerServices {
   db: Db;
@@ -11,4 +12,6 @@ export interface WorkerServices {
   docker?: Docker;
   /** The pool `db` runs on (`createDatabase`): the broker's per-call statements are prepared on it. */
   pool: Pool;
+  /** Where the worker's metrics are registered (createMetricsRegistry); none when absent. */
+  metrics?: Registry;
 }

@@ -1,6 +1,6 @@
 // The outbound client, the connectors and the tool broker: everything that calls out of the
 // worker on a run's behalf (C20: never from the sandbox).
-import { createBroker, tokenEndpointRefresher } from "@secondshift/broker";
+import { createBroker, createBrokerMetrics, tokenEndpointRefresher } from "@secondshift/broker";
 import {
   closeConnectors,
   createConnectors,
@@ -45,6 +45,7 @@ export function buildToolBroker(settings: WorkerSettings, services: WorkerServic
     masker,
     limits: BROKER_LIMITS,
     oauthRefresher,
+    ...(services.metrics ? { metrics: createBrokerMetrics(services.metrics) } : {}),
   });
 
   /** At the run's end: the broker drops the run's plan cache, the connectors its sessions. */

@@ -57,6 +57,10 @@ export interface StackPorts {
   gateway: number;
   /** The second gateway of the scaled-out layout (docker/compose.hostnet-scale.yaml). */
   gateway2: number;
+  /** The worker's /healthz and /readyz. */
+  worker: number;
+  /** The second worker's /healthz and /readyz (docker/compose.hostnet-scale.yaml). */
+  worker2: number;
 }
 
 export class Stack {
@@ -92,6 +96,8 @@ export class Stack {
       SMOKE_WEB_PORT: String(this.ports.web),
       SMOKE_GATEWAY_PORT: String(this.ports.gateway),
       SMOKE_GATEWAY_2_PORT: String(this.ports.gateway2),
+      SMOKE_WORKER_PORT: String(this.ports.worker),
+      SMOKE_WORKER_2_PORT: String(this.ports.worker2),
       // Read by scripts/write-env.sh when it creates the settings file.
       SECONDSHIFT_POSTGRES_ADDR: `127.0.0.1:${this.ports.postgres}`,
       SECONDSHIFT_REDIS_ADDR: `127.0.0.1:${this.ports.redis}`,

@@ -19,10 +19,12 @@ import { decryptField } from "@secondshift/crypto";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { AppError } from "@secondshift/errors";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openCall } from "./access-state.ts";
 import { recordAudit } from "./audit.ts";
-import { createBroker, type BrokerRun } from "./broker.ts";
+import { createBroker, type BrokerOptions, type BrokerRun } from "./broker.ts";
+import { createBrokerMetrics } from "./metrics.ts";
 import { isToolCallError } from "./refusals.ts";
 import { fakeConnector } from "./testing/fake-connector.ts";
 
@@ -59,6 +61,7 @@ const github = fakeConnector("GITHUB", ({ args, options }) => {
 const sink = createMemorySink();
 const masker = new SecretMasker();
 let broker: ReturnType<typeof createBroker>;
+let brokerOptions: BrokerOptions;
 
 async function startRun(
   key: string,
@@ -125,7 +128,7 @@ beforeAll(async () => {
     allowed: ["search", "echo", "write"],
     credential: CREDENTIAL,
   });
-  broker = createBroker({
+  brokerOptions = {
     db: t.db,
     pool: t.pool,
     keyring,
@@ -133,7 +136,8 @@ beforeAll(async () => {
     logger: createLogger({ name: "t", destination: sink.stream, masker }),
     masker,
     limits,
-  });
+  };
+  broker = createBroker(brokerOptions);
 });
 afterAll(async () => t?.drop());
 beforeEach(() => {
@@ -798,5 +802,24 @@ describe("write-ahead audit", () => {
       ["GRANT_REVOKED", "ms"],
     ]);
     expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
+  });
+});
+
+describe("broker metrics", () => {
+  it("counts calls by outcome and refusals by reason", async () => {
+    const registry = new Registry();
+    const counted = createBroker({ ...brokerOptions, metrics: createBrokerMetrics(registry) });
+    const run = await startRun("metrics");
+    await counted.call(run, "search", { q: "x" });
+    await expect(counted.call(run, "write", { q: "x" })).rejects.toThrow();
+    await expect(counted.call(run, "search", { q: 42 })).rejects.toThrow();
+    await expect(counted.call(run, "search", { q: 42 })).rejects.toThrow();
+    const text = await registry.metrics();
+    expect(text).toContain('secondshift_broker_calls_total{outcome="ok"} 1');
+    expect(text).toContain('secondshift_broker_calls_total{outcome="refused"} 3');
+    expect(text).toContain('secondshift_broker_refusals_total{reason="NOT_IN_PLAN"} 1');
+    expect(text).toContain('secondshift_broker_refusals_total{reason="INVALID_ARGUMENTS"} 2');
+    // Every reason is there from the start, at 0.
+    expect(text).toContain('secondshift_broker_refusals_total{reason="GRANT_REVOKED"} 0');
   });
 });

@@ -19,6 +19,7 @@ import { openCall, type AccessState } from "./access-state.ts";
 import { compileArguments, validateArguments } from "./arguments.ts";
 import { auditId, logAuditFailure, recordAudit } from "./audit.ts";
 import { invoke, type InvokeContext, type UntrustedToolResult } from "./invoke.ts";
+import type { BrokerMetrics } from "./metrics.ts";
 import { ToolCallError } from "./refusals.ts";
 import { failRun, revokeRun } from "@secondshift/run-lifecycle";
 import type { OAuthRefresher } from "./secrets.ts";
@@ -43,6 +44,8 @@ export interface BrokerOptions {
   limits: BrokerLimits;
   oauthRefresher?: OAuthRefresher;
   now?: () => Date;
+  /** Calls and refusals are counted here when given (createBrokerMetrics). */
+  metrics?: BrokerMetrics;
 }
 
 export interface BrokerRun {
@@ -68,6 +71,7 @@ interface RunPlan {
 
 interface BrokerContext extends InvokeContext {
   pool: Pool;
+  metrics: BrokerMetrics | undefined;
   limits: BrokerLimits;
   plans: Map<string, RunPlan>;
 }
@@ -84,6 +88,7 @@ export function createBroker(options: BrokerOptions): Broker {
     now: options.now ?? (() => new Date()),
     limits: options.limits,
     plans: new Map(),
+    metrics: options.metrics,
   };
   return {
     call: (run, toolName, args) => call(ctx, run, toolName, args),
@@ -129,6 +134,7 @@ async function call(
   }
   const unrecorded = await record(result.isError ? "tool_error" : "ok"); // 4
   if (unrecorded) return refuse(ctx, run, unrecorded);
+  ctx.metrics?.calls.inc({ outcome: result.isError ? "tool_error" : "ok" });
   return result;
 }
 
@@ -234,6 +240,8 @@ const auditUnavailable = () =>
 
 /** Throws the refusal, after ending the run if it must (C06; an unaudited call). */
 async function refuse(ctx: BrokerContext, run: BrokerRun, refusal: ToolCallError): Promise<never> {
+  ctx.metrics?.calls.inc({ outcome: "refused" });
+  ctx.metrics?.refusals.inc({ reason: refusal.reason });
   if (refusal.failsRun) {
     // Access taken away by the owner ends the run as REVOKED; anything else as FAILED.
     const failed =

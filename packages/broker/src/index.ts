@@ -1,4 +1,6 @@
 export { createBroker } from "./broker.ts";
+export { createBrokerMetrics } from "./metrics.ts";
+export type { BrokerMetrics } from "./metrics.ts";
 export type {
   Broker,
   BrokerLimits,

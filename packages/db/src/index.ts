@@ -6,6 +6,7 @@ export * from "./generated/enums.ts";
 export { Prisma } from "./generated/client.ts";
 export type * from "./generated/models.ts";
 export { applyMigrations, diffMigrationsToSchema } from "./migrate/migrate.ts";
+export { LATEST_MIGRATION } from "./migrate/latest-migration.ts";
 export { encryptedColumns } from "./encryption/encrypted-fields.ts";
 export type { EncryptedColumn } from "./encryption/encrypted-fields.ts";
 export { ensureKeyCheck } from "./encryption/key-check-store.ts";

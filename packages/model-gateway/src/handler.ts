@@ -12,6 +12,7 @@ import { settle, type Charge } from "./budget.ts";
 import { sendError } from "./errors.ts";
 import type { GatewayDeps } from "./options.ts";
 import { anthropicBetas } from "./headers.ts";
+import { modelLabel } from "./metrics.ts";
 import { forward, type ForwardResult } from "./proxy.ts";
 import { readBody } from "./read-body.ts";
 import { inspectRequest, upstreamBody } from "./request-body.ts";
@@ -86,6 +87,27 @@ async function settleRequest(deps: GatewayDeps, done: Admitted, charge: Charge):
   }
 }
 
+function observe(
+  deps: GatewayDeps,
+  done: Admitted,
+  seen: {
+    requestJson: Record<string, unknown> | null;
+    result: ForwardResult | null;
+    charge: Charge;
+    latencyMs: number;
+  },
+): void {
+  if (!deps.metrics) return;
+  const provider = done.provider?.kind.toLowerCase() ?? "none";
+  const model = modelLabel(seen.requestJson, seen.result?.upstreamStatus ?? null);
+  const outcome = seen.result?.outcome ?? "refused";
+  deps.metrics.requestSeconds.observe({ provider, model, outcome }, seen.latencyMs / 1000);
+  for (const kind of ["input", "output", "cache"] as const) {
+    if (seen.charge[kind] > 0)
+      deps.metrics.tokens.inc({ provider, model, kind }, seen.charge[kind]);
+  }
+}
+
 export async function handleModelRequest(
   deps: GatewayDeps,
   route: Route,
@@ -112,6 +134,7 @@ async function handleInScope(
   let admitted: Admitted | null = null;
   let result: ForwardResult | null = null;
   let inputEstimate = 0;
+  let requestJson: Record<string, unknown> | null = null;
   let status: number;
   try {
     const tokenHash = presentedTokenHash(req.headers);
@@ -127,6 +150,7 @@ async function handleInScope(
       deps.forwarding.allowedProviderTools,
     );
     inputEstimate = inspected.inputEstimate;
+    requestJson = inspected.json;
     admitted = await admit(deps, {
       tokenHash,
       metered: route.metered,
@@ -174,6 +198,10 @@ async function handleInScope(
   }
   const done = admitted;
   if (!done) {
+    deps.metrics?.requestSeconds.observe(
+      { provider: "none", model: "other", outcome: "refused" },
+      (performance.now() - started) / 1000,
+    );
     deps.logger.info(
       { path: route.path, status, latencyMs: +(performance.now() - started).toFixed(3) },
       "model request refused",
@@ -183,6 +211,7 @@ async function handleInScope(
   const charge = chargeFor(done, inputEstimate, result);
   // What the client waited; the settlement below is not part of it.
   const latencyMs = +(performance.now() - started).toFixed(3);
+  observe(deps, done, { requestJson, result, charge, latencyMs });
   await settleRequest(deps, done, charge);
   deps.logger.info(
     {

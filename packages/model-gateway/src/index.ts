@@ -7,3 +7,5 @@ export { estimateInputTokens } from "./request-body.ts";
 export { chargeFromJson } from "./usage.ts";
 export { sseUsageTap } from "./usage-tap.ts";
 export type { Charge } from "./budget.ts";
+export { createGatewayMetrics } from "./metrics.ts";
+export type { GatewayMetrics } from "./metrics.ts";

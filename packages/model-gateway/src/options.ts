@@ -1,9 +1,11 @@
 // What the gateway is built from. Everything is passed in by the app (apps/gateway), which
 // reads the environment; this package reads none.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db, Pool } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
 import type { GuardedResponse } from "@secondshift/netguard";
+import type { GatewayMetrics } from "./metrics.ts";
 
 /** The outbound HTTP client; in production `createOutboundClient(policy)` from @secondshift/netguard. */
 export interface Outbound {
@@ -53,6 +55,10 @@ export interface GatewayOptions {
   masker: SecretMasker;
   limits: GatewayLimits;
   forwarding?: ForwardingPolicy;
+  /** Request latency and tokens are counted here when given (createGatewayMetrics). */
+  metrics?: GatewayMetrics;
+  /** The app's readiness route (`readyzRoute` of @secondshift/service): true when it answered. */
+  readyz?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export interface ResolvedForwarding {

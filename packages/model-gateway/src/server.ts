@@ -41,6 +41,7 @@ export function createGatewayServer(options: GatewayOptions): Gateway {
       pending.add(work);
       return;
     }
+    if (deps.readyz?.(req, res)) return;
     if (req.method === "GET" && req.url === "/healthz") {
       deps.db.$queryRaw`SELECT 1`.then(
         () => sendJson(res, 200, { status: "ok" }),

@@ -5,6 +5,10 @@ export { createReaper } from "./reaper.ts";
 export type { Reaper, ReaperOptions } from "./reaper.ts";
 export { buildContainerSpec, SANDBOX_ENV } from "./container-spec.ts";
 export { checkRuntime, RUNSC_INSTALL_HELP } from "./runtime-check.ts";
+export { createSandboxMetrics } from "./metrics.ts";
+export type { SandboxMetrics } from "./metrics.ts";
+export { sandboxReadinessChecks } from "./readiness.ts";
+export type { SandboxReadinessCheck } from "./readiness.ts";
 export { scrubGitConfig } from "./copy-in.ts";
 export { LABELS, WORKSPACE_DIR } from "./types.ts";
 export type {

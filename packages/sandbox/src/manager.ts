@@ -32,65 +32,77 @@ export function createSandboxManager(config: SandboxManagerConfig): SandboxManag
   const { docker, logger } = config;
   return {
     async create(options) {
-      await assertRuntimeUsable(docker, config, logger);
-      const name = `secondshift-${options.runId.replace(/[^a-zA-Z0-9_.-]/g, "-").slice(0, 40)}-${randomBytes(4).toString("hex")}`;
-      const spec = buildContainerSpec({
-        ...options,
-        image: config.image,
-        runtime: config.runtime,
-        limits: config.limits,
-        name,
-      });
-      let id: string;
+      const stopTimer = config.metrics?.startSeconds.startTimer({ runtime: config.runtime });
       try {
-        id = (await docker.createContainer(spec)).id;
-      } catch (cause) {
-        const status = (cause as { statusCode?: number }).statusCode;
-        throw new AppError(
-          "SERVICE_UNAVAILABLE",
-          status === 404
-            ? `The sandbox image ${config.image} is not on the Docker engine. Build it (scripts/build-sandbox-image.sh ${config.image}) or docker build -f docker/sandbox/Dockerfile.`
-            : "The Docker engine refused to create the sandbox container; see the worker log.",
-          { reason: status === 404 ? "SANDBOX_IMAGE_MISSING" : "SANDBOX_CREATE_FAILED", cause },
-        );
+        const sandbox = await createStarted(options);
+        stopTimer?.({ outcome: "started" });
+        return sandbox;
+      } catch (error) {
+        stopTimer?.({ outcome: "failed" });
+        throw error;
       }
-      try {
-        await docker.getContainer(id).start();
-      } catch (cause) {
-        await docker
-          .getContainer(id)
-          .remove({ force: true })
-          .catch(() => undefined);
-        throw new AppError(
-          "SERVICE_UNAVAILABLE",
-          `The sandbox container did not start under ${config.runtime}; see the worker and dockerd logs.`,
-          {
-            reason: "SANDBOX_START_FAILED",
-            cause,
-          },
-        );
-      }
-      logger.info(
-        {
-          event: "sandbox.created",
-          runId: options.runId,
-          containerId: id.slice(0, 12),
-          runtime: config.runtime,
-        },
-        "sandbox created",
-      );
-      return new Sandbox({
-        docker,
-        id,
-        runId: options.runId,
-        nproc: config.runtime === "runsc" ? config.limits.pidsLimit : 0,
-        logger,
-      });
     },
     createReaper(isRunActive) {
       return createReaper({ docker, isRunActive, logger });
     },
   };
+
+  async function createStarted(options: CreateSandboxOptions): Promise<Sandbox> {
+    await assertRuntimeUsable(docker, config, logger);
+    const name = `secondshift-${options.runId.replace(/[^a-zA-Z0-9_.-]/g, "-").slice(0, 40)}-${randomBytes(4).toString("hex")}`;
+    const spec = buildContainerSpec({
+      ...options,
+      image: config.image,
+      runtime: config.runtime,
+      limits: config.limits,
+      name,
+    });
+    let id: string;
+    try {
+      id = (await docker.createContainer(spec)).id;
+    } catch (cause) {
+      const status = (cause as { statusCode?: number }).statusCode;
+      throw new AppError(
+        "SERVICE_UNAVAILABLE",
+        status === 404
+          ? `The sandbox image ${config.image} is not on the Docker engine. Build it (scripts/build-sandbox-image.sh ${config.image}) or docker build -f docker/sandbox/Dockerfile.`
+          : "The Docker engine refused to create the sandbox container; see the worker log.",
+        { reason: status === 404 ? "SANDBOX_IMAGE_MISSING" : "SANDBOX_CREATE_FAILED", cause },
+      );
+    }
+    try {
+      await docker.getContainer(id).start();
+    } catch (cause) {
+      await docker
+        .getContainer(id)
+        .remove({ force: true })
+        .catch(() => undefined);
+      throw new AppError(
+        "SERVICE_UNAVAILABLE",
+        `The sandbox container did not start under ${config.runtime}; see the worker and dockerd logs.`,
+        {
+          reason: "SANDBOX_START_FAILED",
+          cause,
+        },
+      );
+    }
+    logger.info(
+      {
+        event: "sandbox.created",
+        runId: options.runId,
+        containerId: id.slice(0, 12),
+        runtime: config.runtime,
+      },
+      "sandbox created",
+    );
+    return new Sandbox({
+      docker,
+      id,
+      runId: options.runId,
+      nproc: config.runtime === "runsc" ? config.limits.pidsLimit : 0,
+      logger,
+    });
+  }
 }
 
 export { HELPER_PROCESS_HEADROOM };

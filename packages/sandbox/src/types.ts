@@ -3,6 +3,7 @@
 import type { Readable } from "node:stream";
 import type Docker from "dockerode";
 import type { Logger } from "@secondshift/logging";
+import type { SandboxMetrics } from "./metrics.ts";
 
 export type SandboxRuntime = "runsc" | "runc";
 
@@ -32,6 +33,8 @@ export interface SandboxManagerConfig {
   allowRunc: boolean;
   limits: SandboxLimits;
   logger: Logger;
+  /** Start latency is observed here when given (createSandboxMetrics). */
+  metrics?: SandboxMetrics;
 }
 
 export interface CreateSandboxOptions {

@@ -10,6 +10,7 @@ export { recoverLostRuns, requeueQueuedRuns, WORKER_LOST_ERROR } from "./recover
 export type { LostRun, RecoverLostRunsOptions, RequeueOptions } from "./recover.ts";
 export { nextFireTimes, validateSchedule, isValidTimeZone } from "./cron.ts";
 export {
+  addRunToQueue,
   createRunQueue,
   createScheduleQueue,
   schedulerIdForJob,
@@ -26,4 +27,6 @@ export type {
 export { createSyncQueue, createSyncWorker, requestSync, SYNC_QUEUE } from "./sync-queue.ts";
 export type { SyncJobData, SyncQueue, SyncWorkerOptions } from "./sync-queue.ts";
 export { createWorkspaceServices } from "./workspace-services.ts";
+export { registerQueueMetrics } from "./metrics.ts";
+export type { QueueMetricsSources } from "./metrics.ts";
 export type { WorkspaceQueues } from "./workspace-services.ts";

@@ -1,11 +1,13 @@
 // What every service's entry point does the same way: stop with a readable reason on a
-// configuration or key problem, open the database only after proving the encryption key is the
-// one the data was written with (P07), derive the outbound policy from the operator's settings,
+// configuration problem, open the database only after proving the encryption key is the one
+// the data was written with (P07), derive the outbound policy from the operator's settings,
 // and shut down once on SIGTERM / SIGINT.
-import { createKeyring, type Keyring } from "@secondshift/crypto";
+import { createKeyring, CryptoError, type Keyring } from "@secondshift/crypto";
 import { createDatabase, ensureKeyCheck, type Db, type Pool } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
 import type { OutboundPolicy } from "@secondshift/netguard";
+import { startHealthServer } from "./health-server.ts";
+import { keyMismatchReadiness } from "./readiness.ts";
 
 /** Ends the process with the reason on stderr; configuration and key errors carry no secret. */
 export function fatal(error: unknown): never {
@@ -20,19 +22,41 @@ export interface DatabaseSettings {
 }
 
 /**
- * The database (Prisma and the pool it runs on) and keyring, after the key check; a wrong key
- * ends the process here. `db.$disconnect()` ends the pool too.
+ * The database (Prisma and the pool it runs on) and keyring, after the key check.
+ * `db.$disconnect()` ends the pool too.
+ *
+ * A wrong key (P07) never returns: the service starts nothing that could touch a credential,
+ * prints why, and stays up answering only `/healthz` (200, alive) and `/readyz` (503, naming
+ * the key id the data needs) on `healthPort`, so an orchestrator shows the cause instead of a
+ * restart loop. Any other failure (database unreachable at start) ends the process.
  */
 export async function openVerifiedDatabase(
   env: DatabaseSettings,
+  options: { healthPort: number },
 ): Promise<{ db: Db; pool: Pool; keyring: Keyring }> {
   const { db, pool } = createDatabase(env.DATABASE_URL, { maxConnections: 20 });
   const keyring = createKeyring(
     env.SECONDSHIFT_ENCRYPTION_KEY,
     env.SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS,
   );
-  await ensureKeyCheck(db, keyring).catch(fatal);
+  try {
+    await ensureKeyCheck(db, keyring);
+  } catch (error) {
+    if (!(error instanceof CryptoError && error.reason === "KEY_MISMATCH")) fatal(error);
+    await db.$disconnect();
+    return serveKeyMismatch(error.message, options.healthPort);
+  }
   return { db, pool, keyring };
+}
+
+async function serveKeyMismatch(message: string, port: number): Promise<never> {
+  console.error(message);
+  const health = await startHealthServer(port, keyMismatchReadiness(message)).catch(fatal);
+  console.error(`Not ready: only /healthz and /readyz are served on port ${health.port}.`);
+  const exit = () => void health.close().then(() => process.exit(0));
+  process.once("SIGTERM", exit);
+  process.once("SIGINT", exit);
+  return new Promise<never>(() => undefined);
 }
 
 export interface OutboundSettings {

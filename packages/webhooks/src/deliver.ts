@@ -14,6 +14,7 @@ import {
   type DueDelivery,
   type RecordedState,
 } from "./delivery-state.ts";
+import type { WebhookMetrics } from "./metrics.ts";
 import { buildReportBody } from "./report-body.ts";
 import { sendAttempt, type AttemptOutcome } from "./send.ts";
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signature.ts";
@@ -38,6 +39,8 @@ export interface DeliveryDeps {
   leaseMs?: number;
   /** [0, 1); injectable for deterministic jitter in tests. */
   random?: () => number;
+  /** Failed attempts are counted here when given (createWebhookMetrics). */
+  metrics?: WebhookMetrics;
 }
 
 export interface DeliverySummary {
@@ -187,10 +190,13 @@ export async function processDelivery(
   if (!loaded.webhook.enabled) {
     await abandon(db, due, claimed, "The webhook was disabled before this report was delivered.");
     log.info({ outcome: "FAILED" }, "webhook disabled; delivery abandoned");
+    deps.metrics?.failures.inc({ final: "true" });
     return "FAILED";
   }
   const outcome = await attempt(deps, loaded, due.workspaceId, now);
   const state = await recordAttempt(db, due, claimed, outcome, now, deps.random ?? Math.random);
+  if (state === "RETRY" || state === "FAILED")
+    deps.metrics?.failures.inc({ final: state === "FAILED" ? "true" : "false" });
   log.info(
     {
       webhookId: loaded.webhook.id,

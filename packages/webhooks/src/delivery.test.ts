@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { Registry } from "prom-client";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@secondshift/db";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
@@ -7,6 +8,7 @@ import { createOutboundClient, type OutboundClient } from "@secondshift/netguard
 import { deliverDue, type DeliveryDeps } from "./deliver.ts";
 import { claim, INTERRUPTED_ATTEMPT } from "./delivery-state.ts";
 import { enqueueReports } from "./enqueue.ts";
+import { createWebhookMetrics } from "./metrics.ts";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "./retry-schedule.ts";
 import { verifySignature } from "./signature.ts";
 import {
@@ -241,10 +243,11 @@ describe("deliverDue", () => {
     ).toMatchObject({ status: "DELIVERED", attemptCount: 5 });
   });
 
-  it("gives up after the schedule: FAILED, with every attempt visible", async () => {
+  it("gives up after the schedule: FAILED, with every attempt visible and counted", async () => {
     const { receiver: r, delivery } = await setup();
     r.respond = (_req, res) => res.writeHead(500).end();
-    const { deps } = makeDeps();
+    const registry = new Registry();
+    const { deps } = makeDeps({ metrics: createWebhookMetrics(registry) });
     let now = t0;
     for (const delay of [0, ...RETRY_DELAYS_MS]) {
       now = new Date(now.getTime() + delay);
@@ -263,6 +266,11 @@ describe("deliverDue", () => {
       attempted: 0,
     });
     expect(r.received).toHaveLength(MAX_ATTEMPTS);
+    const text = await registry.metrics();
+    expect(text).toContain(
+      `secondshift_webhook_delivery_failures_total{final="false"} ${MAX_ATTEMPTS - 1}`,
+    );
+    expect(text).toContain('secondshift_webhook_delivery_failures_total{final="true"} 1');
   });
 
   it("concurrent processors deliver a report once", async () => {

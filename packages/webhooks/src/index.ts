@@ -31,3 +31,5 @@ export { createDeliveryProcessor } from "./processor.ts";
 export type { DeliveryProcessor } from "./processor.ts";
 export { resetFailedDelivery } from "./redeliver.ts";
 export type { ResetResult } from "./redeliver.ts";
+export { createWebhookMetrics } from "./metrics.ts";
+export type { WebhookMetrics } from "./metrics.ts";

@@ -101,6 +101,17 @@ export function port(defaultPort: number) {
     .default(defaultPort);
 }
 
+/** A port that may be left out (unset or empty): the feature it serves is then off. */
+export const optionalPort = z.preprocess(
+  (value) => (value === "" ? undefined : value),
+  z.coerce
+    .number({ error: "must be a port number between 1 and 65535, or empty for none" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 65535")
+    .max(65535, "must be between 1 and 65535")
+    .optional(),
+);
+
 export function positiveInt(defaultValue: number, unit: string, max = Number.MAX_SAFE_INTEGER) {
   return z.coerce
     .number({ error: `must be a whole number of ${unit}` })

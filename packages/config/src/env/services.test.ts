@@ -88,6 +88,19 @@ describe("service environments", () => {
     expect(missing.message).toContain("randomBytes(32).toString('base64')");
   });
 
+  it("METRICS_PORT: unset or empty means no metrics endpoint; a bad one is named", () => {
+    for (const load of Object.values(loaders)) {
+      expect(load(base).METRICS_PORT).toBeUndefined();
+      expect(load({ ...base, METRICS_PORT: "" }).METRICS_PORT).toBeUndefined();
+      expect(load({ ...base, METRICS_PORT: "9464" }).METRICS_PORT).toBe(9464);
+      expect(failure(() => load({ ...base, METRICS_PORT: "0" })).variables).toEqual([
+        "METRICS_PORT",
+      ]);
+    }
+    // The worker's /healthz and /readyz port.
+    expect(loadWorkerEnv(base).PORT).toBe(4100);
+  });
+
   it("reports every bad variable at once", () => {
     const error = failure(() => loadWorkerEnv({ SANDBOX_MEMORY_MB: "lots", PORT: "1" }));
     expect(error.variables).toEqual(

@@ -9,6 +9,7 @@ import {
   deploymentMode,
   encryptionKey,
   logLevel,
+  optionalPort,
   ownFolder,
   port,
   positiveInt,
@@ -31,6 +32,8 @@ const shared = {
   ),
   SECONDSHIFT_ALLOWED_PRIVATE_HOSTS: commaList,
   SECONDSHIFT_ALLOWED_PRIVATE_CIDRS: commaList,
+  /** Prometheus /metrics on its own port (internal: never publish it); unset or empty: none. */
+  METRICS_PORT: optionalPort,
 };
 
 export const webEnvSchema = z.object({
@@ -64,6 +67,8 @@ export const gatewayEnvSchema = z.object({
 
 export const workerEnvSchema = z.object({
   ...shared,
+  /** The worker's only HTTP endpoints: /healthz and /readyz. */
+  PORT: port(4100),
   REDIS_URL: redisUrl,
   SECONDSHIFT_PUBLIC_URL: urlWithScheme(["https", "http"], "https://secondshift.example.com"),
   SECONDSHIFT_GATEWAY_URL: urlWithScheme(["https", "http"], "http://gateway:4000"),

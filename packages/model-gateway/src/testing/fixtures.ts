@@ -9,6 +9,7 @@ import { createLogger, createMemorySink, SecretMasker } from "@secondshift/loggi
 import { createOutboundClient } from "@secondshift/netguard";
 import { createGatewayServer, type Gateway } from "../server.ts";
 import type { ForwardingPolicy, GatewayLimits } from "../options.ts";
+import type { GatewayMetrics } from "../metrics.ts";
 
 export interface SeededRun {
   token: string;
@@ -92,6 +93,7 @@ export interface TestGatewayOptions {
   limits?: Partial<GatewayLimits>;
   keyring?: Keyring;
   forwarding?: ForwardingPolicy;
+  metrics?: GatewayMetrics;
 }
 
 /** A gateway over a test database (`createTestDatabase()`: Prisma and the pool it runs on). */
@@ -125,6 +127,7 @@ export async function startTestGateway(
     pool,
     limits: { ...testLimits, ...limits },
     forwarding,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const port = await gateway.listen(0, "127.0.0.1");
   return {

@@ -1,0 +1,210 @@
+// The worker's /readyz against dependencies of the test's own: a PostgreSQL cluster and a Redis
+// it stops and starts, and the Docker engine behind a proxy socket it closes, or that hides runsc
+// from the engine's /info (C13). The shared test PostgreSQL and Docker engine are never touched.
+import { randomBytes } from "node:crypto";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { applyMigrations, createDatabase, type Database } from "@secondshift/db";
+import { seedRun, seedWorkspace } from "@secondshift/db/testing";
+import { LABELS } from "@secondshift/sandbox";
+import { addRunToQueue, createRunQueue } from "@secondshift/scheduler";
+import {
+  dockerProxy,
+  freePort,
+  ownPostgres,
+  ownRedis,
+  seriesValue,
+  startService,
+  type DockerProxy,
+  type OwnService,
+  type StartedService,
+} from "@secondshift/service/testing";
+import Docker from "dockerode";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
+const key = randomBytes(32).toString("base64");
+let dir: string;
+let postgres: OwnService;
+let redis: OwnService;
+let database: Database;
+
+interface Report {
+  status: string;
+  checks: Array<{ name: string; ok: boolean; message: string }>;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "worker-readiness-"));
+  await chmod(dir, 0o755); // PostgreSQL runs as its own user, inside this folder
+  postgres = await ownPostgres(join(dir, "pg"));
+  redis = await ownRedis(join(dir, "redis"));
+  await applyMigrations({ databaseUrl: postgres.url });
+  database = createDatabase(postgres.url, { maxConnections: 2 });
+  database.pool.on("error", () => undefined); // the test stops the server under it
+}, 120_000);
+
+afterAll(async () => {
+  await database?.close();
+  await redis?.stop();
+  await postgres?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function startWorker(port: number, docker: DockerProxy, metricsPort?: number): StartedService {
+  return startService(main, {
+    METRICS_PORT: metricsPort === undefined ? undefined : String(metricsPort),
+    DATABASE_URL: postgres.url,
+    REDIS_URL: redis.url,
+    DOCKER_HOST: docker.dockerHost,
+    PORT: String(port),
+    SECONDSHIFT_ENCRYPTION_KEY: key,
+    SECONDSHIFT_PUBLIC_URL: "http://127.0.0.1:3000",
+    SECONDSHIFT_GATEWAY_URL: "http://127.0.0.1:4000",
+    SANDBOX_IMAGE: process.env.TEST_SANDBOX_IMAGE ?? "secondshift-sandbox:test",
+    LOG_LEVEL: "info",
+  });
+}
+
+async function readyz(port: number): Promise<{ code: number; report?: Report }> {
+  const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+  if (!res) return { code: 0 };
+  return { code: res.status, report: (await res.json()) as Report };
+}
+
+/** Polls /readyz until `want` holds (up to `ms`); returns the last answer. */
+async function waitReadyz(
+  port: number,
+  want: (code: number, report?: Report) => boolean,
+  worker: StartedService,
+  ms = 60_000,
+) {
+  const deadline = Date.now() + ms;
+  let last = await readyz(port);
+  while (!want(last.code, last.report) && Date.now() < deadline) {
+    if (worker.child.exitCode !== null) throw new Error(`worker exited:\n${worker.output()}`);
+    await new Promise((r) => setTimeout(r, 250));
+    last = await readyz(port);
+  }
+  return last;
+}
+
+const failed = (report?: Report) => report?.checks.filter((c) => !c.ok).map((c) => c.name) ?? [];
+
+async function stopWorker(worker: StartedService) {
+  worker.child.kill("SIGTERM");
+  expect(await worker.exited, worker.output().slice(-3000)).toBe(0);
+}
+
+describe("worker /readyz", () => {
+  it("is not ready, naming the cause, while PostgreSQL, Redis or Docker is stopped, and ready again when each is back", async () => {
+    const docker = await dockerProxy(join(dir, "docker.sock"));
+    const port = await freePort();
+    const worker = startWorker(port, docker);
+    try {
+      const ready = await waitReadyz(port, (code) => code === 200, worker);
+      expect(ready.code, JSON.stringify(ready.report)).toBe(200);
+      expect(ready.report?.status).toBe("ready");
+      expect(ready.report?.checks.map((c) => c.name)).toEqual([
+        "database",
+        "migrations",
+        "redis",
+        "key",
+        "docker",
+        "runtime",
+        "sandbox image",
+      ]);
+
+      const outages: Array<[OwnService | DockerProxy, string, RegExp]> = [
+        [postgres, "database", /PostgreSQL does not answer/],
+        [redis, "redis", /Redis does not answer|no answer within/],
+        [docker, "docker", /Docker engine does not answer/],
+      ];
+      for (const [service, check, message] of outages) {
+        await service.stop();
+        const down = await waitReadyz(
+          port,
+          (code, r) => code === 503 && failed(r).includes(check),
+          worker,
+        );
+        expect(down.code, `${check}: ${JSON.stringify(down.report)}`).toBe(503);
+        expect(down.report?.status).toBe("not ready");
+        expect(down.report?.checks.find((c) => c.name === check)?.message).toMatch(message);
+        expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+        await service.start();
+        const back = await waitReadyz(port, (code) => code === 200, worker);
+        expect(back.code, `${check} back: ${JSON.stringify(back.report)}`).toBe(200);
+      }
+    } finally {
+      await stopWorker(worker);
+      await docker.stop();
+    }
+  }, 300_000);
+
+  it("[C13] a worker whose engine has no runsc is not ready and claims no run; it claims once runsc is there", async () => {
+    const docker = await dockerProxy(join(dir, "docker-no-runsc.sock"));
+    docker.hideRuntime = "runsc";
+    const port = await freePort();
+    const metricsPort = await freePort();
+    const queue = createRunQueue({ connection: { url: redis.url, maxRetriesPerRequest: null } });
+    const engine = new Docker({ socketPath: "/var/run/docker.sock" });
+    const worker = startWorker(port, docker, metricsPort);
+    let runId = "";
+    try {
+      const down = await waitReadyz(port, (code) => code === 503, worker);
+      expect(failed(down.report)).toEqual(["runtime"]);
+      expect(down.report?.checks.find((c) => c.name === "runtime")?.message).toMatch(
+        /no runtime named runsc/,
+      );
+
+      const seed = await seedWorkspace(database.db);
+      const run = await seedRun(database.db, seed, { status: "QUEUED" });
+      runId = run.id;
+      await addRunToQueue(queue, { runId: run.id, workspaceId: run.workspaceId });
+      // Longer than the gate's interval and a queue poll: a claiming worker would have taken it.
+      await new Promise((r) => setTimeout(r, 8_000));
+      const stored = await database.db.run.findUniqueOrThrow({ where: { id: run.id } });
+      expect(stored.status).toBe("QUEUED");
+      expect(await (await queue.getJob(run.id))?.getState()).toBe("waiting");
+      const sandboxes = await engine.listContainers({
+        all: true,
+        filters: { label: [`${LABELS.runId}=${run.id}`] },
+      });
+      expect(sandboxes).toEqual([]);
+      // The worker's metrics endpoint shows the run waiting, in the database and on the queue.
+      const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const onWorker = { service: "worker" };
+      expect(seriesValue(scraped, "secondshift_runs", { ...onWorker, status: "QUEUED" })).toBe(1);
+      const jobs = { ...onWorker, queue: "runs", state: "waiting" };
+      expect(seriesValue(scraped, "secondshift_queue_jobs", jobs)).toBe(1);
+      const wait = { ...onWorker, queue: "runs" };
+      expect(
+        seriesValue(scraped, "secondshift_queue_oldest_wait_seconds", wait),
+      ).toBeGreaterThanOrEqual(7);
+
+      // The same worker, once the engine shows runsc: ready, and the run is taken.
+      docker.hideRuntime = undefined;
+      expect((await waitReadyz(port, (code) => code === 200, worker)).code).toBe(200);
+      const deadline = Date.now() + 30_000;
+      let status = "QUEUED";
+      while (status === "QUEUED" && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+        status = (await database.db.run.findUniqueOrThrow({ where: { id: run.id } })).status;
+      }
+      expect(status).not.toBe("QUEUED");
+    } finally {
+      await stopWorker(worker);
+      await docker.stop();
+      await queue.close();
+      const left = runId
+        ? await engine.listContainers({
+            all: true,
+            filters: { label: [`${LABELS.runId}=${runId}`] },
+          })
+        : [];
+      for (const c of left) await engine.getContainer(c.Id).remove({ force: true });
+    }
+  }, 300_000);
+});

@@ -1,0 +1,5 @@
+// The newest migration in prisma/migrations, built into every service: `/readyz` is not ready
+// until the database has it applied. `npm run db:new-migration` rewrites this file, and
+// latest-migration.test.ts fails when it names anything but the newest folder. A constant,
+// not a directory listing, because the bundled services do not know the repository layout.
+export const LATEST_MIGRATION = "20261130223938_webhook_test_deliveries";

@@ -1,0 +1,57 @@
+// What a worker must see before it claims runs (C13): the engine answers, the configured
+// runtime is usable (runsc registered; runc only where allowed), and the sandbox image is on the
+// engine. Same shape as `ReadinessCheck` in @secondshift/service; the worker passes them there.
+import type Docker from "dockerode";
+import { checkRuntime, registeredRuntimes } from "./runtime-check.ts";
+import type { SandboxManagerConfig } from "./types.ts";
+
+export interface SandboxReadinessCheck {
+  name: string;
+  check(): Promise<string>;
+}
+
+type Settings = Pick<SandboxManagerConfig, "image" | "runtime" | "production" | "allowRunc">;
+
+export function sandboxReadinessChecks(
+  docker: Docker,
+  settings: Settings,
+): SandboxReadinessCheck[] {
+  return [
+    {
+      name: "docker",
+      async check() {
+        await docker.ping().catch((error: unknown) => {
+          throw new Error(
+            `The Docker engine does not answer (DOCKER_HOST): ${(error as Error).message}`,
+          );
+        });
+        return "the Docker engine answers";
+      },
+    },
+    {
+      name: "runtime",
+      async check() {
+        const runtimes = settings.runtime === "runsc" ? await registeredRuntimes(docker) : [];
+        checkRuntime({ ...settings, registeredRuntimes: runtimes });
+        return settings.runtime === "runsc"
+          ? "runsc (gVisor) is registered with the engine"
+          : "runc, allowed outside production";
+      },
+    },
+    {
+      name: "sandbox image",
+      async check() {
+        try {
+          await docker.getImage(settings.image).inspect();
+        } catch (error) {
+          if ((error as { statusCode?: number }).statusCode !== 404) throw error;
+          throw new Error(
+            `The sandbox image ${settings.image} is not on the Docker engine. Build it (scripts/build-sandbox-image.sh ${settings.image}).`,
+            { cause: error },
+          );
+        }
+        return `${settings.image} is present`;
+      },
+    },
+  ];
+}
