@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { journeySettings, ownerJourney, waitFor, type Journey } from "./testing/journey.ts";
-import { discoverTools, ownerBrowser, setupTokenIn } from "./testing/owner.ts";
+import { ownerBrowser, setupTokenIn } from "./testing/owner.ts";
 import { appTag, freePorts, repoRoot, run, Stack } from "./testing/stack.ts";
 
 const image = `secondshift-app:${appTag}`;
@@ -185,15 +185,11 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
 
     const browser = ownerBrowser(a.webUrl);
     await browser.trpc.auth.signIn.mutate({ email: owner.email, password: owner.password });
-    const env = await readFile(a.envFile, "utf8");
     journey = await ownerJourney(browser, {
-      discover: (ids) =>
-        discoverTools(
-          {
-            databaseUrl: settingOf(env, "DATABASE_URL"),
-            encryptionKey: settingOf(env, "SECONDSHIFT_ENCRYPTION_KEY"),
-          },
-          ids,
+      // Through the owner API: the web process discovers over its own netguard client.
+      discover: async ({ workspaceId, connectionId }) =>
+        (await browser.trpc.connections.discover.mutate({ workspaceId, connectionId })).tools.map(
+          (t) => t.name,
         ),
     });
     const result = await journey.runRounds(2);
