@@ -142,9 +142,7 @@ export async function ownerJourney(
       const listed = await api.jobs.list.query({ workspaceId });
       const waiting = listed.filter((j) => j.status === "NEEDS_APPROVAL");
       if (waiting.length === JOB_KEYS.length) return waiting;
-      // `as never`: the client's type of a no-input workspace procedure (noInput merged with
-      // workspaceInput) rejects `workspaceId`, which the server requires.
-      const [repo] = await api.repositories.list.query({ workspaceId } as never);
+      const [repo] = await api.repositories.list.query({ workspaceId });
       if (repo?.syncError) throw new Error(`sync failed: ${repo.syncError}`);
       return undefined;
     });

@@ -13,7 +13,6 @@ import { z } from "zod";
 
 /** Row ids are UUID v7; anything else cannot name a row. */
 export const id = z.uuid();
-export const noInput = z.object({});
 export const pageInput = {
   cursor: id.optional(),
   limit: z.number().int().min(1).max(100).optional(),

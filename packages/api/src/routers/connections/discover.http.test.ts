@@ -153,10 +153,7 @@ describe("connection state", () => {
         authError: "The service refused to renew this connection's authorization.",
       },
     });
-    // noInput's type is Record<string, never>, which the client intersects with workspaceId.
-    const listed = await viewer.trpc.connections.list.query({
-      workspaceId: a.workspaceId,
-    } as never);
+    const listed = await viewer.trpc.connections.list.query({ workspaceId: a.workspaceId });
     const row = listed.find((c) => c.id === connectionId);
     expect(row?.reconnect).toEqual({
       since,

@@ -2,7 +2,7 @@
 // reconnect; never a credential.
 import { listConnections } from "@secondshift/access";
 import { z } from "zod";
-import { connectionAuth, connectionKind, noInput } from "../fields.ts";
+import { connectionAuth, connectionKind } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 import { reconnect } from "./fields.ts";
 
@@ -19,6 +19,5 @@ export const connectionSummary = z.object({
 });
 
 export const list = workspaceProcedure
-  .input(noInput)
   .output(z.array(connectionSummary))
   .query(({ ctx }) => listConnections(ctx.workspace, {}));

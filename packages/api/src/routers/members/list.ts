@@ -1,11 +1,10 @@
 // Every member: who is in the workspace, with which role.
 import { listMembers } from "@secondshift/access";
 import { z } from "zod";
-import { noInput, role } from "../fields.ts";
+import { role } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 
 export const list = workspaceProcedure
-  .input(noInput)
   .output(
     z.array(
       z.object({

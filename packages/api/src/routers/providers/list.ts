@@ -1,7 +1,7 @@
 // Every member: model providers; the key is never read here (C24).
 import { listModelProviders } from "@secondshift/access";
 import { z } from "zod";
-import { noInput, providerKind } from "../fields.ts";
+import { providerKind } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 
 export const providerSummary = z.object({
@@ -16,6 +16,5 @@ export const providerSummary = z.object({
 });
 
 export const list = workspaceProcedure
-  .input(noInput)
   .output(z.array(providerSummary))
   .query(({ ctx }) => listModelProviders(ctx.workspace, {}));

@@ -56,7 +56,7 @@ const verify = (providerId: string, browser = owner) =>
   browser.trpc.providers.verify.mutate({ workspaceId: a.workspaceId, providerId });
 
 async function listed(providerId: string) {
-  const all = await owner.trpc.providers.list.query({ workspaceId: a.workspaceId } as never);
+  const all = await owner.trpc.providers.list.query({ workspaceId: a.workspaceId });
   return all.find((p) => p.id === providerId)!;
 }
 

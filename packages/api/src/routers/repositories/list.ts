@@ -1,11 +1,9 @@
 // Every member: repositories with their last sync, commit and config errors.
 import { listRepositories } from "@secondshift/access";
 import { z } from "zod";
-import { noInput } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 
 export const list = workspaceProcedure
-  .input(noInput)
   .output(
     z.array(
       z.object({

@@ -1,11 +1,10 @@
 // Every member: webhooks with their filters — never the URL or the secret.
 import { listWebhooks } from "@secondshift/access";
 import { z } from "zod";
-import { noInput, runStatus } from "../fields.ts";
+import { runStatus } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 
 export const list = workspaceProcedure
-  .input(noInput)
   .output(
     z.array(
       z.object({

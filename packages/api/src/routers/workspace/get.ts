@@ -1,11 +1,9 @@
 // Every member: the workspace's name and settings.
 import { getWorkspace } from "@secondshift/access";
 import { z } from "zod";
-import { noInput } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 
 export const get = workspaceProcedure
-  .input(noInput)
   .output(
     z.object({
       id: z.string(),
