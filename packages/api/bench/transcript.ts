@@ -3,7 +3,7 @@
 // the run lifecycle's appendRunEvent at a steady pace, and each delivery's latency is measured
 // from the moment appendRunEvent was called (so it includes the insert itself, the commit's
 // NOTIFY, the shared listener, the re-read and the SSE write). The server and the writer share
-// the bench's process; the clients run in a child process.
+// the bench's process; the clients run in child processes, ten to a process.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { createUser } from "@secondshift/accounts/testing";
@@ -82,7 +82,29 @@ export async function benchTranscript(
   };
 }
 
+/** Browsers per child process: a real user's tab has a process of its own, not a 50th of one. */
+const CLIENTS_PER_PROCESS = 10;
+
+type Watcher = { seqs: number[]; arrivals: number[] };
+
 function startClients(args: {
+  base: string;
+  cookie: [string, string];
+  workspaceId: string;
+  runId: string;
+  clients: number;
+}) {
+  const groups: number[] = [];
+  for (let left = args.clients; left > 0; left -= CLIENTS_PER_PROCESS)
+    groups.push(Math.min(left, CLIENTS_PER_PROCESS));
+  const children = groups.map((clients) => startClientProcess({ ...args, clients }));
+  return {
+    ready: Promise.all(children.map((c) => c.ready)).then(() => undefined),
+    results: Promise.all(children.map((c) => c.results)).then((all) => all.flat()),
+  };
+}
+
+function startClientProcess(args: {
   base: string;
   cookie: [string, string];
   workspaceId: string;
@@ -96,11 +118,10 @@ function startClients(args: {
   const lines = createInterface({ input: child.stdout });
   let onReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (onReady = resolve));
-  const results = new Promise<Array<{ seqs: number[]; arrivals: number[] }>>((resolve, reject) => {
+  const results = new Promise<Watcher[]>((resolve, reject) => {
     lines.on("line", (line) => {
       if (line === "ready") onReady();
-      else if (line.startsWith("["))
-        resolve(JSON.parse(line) as Array<{ seqs: number[]; arrivals: number[] }>);
+      else if (line.startsWith("[")) resolve(JSON.parse(line) as Watcher[]);
     });
     child.on("exit", (code) => reject(new Error(`the clients' process exited (${code})`)));
   });
