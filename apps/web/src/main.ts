@@ -42,6 +42,7 @@ async function main() {
     services,
     keyring,
     workspaceCreation: env.SECONDSHIFT_WORKSPACE_CREATION,
+    maxTokenBudget: env.RUN_MAX_TOKEN_BUDGET,
   });
   const server = createWebServer({ db, keyring, syncQueue, logger, api });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));

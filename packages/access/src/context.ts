@@ -33,6 +33,8 @@ export interface ActorContext {
   services?: WorkspaceServices;
   /** Needed by use cases that store a credential (createConnection). */
   keyring?: Keyring;
+  /** The operator's cap on a run's token budget (RUN_MAX_TOKEN_BUDGET); default the absolute cap. */
+  maxTokenBudget?: number;
   /** The clock for stored deadlines (invitation expiry); default the system clock. */
   now?: () => Date;
 }

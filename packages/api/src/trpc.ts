@@ -81,6 +81,7 @@ export const workspaceProcedure = authedProcedure
       now: ctx.deps.accounts.now,
       ...(ctx.deps.services ? { services: ctx.deps.services } : {}),
       ...(ctx.deps.keyring ? { keyring: ctx.deps.keyring } : {}),
+      ...(ctx.deps.maxTokenBudget === undefined ? {} : { maxTokenBudget: ctx.deps.maxTokenBudget }),
     };
     return next({ ctx: { workspace } });
   });

@@ -20,6 +20,9 @@ import {
 import { ConfigError } from "./config-error.ts";
 import { parseEnv } from "./parse-env.ts";
 
+/** The most tokens one run may use: bounds .secondshift.yaml and a workspace's default budget. */
+const runMaxTokenBudget = positiveInt(2_000_000, "tokens");
+
 const shared = {
   SECONDSHIFT_ENV: deploymentMode,
   LOG_LEVEL: logLevel,
@@ -41,6 +44,7 @@ export const webEnvSchema = z.object({
   SECONDSHIFT_SETUP_TOKEN_REQUIRED: booleanFlagOn,
   /** Who may create more workspaces: owners (default), anyone, operator-only. */
   SECONDSHIFT_WORKSPACE_CREATION: workspaceCreation,
+  RUN_MAX_TOKEN_BUDGET: runMaxTokenBudget,
 });
 
 export const gatewayEnvSchema = z.object({
@@ -85,7 +89,7 @@ export const workerEnvSchema = z.object({
   SANDBOX_TMP_MB: positiveInt(256, "MiB"),
   WORKER_CONCURRENCY: positiveInt(4, "runs", 256),
   RUN_MAX_TIMEOUT_SECONDS: positiveInt(3600, "seconds"),
-  RUN_MAX_TOKEN_BUDGET: positiveInt(2_000_000, "tokens"),
+  RUN_MAX_TOKEN_BUDGET: runMaxTokenBudget,
 });
 
 function refineProduction<T extends { SECONDSHIFT_ENV: string }>(
