@@ -62,6 +62,7 @@ async function main() {
     discovery: outbound.discovery,
     outbound: outbound.outbound,
     mcpOAuth: outbound.mcpOAuth,
+    maxTokenBudget: env.RUN_MAX_TOKEN_BUDGET,
   });
   const readyz = readyzRoute([...databaseChecks(pool), redisCheck(redis), keyCheck(keyring)]);
   const server = createWebServer({ db, keyring, syncQueue, logger, api, readyz });

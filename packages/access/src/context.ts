@@ -85,6 +85,8 @@ export interface ActorContext {
   outbound?: OutboundFetch;
   /** Needed by the OAuth connection flow (startConnectionOAuth, finishConnectionOAuth). */
   mcpOAuth?: McpAuthorizer;
+  /** The operator's cap on a run's token budget (RUN_MAX_TOKEN_BUDGET); default the absolute cap. */
+  maxTokenBudget?: number;
   /** The clock for stored deadlines (invitation expiry); default the system clock. */
   now?: () => Date;
 }

@@ -124,6 +124,21 @@ describe("audit export", () => {
     expect((await window.text()).trim().split("\n")).toHaveLength(10);
   });
 
+  it("audit.list pages the same filters (tool, connection, actor) for the screen", async () => {
+    const list = (filters: Record<string, unknown>) =>
+      viewer.trpc.audit.list.query({ workspaceId: a.workspaceId, limit: 100, ...filters });
+    const byTool = await list({ toolName: FORMULA });
+    expect(byTool.items.map((e) => e.toolName)).toEqual([FORMULA]);
+    const byConnection = await list({ connectionId });
+    expect(byConnection.items).toHaveLength(ROWS / 100);
+    expect(new Set(byConnection.items.map((e) => e.connectionId))).toEqual(new Set([connectionId]));
+    const byActor = await list({ actorId: "run-7" });
+    expect(byActor.items.map((e) => e.actorId)).toEqual(["run-7"]);
+    const first = await list({ action: "tool.call" });
+    const second = await list({ action: "tool.call", cursor: first.nextCursor! });
+    expect(second.items[0]!.id < first.items.at(-1)!.id).toBe(true);
+  });
+
   it("neutralises every formula-leading character in a cell", () => {
     for (const value of ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"]) {
       expect(csvCell(value)).toBe(`'${value}`);

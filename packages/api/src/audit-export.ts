@@ -5,7 +5,6 @@
 // cursor; each page is written as it arrives, waiting for the socket to drain, so memory stays
 // flat however long the log is.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { once } from "node:events";
 import { exportAuditEvents, type AuditEventView, type ActorContext } from "@secondshift/access";
 import { membershipRole, resolveSession } from "@secondshift/accounts";
 import { errorCodes, isAppError } from "@secondshift/errors";
@@ -95,12 +94,27 @@ async function authorize(
   };
 }
 
+/** Writes a chunk; when the socket is full, waits for it to drain — or to close (client gone). */
+async function write(res: ServerResponse, chunk: string): Promise<void> {
+  if (res.write(chunk)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
 async function stream(res: ServerResponse, pages: AsyncIterable<AuditEventView[]>, csv: boolean) {
   let first = true;
   for await (const rows of pages) {
     const chunk = csv ? csvRows(rows, first) : ndjsonRows(rows);
     first = false;
-    if (!res.write(chunk)) await once(res, "drain");
+    await write(res, chunk);
+    // The client went away: stop reading pages (leaving the loop ends the generator).
     if (res.destroyed) return;
   }
   if (csv && first) res.write(csvRows([], true));

@@ -37,6 +37,8 @@ export interface ApiDeps {
   services?: WorkspaceServices;
   /** Encrypts credentials, provider keys and webhook secrets bound to their row (P06). */
   keyring?: Keyring;
+  /** The operator's cap on a run's token budget (RUN_MAX_TOKEN_BUDGET). */
+  maxTokenBudget?: number;
   /** Who may create workspaces (SECONDSHIFT_WORKSPACE_CREATION). */
   workspaceCreation: WorkspaceCreationPolicy;
   /** Tool discovery over netguard with the connection's credential (absent: discover fails). */

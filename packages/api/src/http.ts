@@ -55,6 +55,8 @@ export interface ApiOptions {
   /** The queues the web process owns, for run now, pause / resume and sync now. */
   services?: WorkspaceServices;
   keyring?: Keyring;
+  /** The operator's cap on a run's token budget (RUN_MAX_TOKEN_BUDGET), for workspace defaults. */
+  maxTokenBudget?: number;
   /** Who may create workspaces (the web's SECONDSHIFT_WORKSPACE_CREATION); default "owners". */
   workspaceCreation?: WorkspaceCreationPolicy;
   /** Owner-triggered tool discovery (`createToolDiscovery` from @secondshift/broker). */
@@ -73,6 +75,7 @@ export function apiDeps(options: ApiOptions): ApiDeps {
     setupToken: options.setupToken,
     clientAddress: options.clientAddress ?? ((req) => req.socket.remoteAddress ?? "unknown"),
     workspaceCreation: options.workspaceCreation ?? "owners",
+    ...(options.maxTokenBudget === undefined ? {} : { maxTokenBudget: options.maxTokenBudget }),
     ...(options.runEvents ? { runEvents: options.runEvents } : {}),
     ...(options.streamReauthorizeMs === undefined
       ? {}

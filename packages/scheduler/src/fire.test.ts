@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import type { Db } from "@secondshift/db";
-import { handleFire, SCHEDULE_SKIPPED_ACTION } from "./fire.ts";
+import { handleFire, SCHEDULE_MISSED_ACTION, SCHEDULE_SKIPPED_ACTION } from "./fire.ts";
 import { createRunQueue, type RunQueue } from "./queues.ts";
 import { requeueQueuedRuns } from "./recover.ts";
 import { fireTime } from "./schedule-worker.ts";
@@ -136,6 +136,33 @@ describe("handleFire", () => {
         where: { workspaceId, targetId: jobId, outcome: "job_not_schedulable" },
       }),
     ).toBe(2);
+  });
+
+  it("records the fires missed while the scheduler was down, once, beside the late fire's run", async () => {
+    const { workspaceId, jobId } = await newJob({ schedule: "*/5 * * * *" });
+    const scheduledFor = new Date("2026-06-01T09:00:00Z");
+    const missed = () =>
+      db.auditEvent.findMany({ where: { workspaceId, action: SCHEDULE_MISSED_ACTION } });
+    // On time (before the next fire at 09:05): nothing was missed.
+    const onTime = { workspaceId, jobId, scheduledFor };
+    await handleFire(db, runQueue, onTime, undefined, new Date("2026-06-01T09:00:02Z"));
+    expect(await missed()).toEqual([]);
+    await db.run.updateMany({ where: { workspaceId, jobId }, data: { status: "SUCCEEDED" } });
+
+    // Delivered at 09:23 for 09:10: the 09:15 and 09:20 fires never came (BullMQ goes on from now).
+    const late = { workspaceId, jobId, scheduledFor: new Date("2026-06-01T09:10:00Z") };
+    const at = new Date("2026-06-01T09:23:00Z");
+    expect((await handleFire(db, runQueue, late, undefined, at)).outcome).toBe("created");
+    expect((await handleFire(db, runQueue, late, undefined, at)).outcome).toBe("duplicate");
+    expect(await missed()).toMatchObject([
+      {
+        actorType: "SYSTEM",
+        actorId: "scheduler",
+        targetType: "Job",
+        targetId: jobId,
+        outcome: "scheduler_was_down",
+      },
+    ]);
   });
 
   it("does not create a run for a fire naming a job of another workspace", async () => {

@@ -4,7 +4,9 @@
 //
 // Skips are recorded as AuditEvents (action "schedule.skipped", outcome = the reason): a
 // skipped fire has no run to hang a RunEvent on, and the audit log is what owners read to
-// learn why something did not happen.
+// learn why something did not happen. A fire delivered after the job's next fire time already
+// passed (the scheduler was down) stands for every fire in between — BullMQ computes the next
+// one from "now" — so those are recorded too, once, as "schedule.missed".
 import {
   insertQueuedRun,
   lockJobRuns,
@@ -14,10 +16,23 @@ import {
 } from "@secondshift/access";
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
+import { nextFireTimes } from "./cron.ts";
 import { isUniqueViolation } from "./job-runs.ts";
 import { addRunToQueue, type RunQueue } from "./queues.ts";
 
 export const SCHEDULE_SKIPPED_ACTION: AuditAction = "schedule.skipped";
+export const SCHEDULE_MISSED_ACTION: AuditAction = "schedule.missed";
+
+/** Whether a later fire time of the job passed before this fire was handled. */
+function firesMissed(job: { schedule: string | null; timezone: string }, fire: Fire, now: Date) {
+  if (job.schedule === null) return false;
+  try {
+    const [next] = nextFireTimes(job.schedule, job.timezone, fire.scheduledFor, 1);
+    return next !== undefined && next.getTime() < now.getTime();
+  } catch {
+    return false;
+  }
+}
 
 export type SkipReason = "previous_run_active" | "job_not_schedulable";
 
@@ -38,6 +53,7 @@ export async function handleFire(
   runQueue: RunQueue,
   fire: Fire,
   logger?: Logger,
+  now: Date = new Date(),
 ): Promise<FireOutcome> {
   let outcome: FireOutcome;
   let enqueue: boolean;
@@ -53,6 +69,7 @@ export async function handleFire(
           enabled: true,
           removedAt: true,
           schedule: true,
+          timezone: true,
           tokenBudget: true,
           runs: {
             where: {
@@ -68,6 +85,17 @@ export async function handleFire(
       );
       if (existing)
         return [{ outcome: "duplicate", runId: existing.id }, existing.status === "QUEUED"];
+      if (firesMissed(job, fire, now)) {
+        await recordAudit(tx, {
+          workspaceId: fire.workspaceId,
+          actorType: "SYSTEM",
+          actorId: SYSTEM_SCHEDULER,
+          action: SCHEDULE_MISSED_ACTION,
+          targetType: "Job",
+          targetId: fire.jobId,
+          outcome: "scheduler_was_down",
+        });
+      }
 
       // The scheduler may lag a pause, removal or lost approval by one fire: the database decides.
       const schedulable =

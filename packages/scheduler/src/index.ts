@@ -1,6 +1,6 @@
 export { syncSchedules } from "./sync-schedules.ts";
 export type { SyncSchedulesOptions, SyncSchedulesResult } from "./sync-schedules.ts";
-export { handleFire, SCHEDULE_SKIPPED_ACTION } from "./fire.ts";
+export { handleFire, SCHEDULE_MISSED_ACTION, SCHEDULE_SKIPPED_ACTION } from "./fire.ts";
 export type { Fire, FireOutcome, SkipReason } from "./fire.ts";
 export { createScheduleWorker, fireTime } from "./schedule-worker.ts";
 export type { ScheduleWorkerOptions } from "./schedule-worker.ts";

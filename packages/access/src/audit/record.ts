@@ -46,6 +46,7 @@ export const AUDIT_ACTIONS = [
   // The planner, the scheduler and the broker.
   "run.plan_refused",
   "schedule.skipped",
+  "schedule.missed",
   "tool.call",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

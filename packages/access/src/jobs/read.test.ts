@@ -46,7 +46,7 @@ describe("jobs as the screens read them", () => {
     }
   });
 
-  it("shows the fires the scheduler skipped because the previous run was still going", async () => {
+  it("shows the fires the scheduler skipped (previous run still going) or missed (it was down)", async () => {
     const jobId = await seedJob(t.db, a);
     // Exactly the row @secondshift/scheduler's handleFire writes when it skips a fire.
     const skip = () =>
@@ -61,12 +61,23 @@ describe("jobs as the screens read them", () => {
       });
     await skip();
     await skip();
+    // And the row it writes for fires missed while it was down.
+    await recordAudit(t.db, {
+      workspaceId: a.workspaceId,
+      actorType: "SYSTEM",
+      actorId: SYSTEM_SCHEDULER,
+      action: "schedule.missed",
+      targetType: "Job",
+      targetId: jobId,
+      outcome: "scheduler_was_down",
+    });
     const ctx = actorContext(t.db, a, a.viewerId);
     const listed = (await listJobs(ctx, {})).find((j) => j.id === jobId)!;
-    expect(listed.skippedFires.lastWeek).toBe(2);
+    expect(listed.skippedFires.lastWeek).toBe(3);
     expect(listed.skippedFires.lastAt).toBeInstanceOf(Date);
     const detail = await getJob(ctx, { jobId });
     expect(detail.recentSkippedFires.map((s) => s.reason)).toEqual([
+      "scheduler_was_down",
       "previous_run_active",
       "previous_run_active",
     ]);

@@ -1,7 +1,8 @@
 // What every member may read about jobs: plain rows, no prompt internals beyond what the
 // repository already shows; plus what the schedule means (next fires, the cron in words) and
-// the fires the scheduler skipped. Skips are the scheduler's "schedule.skipped" audit rows
-// (@secondshift/scheduler fire.ts: a skipped fire has no run to hang anything on).
+// the fires the scheduler skipped. Skips are the scheduler's "schedule.skipped" and
+// "schedule.missed" audit rows (@secondshift/scheduler fire.ts: a skipped fire has no run to
+// hang anything on).
 import type { JobStatus } from "@secondshift/db";
 import { nowOf, notFound, requireRole, type ActorContext } from "../context.ts";
 import { runBudget } from "../runs/queued-run.ts";
@@ -29,11 +30,18 @@ export interface JobSummary {
 
 export interface SkippedFire {
   at: Date;
-  /** The scheduler's code: "previous_run_active" or "job_not_schedulable". */
+  /**
+   * The scheduler's code: "previous_run_active", "job_not_schedulable", or
+   * "scheduler_was_down" (fire times passed while no scheduler ran; they were not run).
+   */
   reason: string;
 }
 
-const SKIPPED = { action: "schedule.skipped", targetType: "Job" } as const;
+/** The scheduler's rows: a fire skipped (previous run active, job paused) or missed (down). */
+const SKIPPED: { action: { in: string[] }; targetType: "Job" } = {
+  action: { in: ["schedule.skipped", "schedule.missed"] },
+  targetType: "Job",
+};
 const WEEK_MS = 7 * 24 * 3600_000;
 const RECENT_SKIPS = 20;
 

@@ -25,7 +25,7 @@ const budgetOf = async (runId: string) =>
   (await t.db.run.findUniqueOrThrow({ where: { id: runId } })).budgetTokens;
 
 describe("workspace settings", () => {
-  it("an owner sets concurrency and the default budget; every member reads them", async () => {
+  it("an owner sets concurrency and the default budget (up to the operator's cap); every member reads them", async () => {
     const owner = actorContext(t.db, a, a.ownerId);
     await updateWorkspace(owner, { maxConcurrentRuns: 4, defaultTokenBudget: 75_000 });
     expect(await getWorkspace(actorContext(t.db, a, a.viewerId), {})).toMatchObject({
@@ -41,6 +41,13 @@ describe("workspace settings", () => {
     await expect(
       updateWorkspace(actorContext(t.db, a, a.adminId), { defaultTokenBudget: 5_000 }),
     ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    // The operator's RUN_MAX_TOKEN_BUDGET bounds the default as it bounds a job's own budget.
+    const capped = { ...owner, maxTokenBudget: 50_000 };
+    await expect(updateWorkspace(capped, { defaultTokenBudget: 50_001 })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      reason: "BUDGET_OUT_OF_RANGE",
+    });
+    await updateWorkspace(capped, { defaultTokenBudget: 50_000 });
   });
 
   it("a job without its own budget runs with the workspace default as it stands at each run", async () => {

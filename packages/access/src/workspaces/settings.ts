@@ -36,7 +36,7 @@ export interface UpdateWorkspaceInput {
   defaultTokenBudget?: number;
 }
 
-function checkSettings(input: UpdateWorkspaceInput): void {
+function checkSettings(input: UpdateWorkspaceInput, maxBudget: number): void {
   const runs = input.maxConcurrentRuns;
   if (
     runs !== undefined &&
@@ -51,13 +51,11 @@ function checkSettings(input: UpdateWorkspaceInput): void {
   const budget = input.defaultTokenBudget;
   if (
     budget !== undefined &&
-    (!Number.isInteger(budget) ||
-      budget < TOKEN_BUDGET_RANGE.min ||
-      budget > TOKEN_BUDGET_RANGE.max)
+    (!Number.isInteger(budget) || budget < TOKEN_BUDGET_RANGE.min || budget > maxBudget)
   ) {
     throw new AppError(
       "BAD_REQUEST",
-      `Set a default token budget between ${TOKEN_BUDGET_RANGE.min} and ${TOKEN_BUDGET_RANGE.max}.`,
+      `Set a default token budget between ${TOKEN_BUDGET_RANGE.min} and ${maxBudget} (this server's maximum).`,
       { reason: "BUDGET_OUT_OF_RANGE" },
     );
   }
@@ -69,7 +67,11 @@ export async function updateWorkspace(
 ): Promise<void> {
   await requireRole(ctx, "own");
   const { db, workspaceId, actor } = ctx;
-  checkSettings(input);
+  // The operator's RUN_MAX_TOKEN_BUDGET, never above the absolute cap.
+  checkSettings(
+    input,
+    Math.min(ctx.maxTokenBudget ?? TOKEN_BUDGET_RANGE.max, TOKEN_BUDGET_RANGE.max),
+  );
   const name = input.name?.trim();
   if (name !== undefined && (name.length === 0 || name.length > 100)) {
     throw new AppError("BAD_REQUEST", "Name the workspace (1 to 100 characters).", {

@@ -22,6 +22,9 @@ import {
 import { ConfigError } from "./config-error.ts";
 import { parseEnv } from "./parse-env.ts";
 
+/** The most tokens one run may use: bounds .secondshift.yaml and a workspace's default budget. */
+const runMaxTokenBudget = positiveInt(2_000_000, "tokens");
+
 const shared = {
   SECONDSHIFT_ENV: deploymentMode,
   LOG_LEVEL: logLevel,
@@ -45,6 +48,7 @@ export const webEnvSchema = z.object({
   SECONDSHIFT_SETUP_TOKEN_REQUIRED: booleanFlagOn,
   /** Who may create more workspaces: owners (default), anyone, operator-only. */
   SECONDSHIFT_WORKSPACE_CREATION: workspaceCreation,
+  RUN_MAX_TOKEN_BUDGET: runMaxTokenBudget,
 });
 
 export const gatewayEnvSchema = z.object({
@@ -97,7 +101,7 @@ export const workerEnvSchema = z.object({
   /** A repository with more files than this at the run's commit is not copied. */
   REPOSITORY_MAX_FILES: positiveInt(100_000, "files"),
   RUN_MAX_TIMEOUT_SECONDS: positiveInt(3600, "seconds"),
-  RUN_MAX_TOKEN_BUDGET: positiveInt(2_000_000, "tokens"),
+  RUN_MAX_TOKEN_BUDGET: runMaxTokenBudget,
 });
 
 function refineProduction<T extends { SECONDSHIFT_ENV: string }>(
