@@ -1,7 +1,13 @@
 // Web app entry: validates configuration, proves the encryption key matches the stored data,
-// then serves the owner API (tRPC under /api/trpc/) beside the health and webhook routes.
+// then serves the owner API (tRPC under /api/trpc/) beside the health and webhook routes, and
+// the owner web app's pages (the built Next.js app, which calls the API in-process).
 import { createAccountsDeps, createLoginRateLimiter } from "@secondshift/accounts";
-import { createApiHandler, startRunEventListener } from "@secondshift/api";
+import {
+  createApiHandler,
+  createServerApi,
+  startRunEventListener,
+  type ApiOptions,
+} from "@secondshift/api";
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import {
   createRunQueue,
@@ -11,6 +17,8 @@ import {
 } from "@secondshift/scheduler";
 import { fatal, onShutdown, openVerifiedDatabase } from "@secondshift/service";
 import { Redis } from "ioredis";
+import { prepareWebApp } from "./next-app.ts";
+import { registerServerApi } from "./server-api.ts";
 import { createWebServer } from "./server.ts";
 import { prepareSetupToken } from "./setup-token.ts";
 
@@ -33,7 +41,7 @@ async function main() {
   });
   // One LISTEN connection for every live run transcript this process serves.
   const runEvents = await startRunEventListener({ connectionString: env.DATABASE_URL, logger });
-  const api = createApiHandler({
+  const apiOptions: ApiOptions = {
     accounts,
     publicUrl: env.SECONDSHIFT_PUBLIC_URL,
     setupToken,
@@ -41,8 +49,12 @@ async function main() {
     runEvents,
     services,
     keyring,
-  });
-  const server = createWebServer({ db, keyring, syncQueue, logger, api });
+  };
+  const api = createApiHandler(apiOptions);
+  // Pages call the same procedures in-process, with the same deps (src/server-api.ts).
+  registerServerApi(createServerApi(apiOptions));
+  const pages = await prepareWebApp().catch(fatal);
+  const server = createWebServer({ db, keyring, syncQueue, logger, api, pages });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
   onShutdown(logger, async () => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));

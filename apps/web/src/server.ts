@@ -1,6 +1,9 @@
-// The web app's HTTP routes outside the UI: health, the tRPC API under /api/trpc/ (its own
-// guard and handler, packages/api), and inbound push webhooks that start a repository sync. A push is authenticated only by its HMAC signature with that repository's
-// own secret (constant time, replay window); everything else answers 404.
+// The web process's HTTP routes: health, the tRPC API under /api/trpc/ (its own guard and
+// handler, packages/api), inbound push webhooks that start a repository sync, and the owner
+// web app's pages (Next.js) for everything else (404 JSON when no pages are mounted). A push is
+// authenticated only by its HMAC signature with that repository's own secret (constant time,
+// replay window). Every response carries the static security headers (security-headers.ts);
+// the JSON routes also a policy that allows nothing, pages get theirs from proxy.ts.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { API_BASE_PATH } from "@secondshift/api";
 import type { Keyring } from "@secondshift/crypto";
@@ -9,6 +12,7 @@ import type { Logger } from "@secondshift/logging";
 import { handlePushWebhook } from "@secondshift/repo-sync";
 import { requestSync, type SyncQueue } from "@secondshift/scheduler";
 import { createReplayGuard } from "@secondshift/webhooks";
+import { NON_DOCUMENT_CSP, STATIC_SECURITY_HEADERS } from "./security-headers.ts";
 
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
 const PUSH_ROUTE = /^\/webhooks\/repositories\/([0-9a-f-]{36})\/push$/;
@@ -20,7 +24,12 @@ export interface WebServerDeps {
   logger: Logger;
   /** The owner API handler (createApiHandler); without it /api/trpc/ answers 404. */
   api?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The web app's pages (prepareWebApp); without it other paths answer 404 JSON. */
+  pages?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 }
+
+const isOwnRoute = (url: string) =>
+  url === "/healthz" || url.startsWith("/webhooks/") || url.startsWith(API_BASE_PATH);
 
 function json(status: number, body: unknown) {
   return { status, body: JSON.stringify(body) };
@@ -79,7 +88,17 @@ export function createWebServer(deps: WebServerDeps): Server {
   }
 
   return createServer((req, res) => {
-    if (deps.api && req.url?.startsWith(API_BASE_PATH)) return deps.api(req, res);
+    const url = req.url ?? "";
+    for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) res.setHeader(name, value);
+    if (deps.pages && !isOwnRoute(url)) {
+      deps.pages(req, res).catch((err: unknown) => {
+        deps.logger.error({ err }, "page failed");
+        if (!res.headersSent) res.writeHead(500).end("The page failed; retry.");
+      });
+      return;
+    }
+    res.setHeader("content-security-policy", NON_DOCUMENT_CSP);
+    if (deps.api && url.startsWith(API_BASE_PATH)) return deps.api(req, res);
     route(req)
       .then(({ status, body }) =>
         res.writeHead(status, { "content-type": "application/json" }).end(body),
