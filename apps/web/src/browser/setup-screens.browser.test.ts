@@ -171,6 +171,13 @@ describe("jobs and the access review", () => {
     await page.getByText("Approved", { exact: true }).first().waitFor();
     expect(await page.getByRole("button", { name: "Revoke approval" }).isVisible()).toBe(true);
     await expectAccessible(page, "job-review-approved");
+
+    // Approved, it can run now: the run is queued and the page says so.
+    await page.getByRole("button", { name: "Run now" }).click();
+    const run = page.getByRole("dialog", { name: 'Run "Issue triage" now?' });
+    await run.getByRole("button", { name: "Run now" }).click();
+    await page.getByText("Run queued").waitFor();
+    expect(await app.db.run.count({ where: { jobId: ids.waiting, trigger: "MANUAL" } })).toBe(1);
   }, 120_000);
 
   it("[C02] an admin sees no approve button, and the API refuses the approval anyway", async () => {
