@@ -379,3 +379,19 @@ describe("a viewer", () => {
     ).toBe("FORBIDDEN");
   }, 180_000);
 });
+
+describe("decisions", () => {
+  it("the owner rejects a waiting job after confirming; the page says what changed", async () => {
+    const { page } = await signedIn("owner");
+    await page.goto(`/w/${ws}/jobs/${ids.second}`);
+    await page.getByRole("heading", { name: "Access review" }).waitFor();
+    await page.getByRole("button", { name: "Reject" }).click();
+    const dialog = page.getByRole("dialog", { name: 'Reject "Weekly report"?' });
+    await dialog.getByRole("button", { name: "Reject" }).click();
+    await page.getByText("Rejected. The job will not run").waitFor();
+    expect((await app.db.job.findUniqueOrThrow({ where: { id: ids.second } })).status).toBe(
+      "REJECTED",
+    );
+    await page.getByText("Rejected", { exact: true }).waitFor();
+  }, 120_000);
+});

@@ -220,7 +220,9 @@ function AddRepositoryForm({ workspaceId }: { workspaceId: string }) {
             Push webhook: in the repository's settings add a webhook for push events with this URL
             and secret (content type application/json).
           </p>
-          <SecretOnce label="Push webhook URL" value={added.pushUrl} />
+          <p className="text-sm">
+            Payload URL: <span className="break-all font-mono text-xs">{added.pushUrl}</span>
+          </p>
           <SecretOnce label="Push webhook secret" value={added.pushSecret} />
         </div>
       ) : null}
