@@ -394,4 +394,22 @@ describe("decisions", () => {
     );
     await page.getByText("Rejected", { exact: true }).waitFor();
   }, 120_000);
+
+  it("the owner revokes an approval after confirming", async () => {
+    const { context, page } = await signedIn("owner");
+    const job = await app.db.job.findUniqueOrThrow({ where: { id: ids.xss } });
+    const { grantId } = (await mutateAs(context, app.origin, "jobs.approve", {
+      workspaceId: ws,
+      jobId: ids.xss,
+      requestHash: job.requestHash,
+    })) as { grantId: string };
+    await page.goto(`/w/${ws}/jobs/${ids.xss}`);
+    await page.getByText("This job asks for no tools").waitFor();
+    await page.getByRole("button", { name: "Revoke approval" }).click();
+    const dialog = page.getByRole("dialog", { name: "Revoke this job's approval?" });
+    await dialog.getByRole("button", { name: "Revoke approval" }).click();
+    await page.getByText("Approval revoked.").waitFor();
+    const grant = await app.db.grant.findUniqueOrThrow({ where: { id: grantId } });
+    expect(grant.revokedAt).not.toBeNull();
+  }, 120_000);
 });
