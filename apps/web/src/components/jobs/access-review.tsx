@@ -191,7 +191,7 @@ function Decisions({
           }}
           disabled={unboundRequired.length > 0}
         >
-          Approve
+          {review.grant ? "Approve again with these choices" : "Approve"}
         </Button>
         <Button
           tone="secondary"
