@@ -260,6 +260,30 @@ describe("connections", () => {
     await expectAccessible(page, "connection-new");
   }, 120_000);
 
+  it("the owner adds a GitHub App connection; the private key is write-only", async () => {
+    const { page } = await signedIn("owner");
+    await page.goto(`/w/${ws}/connections`);
+    await page.getByLabel("Kind").selectOption({ label: "GitHub" });
+    await page.getByRole("radio", { name: "GitHub App" }).check();
+    const key =
+      "-----BEGIN PRIVATE KEY-----\nMIIEvQ-not-a-real-key-5e1c\n-----END PRIVATE KEY-----";
+    await page.getByLabel("Name", { exact: true }).fill("GitHub App");
+    await page.getByLabel("App ID").fill("123456");
+    await page.getByLabel("Installation ID").fill("7890123");
+    await page.getByLabel("Private key (PEM)").fill(key);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Add connection" }).click();
+    await page.getByText('Connection "GitHub App" added.').waitFor();
+    expect(await page.getByLabel("Private key (PEM)").inputValue()).toBe("");
+    expect(await page.content()).not.toContain("not-a-real-key");
+    const row = await app.db.connection.findFirstOrThrow({
+      where: { workspaceId: ws, label: "GitHub App" },
+    });
+    expect(row.authType).toBe("GITHUB_APP");
+    expect(row.settings).toEqual({ appId: "123456", installationId: "7890123" });
+    expect(row.credentialCiphertext).not.toBeNull();
+  }, 120_000);
+
   it("the owner narrows the allowed tools, then deletion warns with the jobs it affects", async () => {
     const { page } = await signedIn("owner");
     await page.goto(`/w/${ws}/connections/${ids.docs}`);

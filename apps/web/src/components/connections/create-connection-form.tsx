@@ -70,9 +70,13 @@ export function CreateConnectionForm({ workspaceId }: { workspaceId: string }) {
   const [kind, setKind] = useState<ConnectionKindName>("MCP");
   const [githubAuth, setGithubAuth] = useState<GithubAuth>("BEARER");
   const [done, setDone] = useState<string | null>(null);
+  // A new key after each success remounts the form: every field (the credential above all) is
+  // cleared, also the uncontrolled ones React would otherwise keep.
+  const [formKey, setFormKey] = useState(0);
   const create = useMutation(
     trpc.connections.create.mutationOptions({
       onSuccess: async (_result, input) => {
+        setFormKey((k) => k + 1);
         setDone(
           `Connection "${input.label}" added. Its credential is stored and will not be shown again.`,
         );
@@ -86,15 +90,13 @@ export function CreateConnectionForm({ workspaceId }: { workspaceId: string }) {
     event.preventDefault();
     const form = event.currentTarget;
     setDone(null);
-    create.mutate(
-      { workspaceId, ...draftFrom(new FormData(form), kind, githubAuth) },
-      { onSuccess: () => form.reset() },
-    );
+    create.mutate({ workspaceId, ...draftFrom(new FormData(form), kind, githubAuth) });
   }
 
   const isApp = kind === "GITHUB" && githubAuth === "GITHUB_APP";
   return (
     <form
+      key={formKey}
       onSubmit={submit}
       className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4"
       aria-labelledby="new-connection"
