@@ -37,6 +37,20 @@ export default tseslint.config(
     },
   },
   {
+    // The web app's pages are their own TypeScript project (DOM, JSX and Next's global types,
+    // which the Node side must not see): apps/web/tsconfig.next.json.
+    files: [
+      "apps/web/src/app/**",
+      "apps/web/src/components/**",
+      "apps/web/src/trpc/**",
+      "apps/web/src/proxy.ts",
+      "apps/web/next.config.ts",
+    ],
+    languageOptions: {
+      parserOptions: { projectService: false, project: "./apps/web/tsconfig.next.json" },
+    },
+  },
+  {
     files: [
       "**/*.test.ts",
       "**/test/**",

@@ -1,3 +1,7 @@
+import { mergeConfig } from "vitest/config";
 import { workspaceTestConfig } from "../../vitest.shared.ts";
 
-export default workspaceTestConfig(import.meta.dirname);
+// Browser test files each start a web process and a chromium: one file at a time.
+export default mergeConfig(workspaceTestConfig(import.meta.dirname), {
+  test: { fileParallelism: false },
+});

@@ -1,9 +1,15 @@
 // Web app entry: validates configuration, proves the encryption key matches the stored data
 // (P07: with a wrong key it serves only /healthz and a not-ready /readyz naming the key id the
 // data needs), then serves the owner API (tRPC under /api/trpc/) beside the health, readiness
-// and webhook routes, and its process metrics on METRICS_PORT.
+// and webhook routes, the owner web app's pages (the built Next.js app, which calls the API
+// in-process), and its process metrics on METRICS_PORT.
 import { createAccountsDeps, createLoginRateLimiter } from "@secondshift/accounts";
-import { createApiHandler, startRunEventListener } from "@secondshift/api";
+import {
+  createApiHandler,
+  createServerApi,
+  startRunEventListener,
+  type ApiOptions,
+} from "@secondshift/api";
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import {
   createRunQueue,
@@ -25,6 +31,8 @@ import {
 } from "@secondshift/service";
 import { Redis } from "ioredis";
 import { buildOwnerOutbound } from "./outbound.ts";
+import { prepareWebApp } from "./next-app.ts";
+import { registerServerApi } from "./server-api.ts";
 import { createWebServer } from "./server.ts";
 import { prepareSetupToken } from "./setup-token.ts";
 
@@ -50,7 +58,7 @@ async function main() {
   const runEvents = await startRunEventListener({ connectionString: env.DATABASE_URL, logger });
   // Tool discovery and the provider check call the owner's services through netguard.
   const outbound = buildOwnerOutbound({ db, keyring, logger, masker, policy: outboundPolicy(env) });
-  const api = createApiHandler({
+  const apiOptions: ApiOptions = {
     accounts,
     publicUrl: env.SECONDSHIFT_PUBLIC_URL,
     setupToken,
@@ -63,9 +71,13 @@ async function main() {
     outbound: outbound.outbound,
     mcpOAuth: outbound.mcpOAuth,
     maxTokenBudget: env.RUN_MAX_TOKEN_BUDGET,
-  });
+  };
+  const api = createApiHandler(apiOptions);
+  // Pages call the same procedures in-process, with the same deps (src/server-api.ts).
+  registerServerApi(createServerApi(apiOptions));
+  const pages = await prepareWebApp().catch(fatal);
   const readyz = readyzRoute([...databaseChecks(pool), redisCheck(redis), keyCheck(keyring)]);
-  const server = createWebServer({ db, keyring, syncQueue, logger, api, readyz });
+  const server = createWebServer({ db, keyring, syncQueue, logger, api, pages, readyz });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
   // Process metrics only: the run and queue figures come from the worker's endpoint.
   const metricsServer = await serveMetrics(env.METRICS_PORT, createMetricsRegistry("web")).catch(

@@ -1,6 +1,10 @@
-// The web app's HTTP routes outside the UI: health, the owner API under /api/ (tRPC and the audit export, its own
-// guard and handler, packages/api), and inbound push webhooks that start a repository sync. A push is authenticated only by its HMAC signature with that repository's
-// own secret (constant time, replay window); everything else answers 404.
+// The web process's HTTP routes: health and readiness, the owner API under /api/ (tRPC, the
+// audit export and the OAuth callback: its own guard and handler, packages/api), inbound push
+// webhooks that start a repository sync, and the owner web app's pages (Next.js) for everything
+// else (404 JSON when no pages are mounted). A push is authenticated only by its HMAC signature
+// with that repository's own secret (constant time, replay window). Every response carries the
+// static security headers (security-headers.ts); the JSON routes also a policy that allows
+// nothing, pages get theirs from proxy.ts.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isApiPath } from "@secondshift/api";
 import type { Keyring } from "@secondshift/crypto";
@@ -9,6 +13,7 @@ import type { Logger } from "@secondshift/logging";
 import { handlePushWebhook } from "@secondshift/repo-sync";
 import { requestSync, type SyncQueue } from "@secondshift/scheduler";
 import { createReplayGuard } from "@secondshift/webhooks";
+import { NON_DOCUMENT_CSP, STATIC_SECURITY_HEADERS } from "./security-headers.ts";
 
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
 const PUSH_ROUTE = /^\/webhooks\/repositories\/([0-9a-f-]{36})\/push$/;
@@ -22,7 +27,12 @@ export interface WebServerDeps {
   api?: (req: IncomingMessage, res: ServerResponse) => void;
   /** `/readyz` (`readyzRoute` of @secondshift/service): true when it answered. */
   readyz?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** The web app's pages (prepareWebApp); without it other paths answer 404 JSON. */
+  pages?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 }
+
+const isOwnRoute = (url: string) =>
+  url === "/healthz" || url === "/readyz" || url.startsWith("/webhooks/") || isApiPath(url);
 
 function json(status: number, body: unknown) {
   return { status, body: JSON.stringify(body) };
@@ -81,8 +91,18 @@ export function createWebServer(deps: WebServerDeps): Server {
   }
 
   return createServer((req, res) => {
+    const url = req.url ?? "";
+    for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) res.setHeader(name, value);
+    if (deps.pages && !isOwnRoute(url)) {
+      deps.pages(req, res).catch((err: unknown) => {
+        deps.logger.error({ err }, "page failed");
+        if (!res.headersSent) res.writeHead(500).end("The page failed; retry.");
+      });
+      return;
+    }
+    res.setHeader("content-security-policy", NON_DOCUMENT_CSP);
     if (deps.readyz?.(req, res)) return;
-    if (deps.api && isApiPath(req.url)) return deps.api(req, res);
+    if (deps.api && isApiPath(url)) return deps.api(req, res);
     route(req)
       .then(({ status, body }) =>
         res.writeHead(status, { "content-type": "application/json" }).end(body),

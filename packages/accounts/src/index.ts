@@ -20,3 +20,5 @@ export { acceptInvitation } from "./invitations.ts";
 export type { AcceptedInvitation, AcceptInvitationInput, Invitee } from "./invitations.ts";
 export { getMe, membershipRole } from "./users.ts";
 export type { Me } from "./users.ts";
+export { previewInvitation } from "./invitation-preview.ts";
+export type { InvitationPreview, InvitationState } from "./invitation-preview.ts";

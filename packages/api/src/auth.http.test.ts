@@ -260,6 +260,10 @@ describe("invitations over HTTP", () => {
     expect(link.search).toBe("");
     const token = new URLSearchParams(link.hash.slice(1)).get("token")!;
     const newcomer = api.browser();
+    const preview = await newcomer.trpc.auth.invitations.preview.mutate({ token });
+    expect(preview).toMatchObject({ state: "open", role: "ADMIN", email: "newcomer@example.test" });
+    expect(preview.workspaceName).not.toBe("");
+    expect(preview.inviterName).not.toBe("");
     const accepted = await newcomer.trpc.auth.invitations.accept.mutate({
       token,
       name: "Newcomer",
@@ -276,6 +280,9 @@ describe("invitations over HTTP", () => {
       }),
     );
     expect(replay).toMatchObject({ code: "CONFLICT", reason: "INVITATION_USED" });
+    expect(await api.browser().trpc.auth.invitations.preview.mutate({ token })).toMatchObject({
+      state: "used",
+    });
   });
 
   it("a revoked invitation is refused", async () => {

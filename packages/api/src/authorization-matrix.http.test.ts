@@ -230,6 +230,11 @@ const matrix: Record<string, Row> = {
     input: () => ({ token: `invitation_${randomUUID()}`, name: "New", password: MATRIX_PASSWORD }),
     expect: { ...notFoundWhenSignedIn, "signed out": "NOT_FOUND" },
   },
+  "auth.invitations.preview": {
+    access: "public",
+    input: () => ({ token: `invitation_${randomUUID()}` }),
+    expect: { ...notFoundWhenSignedIn, "signed out": "NOT_FOUND" },
+  },
   "auth.invitations.create": {
     access: "own",
     scope: "list",

@@ -25,7 +25,14 @@ export function readSessionCookie(
   req: IncomingMessage,
   settings: CookieSettings,
 ): string | undefined {
-  const header = req.headers.cookie;
+  return sessionCookieFromHeader(req.headers.cookie, settings);
+}
+
+/** The session token in a `Cookie` header value (server-side rendering has only headers). */
+export function sessionCookieFromHeader(
+  header: string | null | undefined,
+  settings: CookieSettings,
+): string | undefined {
   return header ? parseCookie(header)[settings.name] : undefined;
 }
 

@@ -11,3 +11,5 @@ export type { ApiOptions } from "./http.ts";
 export type { AppRouter } from "./root.ts";
 export { startRunEventListener } from "./run-events/listener.ts";
 export type { RunEventListener } from "./run-events/listener.ts";
+export { createServerApi, createServerContext } from "./server-caller.ts";
+export type { ServerApi, ServerCaller } from "./server-caller.ts";

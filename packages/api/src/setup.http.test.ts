@@ -34,7 +34,10 @@ describe("setup over HTTP", () => {
   it("needs the one-time token, signs the owner in with an HttpOnly SameSite=Lax cookie, then closes", async () => {
     const { db, api } = await fresh();
     const browser = api.browser();
-    expect(await browser.trpc.auth.setupStatus.query()).toEqual({ needsSetup: true });
+    expect(await browser.trpc.auth.setupStatus.query()).toEqual({
+      needsSetup: true,
+      tokenRequired: true,
+    });
 
     const refused = await browser.trpc.auth.setup
       .mutate(input(1, "wrong"))
@@ -63,7 +66,10 @@ describe("setup over HTTP", () => {
       .trpc.auth.setup.mutate(input(2, setupToken))
       .catch((e: unknown) => e);
     expect(errorData(again)).toMatchObject({ code: "CONFLICT", reason: "ALREADY_SET_UP" });
-    expect(await browser.trpc.auth.setupStatus.query()).toEqual({ needsSetup: false });
+    expect(await browser.trpc.auth.setupStatus.query()).toEqual({
+      needsSetup: false,
+      tokenRequired: true,
+    });
   });
 
   it("setup race over HTTP: two at once give exactly one owner; the other a clean 409", async () => {

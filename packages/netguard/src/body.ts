@@ -1,6 +1,9 @@
 // Wraps a response body so it is cut past maxResponseBytes or at the deadline, while keeping
 // backpressure: a chunk is read from upstream only when the consumer asks for one (pull with
 // highWaterMark 0), so a slow client slows the upstream read instead of buffering it.
+// The Node stream class by name: the same one as the global, but typed as undici expects even
+// when a consumer type-checks with the DOM library (the web app).
+import { ReadableStream } from "node:stream/web";
 import { tooLarge } from "./errors.ts";
 import type { Deadline } from "./deadline.ts";
 

@@ -2,6 +2,7 @@ import { router } from "../../trpc.ts";
 import { changePassword } from "./change-password.ts";
 import { invitationsAccept } from "./invitations-accept.ts";
 import { invitationsCreate } from "./invitations-create.ts";
+import { invitationsPreview } from "./invitations-preview.ts";
 import { invitationsRevoke } from "./invitations-revoke.ts";
 import { me } from "./me.ts";
 import { sessionsList } from "./sessions-list.ts";
@@ -22,6 +23,7 @@ export const authRouter = router({
   changePassword,
   sessions: router({ list: sessionsList, revoke: sessionsRevoke }),
   invitations: router({
+    preview: invitationsPreview,
     accept: invitationsAccept,
     create: invitationsCreate,
     revoke: invitationsRevoke,

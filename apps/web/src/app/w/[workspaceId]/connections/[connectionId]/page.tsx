@@ -1,0 +1,50 @@
+// One connection: its tools, the jobs that use it, and (for owners) the checklist and deletion.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Suspense } from "react";
+import { ConnectionDetail } from "../../../../../components/connections/connection-detail.tsx";
+import { PageHeader } from "../../../../../components/ui/page-header.tsx";
+import { LoadingState } from "../../../../../components/ui/states.tsx";
+import { api, getQueryClient, HydrateClient } from "../../../../../trpc/server.tsx";
+import { requireUser } from "../../../../../trpc/session.ts";
+import { workspaceOnly } from "../../../../../components/ui/workspace-input.ts";
+
+export const metadata: Metadata = { title: "Connection" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export default async function ConnectionPage({
+  params,
+}: {
+  params: Promise<{ workspaceId: string; connectionId: string }>;
+}) {
+  const { workspaceId, connectionId } = await params;
+  const user = await requireUser();
+  const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
+  if (!UUID.test(connectionId)) notFound();
+  void getQueryClient().prefetchQuery(
+    api().connections.list.queryOptions(workspaceOnly(workspaceId)),
+  );
+  void getQueryClient().prefetchQuery(
+    api().connections.impact.queryOptions({ workspaceId, connectionId }),
+  );
+  return (
+    <HydrateClient>
+      <PageHeader
+        title="Connection"
+        action={
+          <Link
+            href={`/w/${workspaceId}/connections`}
+            className="text-sm text-indigo-700 underline"
+          >
+            All connections
+          </Link>
+        }
+      />
+      <Suspense fallback={<LoadingState />}>
+        <ConnectionDetail workspaceId={workspaceId} connectionId={connectionId} role={role} />
+      </Suspense>
+    </HydrateClient>
+  );
+}

@@ -1,0 +1,48 @@
+// One job: its schedule and controls, its prompt, and the access review.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Suspense } from "react";
+import { AccessReview } from "../../../../../components/jobs/access-review.tsx";
+import { JobDetail } from "../../../../../components/jobs/job-detail.tsx";
+import { JobTitle } from "../../../../../components/jobs/job-title.tsx";
+import { LoadingState } from "../../../../../components/ui/states.tsx";
+import { api, getQueryClient, HydrateClient } from "../../../../../trpc/server.tsx";
+import { requireUser } from "../../../../../trpc/session.ts";
+import { workspaceOnly } from "../../../../../components/ui/workspace-input.ts";
+
+export const metadata: Metadata = { title: "Job" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export default async function JobPage({
+  params,
+}: {
+  params: Promise<{ workspaceId: string; jobId: string }>;
+}) {
+  const { workspaceId, jobId } = await params;
+  if (!UUID.test(jobId)) notFound();
+  const user = await requireUser();
+  const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
+  void getQueryClient().prefetchQuery(api().jobs.get.queryOptions({ workspaceId, jobId }));
+  void getQueryClient().prefetchQuery(api().jobs.review.queryOptions({ workspaceId, jobId }));
+  void getQueryClient().prefetchQuery(
+    api().connections.list.queryOptions(workspaceOnly(workspaceId)),
+  );
+  return (
+    <HydrateClient>
+      <Suspense fallback={<LoadingState />}>
+        <JobTitle workspaceId={workspaceId} jobId={jobId} />
+        <div className="flex flex-col gap-10">
+          <JobDetail workspaceId={workspaceId} jobId={jobId} role={role} />
+          <AccessReview workspaceId={workspaceId} jobId={jobId} />
+        </div>
+      </Suspense>
+      <p className="mt-8">
+        <Link href={`/w/${workspaceId}/jobs`} className="text-sm text-indigo-700 underline">
+          All jobs
+        </Link>
+      </p>
+    </HydrateClient>
+  );
+}

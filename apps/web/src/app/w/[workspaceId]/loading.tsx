@@ -1,0 +1,5 @@
+import { LoadingState } from "../../../components/ui/states.tsx";
+
+export default function Loading() {
+  return <LoadingState />;
+}

@@ -1,0 +1,38 @@
+// Repositories: sync state, config errors, sync now, and (owners) adding one with its push webhook.
+import type { Metadata } from "next";
+import { Suspense } from "react";
+import { RepositoriesScreen } from "../../../../components/repositories/repositories-screen.tsx";
+import { PageHeader } from "../../../../components/ui/page-header.tsx";
+import { LoadingState } from "../../../../components/ui/states.tsx";
+import { api, getQueryClient, HydrateClient } from "../../../../trpc/server.tsx";
+import { requireUser } from "../../../../trpc/session.ts";
+import { workspaceOnly } from "../../../../components/ui/workspace-input.ts";
+
+export const metadata: Metadata = { title: "Repositories" };
+
+export default async function RepositoriesPage({
+  params,
+}: {
+  params: Promise<{ workspaceId: string }>;
+}) {
+  const { workspaceId } = await params;
+  const user = await requireUser();
+  const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
+  void getQueryClient().prefetchQuery(
+    api().repositories.list.queryOptions(workspaceOnly(workspaceId)),
+  );
+  void getQueryClient().prefetchQuery(
+    api().connections.list.queryOptions(workspaceOnly(workspaceId)),
+  );
+  return (
+    <HydrateClient>
+      <PageHeader
+        title="Repositories"
+        description="Each repository's .secondshift.yaml declares jobs; the repository can only request access."
+      />
+      <Suspense fallback={<LoadingState />}>
+        <RepositoriesScreen workspaceId={workspaceId} role={role} />
+      </Suspense>
+    </HydrateClient>
+  );
+}

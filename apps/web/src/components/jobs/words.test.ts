@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { readConfigErrors } from "../repositories/repositories-screen.tsx";
+import { accessSentences, groupTitle, toolWords } from "./review-words.ts";
+import { scheduleInWords } from "./words.ts";
+
+describe("the review and schedules in words", () => {
+  it("says what may change data and what only reads, with tool names as words", () => {
+    expect(
+      accessSentences("GitHub", [
+        { name: "create_issue", mayChangeData: true },
+        { name: "merge-pull-request", mayChangeData: true },
+        { name: "list_issues", mayChangeData: false },
+      ]),
+    ).toEqual([
+      "This job may change data in GitHub: create issue and merge pull request.",
+      "It may read from GitHub: list issues.",
+    ]);
+    expect(accessSentences("Sentry", [])).toEqual(["This job would get no tool in Sentry."]);
+    expect(toolWords("search__docs")).toBe("search docs");
+    expect(groupTitle({ kind: "MCP", label: "docs" })).toBe('MCP server "docs"');
+    expect(groupTitle({ kind: "GITHUB", label: null })).toBe("GitHub");
+  });
+
+  it("reads a cron expression with its timezone, and falls back to the expression", () => {
+    expect(scheduleInWords("30 6 * * 1", "Europe/Paris")).toBe(
+      "At 06:30, only on Monday (Europe/Paris)",
+    );
+    expect(scheduleInWords("not cron", "UTC")).toBe("not cron (UTC)");
+    expect(scheduleInWords(null, "UTC")).toMatch(/No schedule/);
+  });
+
+  it("keeps only well-formed config errors", () => {
+    expect(
+      readConfigErrors([
+        { file: ".secondshift.yaml", line: 3, message: "bad" },
+        { message: "no place" },
+        { file: "x", line: 1 },
+        "junk",
+      ]),
+    ).toEqual([
+      { file: ".secondshift.yaml", line: 3, message: "bad" },
+      { file: null, line: null, message: "no place" },
+    ]);
+    expect(readConfigErrors(null)).toEqual([]);
+  });
+});

@@ -1,0 +1,231 @@
+"use client";
+// Repositories: last sync and commit, config errors with file and line, "Sync now" (owners and
+// admins), and for owners the form to add one — whose push webhook secret is shown once.
+import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import type { RoleName } from "../auth/roles.ts";
+import { useTRPC } from "../../trpc/react.tsx";
+import { Badge } from "../ui/badge.tsx";
+import { Button } from "../ui/button.tsx";
+import { errorMessage, fieldErrors } from "../ui/error-message.ts";
+import { Field, Label } from "../ui/field.tsx";
+import { formText } from "../ui/form-data.ts";
+import { SecretOnce } from "../ui/secret-once.tsx";
+import { EmptyState } from "../ui/states.tsx";
+import { StatusNote } from "../ui/status-note.tsx";
+import { workspaceOnly } from "../ui/workspace-input.ts";
+
+interface ConfigError {
+  file: string | null;
+  line: number | null;
+  message: string;
+}
+
+/** The stored `.secondshift.yaml` errors, read defensively (the column is JSON). */
+export function readConfigErrors(value: unknown): ConfigError[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item: unknown) => {
+    if (!item || typeof item !== "object") return [];
+    const e = item as { file?: unknown; line?: unknown; message?: unknown };
+    if (typeof e.message !== "string") return [];
+    return [
+      {
+        file: typeof e.file === "string" ? e.file : null,
+        line: typeof e.line === "number" ? e.line : null,
+        message: e.message,
+      },
+    ];
+  });
+}
+
+export function RepositoriesScreen({ workspaceId, role }: { workspaceId: string; role: RoleName }) {
+  return (
+    <div className="flex flex-col gap-6">
+      <RepositoryList workspaceId={workspaceId} canSync={role !== "VIEWER"} />
+      {role === "OWNER" ? (
+        <AddRepositoryForm workspaceId={workspaceId} />
+      ) : (
+        <p className="text-sm text-slate-600">Only an owner adds repositories.</p>
+      )}
+    </div>
+  );
+}
+
+function RepositoryList({ workspaceId, canSync }: { workspaceId: string; canSync: boolean }) {
+  const trpc = useTRPC();
+  const { data } = useSuspenseQuery(
+    trpc.repositories.list.queryOptions(workspaceOnly(workspaceId)),
+  );
+  const [done, setDone] = useState<string | null>(null);
+  const sync = useMutation(
+    trpc.repositories.syncNow.mutationOptions({
+      onSuccess: () =>
+        setDone("Sync queued. The new commit and any config errors appear here when it finishes."),
+    }),
+  );
+  if (data.length === 0) {
+    return (
+      <EmptyState title="No repositories yet">
+        An owner adds a repository whose .secondshift.yaml declares the jobs.
+      </EmptyState>
+    );
+  }
+  return (
+    <section aria-labelledby="repos-heading" className="flex flex-col gap-3">
+      <h2 id="repos-heading" className="sr-only">
+        Repositories
+      </h2>
+      <StatusNote message={done} />
+      {sync.error ? <StatusNote tone="bad" message={errorMessage(sync.error)} /> : null}
+      <ul className="flex flex-col gap-3">
+        {data.map((repo) => {
+          const errors = readConfigErrors(repo.configErrors);
+          return (
+            <li key={repo.id} className="rounded-lg border border-slate-200 bg-white p-4">
+              <div className="flex flex-wrap items-start justify-between gap-3">
+                <div>
+                  <h3 className="font-semibold text-slate-900">{repo.fullName}</h3>
+                  <p className="text-sm text-slate-600">
+                    Branch <span className="font-mono">{repo.defaultBranch}</span>
+                    {" · "}
+                    {repo.lastSyncedAt
+                      ? `last synced ${repo.lastSyncedAt.toLocaleString()} at commit `
+                      : "not synced yet"}
+                    {repo.lastSyncedCommit ? (
+                      <span className="font-mono">{repo.lastSyncedCommit.slice(0, 12)}</span>
+                    ) : null}
+                  </p>
+                </div>
+                {canSync ? (
+                  <Button
+                    tone="secondary"
+                    pending={sync.isPending && sync.variables.repositoryId === repo.id}
+                    onClick={() => {
+                      setDone(null);
+                      sync.mutate({ workspaceId, repositoryId: repo.id });
+                    }}
+                    aria-label={`Sync now: ${repo.fullName}`}
+                  >
+                    Sync now
+                  </Button>
+                ) : null}
+              </div>
+              {repo.syncError ? (
+                <p className="mt-2 text-sm text-red-800">
+                  <Badge tone="bad">Sync failed</Badge> {repo.syncError}
+                </p>
+              ) : null}
+              {errors.length > 0 ? (
+                <div className="mt-3">
+                  <p className="text-sm font-medium text-red-900">
+                    <Badge tone="bad">Config errors</Badge> .secondshift.yaml could not be used:
+                  </p>
+                  <ul className="mt-1 list-disc pl-5 text-sm text-slate-800">
+                    {errors.map((e, i) => (
+                      <li key={i}>
+                        <span className="font-mono">
+                          {e.file ?? ".secondshift.yaml"}
+                          {e.line !== null ? `, line ${e.line}` : ""}
+                        </span>
+                        : {e.message}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function AddRepositoryForm({ workspaceId }: { workspaceId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const connections = useSuspenseQuery(
+    trpc.connections.list.queryOptions(workspaceOnly(workspaceId)),
+  );
+  // The push secret lives in this component's state only (never the query cache or the URL).
+  const [added, setAdded] = useState<{
+    fullName: string;
+    pushUrl: string;
+    pushSecret: string;
+  } | null>(null);
+  const add = useMutation(
+    trpc.repositories.add.mutationOptions({
+      onSuccess: async (result) => {
+        setAdded(result);
+        await queryClient.invalidateQueries({ queryKey: trpc.repositories.list.queryKey() });
+      },
+    }),
+  );
+  const errors = fieldErrors(add.error);
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const connectionId = formText(form, "connectionId");
+    const branch = formText(form, "defaultBranch").trim();
+    setAdded(null);
+    add.mutate({
+      workspaceId,
+      cloneUrl: formText(form, "cloneUrl"),
+      ...(branch ? { defaultBranch: branch } : {}),
+      connectionId: connectionId || null,
+    });
+  }
+  return (
+    <form
+      onSubmit={submit}
+      aria-labelledby="add-repo"
+      className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4"
+    >
+      <h2 id="add-repo" className="text-base font-semibold text-slate-900">
+        Add a repository
+      </h2>
+      <Field
+        label="Clone URL"
+        name="cloneUrl"
+        required
+        error={errors.cloneUrl}
+        hint="For example https://github.com/acme/app.git"
+      />
+      <Field label="Default branch (optional)" name="defaultBranch" error={errors.defaultBranch} />
+      <div className="flex flex-col gap-1">
+        <Label htmlFor="repo-connection">Fetch through connection</Label>
+        <select
+          id="repo-connection"
+          name="connectionId"
+          className="rounded-md border border-slate-300 px-3 py-2 text-sm"
+        >
+          <option value="">None (public repository)</option>
+          {connections.data.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <Button type="submit" pending={add.isPending}>
+          Add repository
+        </Button>
+      </div>
+      {add.error ? <StatusNote tone="bad" message={errorMessage(add.error)} /> : null}
+      {added ? (
+        <div className="flex flex-col gap-3">
+          <StatusNote message={`Repository ${added.fullName} added; its first sync is queued.`} />
+          <p className="text-sm text-slate-700">
+            Push webhook: in the repository's settings add a webhook for push events with this URL
+            and secret (content type application/json).
+          </p>
+          <p className="text-sm">
+            Payload URL: <span className="break-all font-mono text-xs">{added.pushUrl}</span>
+          </p>
+          <SecretOnce label="Push webhook secret" value={added.pushSecret} />
+        </div>
+      ) : null}
+    </form>
+  );
+}

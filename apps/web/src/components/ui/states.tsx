@@ -1,0 +1,47 @@
+// The three states every screen has besides its content: loading, empty and error. The error
+// shows the API's own message (written for users, never a secret).
+import type { ReactNode } from "react";
+
+export function LoadingState({ label = "Loading…" }: { label?: string }) {
+  return (
+    <div role="status" aria-live="polite" className="p-6 text-sm text-slate-600">
+      {label}
+    </div>
+  );
+}
+
+export function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
+  return (
+    <div className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
+      <h2 className="text-base font-semibold text-slate-900">{title}</h2>
+      {children ? <div className="mt-1 text-sm text-slate-600">{children}</div> : null}
+      {action ? <div className="mt-4">{action}</div> : null}
+    </div>
+  );
+}
+
+export function ErrorState({
+  title = "Something went wrong",
+  message,
+  action,
+}: {
+  title?: string;
+  message: string;
+  action?: ReactNode;
+}) {
+  return (
+    <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm">
+      <h2 className="font-semibold text-red-900">{title}</h2>
+      <p className="mt-1 text-red-800">{message}</p>
+      {action ? <div className="mt-3">{action}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+// The real web process for browser tests: src/main.ts (API, health, webhooks and the BUILT
+// Next app — run `npm run build -w @secondshift/web` first; the test pipeline does) on a free
+// loopback port, against a fresh test database and the test Redis.
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import type { Db } from "@secondshift/db";
+import { createTestDatabase } from "@secondshift/db/testing";
+import { freePort, startService } from "@secondshift/service/testing";
+
+const MAIN = resolve(import.meta.dirname, "..", "main.ts");
+
+export interface WebApp {
+  /** http://127.0.0.1:PORT — also the app's public URL (same-origin checks use it). */
+  origin: string;
+  db: Db;
+  /** Everything the process printed so far (for failure messages). */
+  output(): string;
+  close(): Promise<void>;
+}
+
+export interface WebAppOptions {
+  /** Ask for the one-time setup token at /setup (default: not required). */
+  setupTokenRequired?: boolean;
+}
+
+async function waitForHealth(origin: string, output: () => string): Promise<void> {
+  // Up to two minutes: on a loaded 2-core machine tsx compiling main.ts takes a while.
+  for (let i = 0; i < 1200; i++) {
+    const health = await fetch(`${origin}/healthz`).catch(() => undefined);
+    if (health?.ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`The web app did not become healthy:\n${output()}`);
+}
+
+export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
+  const database = await createTestDatabase();
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const service = startService(MAIN, {
+    DATABASE_URL: database.url,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+    SECONDSHIFT_PUBLIC_URL: origin,
+    SECONDSHIFT_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    SECONDSHIFT_SETUP_TOKEN_REQUIRED: options.setupTokenRequired ? "true" : "false",
+    PORT: String(port),
+    LOG_LEVEL: "warn",
+  });
+  const exited = service.exited.then((code) => {
+    throw new Error(`The web app exited (${code}):\n${service.output()}`);
+  });
+  exited.catch(() => undefined);
+  try {
+    await Promise.race([waitForHealth(origin, () => service.output()), exited]);
+  } catch (error) {
+    service.child.kill("SIGKILL");
+    await database.drop();
+    throw error;
+  }
+  return {
+    origin,
+    db: database.db,
+    output: () => service.output(),
+    close: async () => {
+      service.child.kill("SIGTERM");
+      await service.exited;
+      await database.drop();
+    },
+  };
+}

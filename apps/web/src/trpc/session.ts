@@ -1,0 +1,25 @@
+// Pages that need a signed-in user: the user (and their workspaces), or a redirect to sign-in.
+import "server-only";
+import { redirect } from "next/navigation";
+import { caller, trpcCode } from "./server.tsx";
+
+export async function requireUser() {
+  const api = await caller();
+  try {
+    return await api.auth.me();
+  } catch (error) {
+    if (trpcCode(error) === "UNAUTHORIZED") redirect("/sign-in");
+    throw error;
+  }
+}
+
+/** The signed-in user, or null (pages for signed-out visitors). */
+export async function currentUser() {
+  const api = await caller();
+  try {
+    return await api.auth.me();
+  } catch (error) {
+    if (trpcCode(error) === "UNAUTHORIZED") return null;
+    throw error;
+  }
+}
