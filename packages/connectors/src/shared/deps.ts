@@ -17,8 +17,13 @@ export interface ConnectorDeps {
 /**
  * netguard's client.fetch as a plain fetch. netguard types its arguments with undici's own
  * RequestInit/Response classes, which are the same at runtime as Node's global fetch types but
- * distinct to TypeScript; the cast is the only bridge needed.
+ * distinct to TypeScript (more so under the DOM library the web app compiles with); the casts are
+ * the only bridge needed.
  */
 export function outboundFromNetguard(client: Pick<OutboundClient, "fetch">): OutboundFetch {
-  return (input, init) => client.fetch(input, init as Parameters<OutboundClient["fetch"]>[1]);
+  return (input, init) =>
+    client.fetch(
+      input,
+      init as Parameters<OutboundClient["fetch"]>[1],
+    ) as unknown as Promise<Response>;
 }
