@@ -52,8 +52,9 @@ export function JobDetail({ workspaceId, jobId, role }: Props) {
         </pre>
         <p className="mt-2 text-xs text-slate-600">
           Model {job.model ?? "(workspace default)"} · token budget{" "}
-          {job.tokenBudget.toLocaleString()} · timeout {job.timeoutSeconds} s · config commit{" "}
-          <span className="font-mono">{job.configCommit.slice(0, 12)}</span>
+          {job.effectiveTokenBudget.toLocaleString()}
+          {job.tokenBudget === null ? " (workspace default)" : ""} · timeout {job.timeoutSeconds} s
+          · config commit <span className="font-mono">{job.configCommit.slice(0, 12)}</span>
         </p>
       </section>
     </div>
