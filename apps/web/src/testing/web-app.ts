@@ -21,6 +21,17 @@ export interface WebApp {
 export interface WebAppOptions {
   /** Ask for the one-time setup token at /setup (default: not required). */
   setupTokenRequired?: boolean;
+  /**
+   * Serve another harness's stack (the journey test's worker and gateway): its database (the
+   * caller drops it), its encryption key (base64), its Redis and extra settings such as the
+   * outbound policy. Default: a fresh database and key of its own, the test Redis.
+   */
+  shared?: {
+    database: { url: string; db: Db };
+    encryptionKeyB64: string;
+    redisUrl: string;
+    env?: Record<string, string>;
+  };
 }
 
 async function waitForHealth(origin: string, output: () => string): Promise<void> {
@@ -34,17 +45,21 @@ async function waitForHealth(origin: string, output: () => string): Promise<void
 }
 
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
-  const database = await createTestDatabase();
+  const { shared } = options;
+  const database = shared
+    ? { ...shared.database, drop: () => Promise.resolve() }
+    : await createTestDatabase();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const service = startService(MAIN, {
     DATABASE_URL: database.url,
-    REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+    REDIS_URL: shared?.redisUrl ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
     SECONDSHIFT_PUBLIC_URL: origin,
-    SECONDSHIFT_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    SECONDSHIFT_ENCRYPTION_KEY: shared?.encryptionKeyB64 ?? randomBytes(32).toString("base64"),
     SECONDSHIFT_SETUP_TOKEN_REQUIRED: options.setupTokenRequired ? "true" : "false",
     PORT: String(port),
     LOG_LEVEL: "warn",
+    ...shared?.env,
   });
   const exited = service.exited.then((code) => {
     throw new Error(`The web app exited (${code}):\n${service.output()}`);

@@ -13,6 +13,7 @@ import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
 import { EmptyState, ErrorState } from "../ui/states.tsx";
 import { StatusNote } from "../ui/status-note.tsx";
+import { DiscoverTools } from "./discover-tools.tsx";
 import { AUTH_WORDS, KIND_WORDS, reconnectState } from "./words.ts";
 import { workspaceOnly } from "../ui/workspace-input.ts";
 
@@ -117,9 +118,10 @@ function ToolsChecklist({
         Tools
       </h2>
       <p className="text-sm text-slate-600">
-        Discovering tools from this page is not available yet; these are the tools found when the
-        connection was last checked.
+        The tools found when the connection was last checked.
+        {owner ? " Discover them again after the server changes." : null}
       </p>
+      {owner ? <DiscoverTools workspaceId={workspaceId} connectionId={connection.id} /> : null}
       {connection.discoveredTools.length === 0 ? (
         <EmptyState title="No tools discovered yet">
           No job can use this connection until its tools are discovered and allowed.
