@@ -12,6 +12,7 @@ const lineClass = (line: string): string => {
 export function DiffView({ text }: { text: string }) {
   return (
     <pre
+      tabIndex={0}
       aria-label="Diff"
       className="max-h-[40rem] overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs"
     >

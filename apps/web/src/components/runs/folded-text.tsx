@@ -20,7 +20,10 @@ export function FoldedText({ text, label }: { text: string; label: string }) {
   const shown = open || short === null ? text : short;
   return (
     <div>
-      <pre className="max-h-[40rem] overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap break-words text-slate-100">
+      <pre
+        tabIndex={0}
+        className="max-h-[40rem] overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap break-words text-slate-100"
+      >
         <AnsiText text={shown} />
         {short !== null && !open ? <span className="text-slate-400">{"\n"}…</span> : null}
       </pre>
