@@ -81,13 +81,11 @@ describe("webhooks", () => {
         attempts: {
           create: [
             {
-              workspaceId: seed.workspaceId,
               statusCode: 500,
               error: "The receiver answered 500.",
               durationMs: 120,
             },
             {
-              workspaceId: seed.workspaceId,
               statusCode: null,
               error: "The receiver did not answer in time.",
               durationMs: 10_000,
