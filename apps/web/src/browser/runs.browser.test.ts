@@ -173,6 +173,42 @@ describe("run detail: the live transcript", () => {
   }, 60_000);
 });
 
+describe("run detail: cancel", () => {
+  it("an owner cancels a running run after confirming; a viewer sees no Cancel", async () => {
+    const run = await seedRun(app.db, seed, { status: "RUNNING" });
+    await line(run, 0);
+    const page = await context.newPage();
+    await page.goto(`/w/${seed.workspaceId}/runs/${run.id}`);
+    await waitForLines(page, 1);
+    await page.getByRole("button", { name: "Cancel run" }).click();
+    const dialog = page.getByRole("dialog", { name: /Cancel run/ });
+    await dialog.waitFor();
+    await screenshot(page, "run-cancel-confirm");
+    await dialog.getByRole("button", { name: "Cancel the run" }).click();
+    await page.getByText(/Cancel requested: the run stops at its next step/).waitFor();
+    await page.getByText("Cancel requested; stopping…").waitFor();
+    expect(await page.getByRole("button", { name: "Cancel run" }).count()).toBe(0);
+    // The lifecycle's status event shows in the transcript too.
+    await waitForLines(page, 2);
+    expect((await shownLines(page)).at(-1)?.text).toContain("Cancel requested");
+    const stored = await app.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(stored.cancelRequestedAt).not.toBeNull();
+
+    const viewer = await createUser(app.db, password, {
+      workspaceId: seed.workspaceId,
+      role: "VIEWER",
+    });
+    const viewerContext = await browser.newContext({ baseURL: app.origin });
+    await signInContext(viewerContext, app.origin, { email: viewer.email, password });
+    const other = await seedRun(app.db, seed, { status: "RUNNING" });
+    const viewerPage = await viewerContext.newPage();
+    await viewerPage.goto(`/w/${seed.workspaceId}/runs/${other.id}`);
+    await viewerPage.getByTestId("stream-state").getByText("Live").waitFor();
+    expect(await viewerPage.getByRole("button", { name: "Cancel run" }).count()).toBe(0);
+    await viewerContext.close();
+  }, 60_000);
+});
+
 describe("runs list", () => {
   it("filters by status and job, pages with Load more, and a live badge follows the run", async () => {
     const other = await app.db.job.create({

@@ -5,7 +5,7 @@
 // stream ends, so the header always shows the final status. Usage, timings, the diff and the
 // deliveries are shown when the API returns them (older servers: the basic fields only).
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
@@ -37,11 +37,11 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
   const transcript = useTranscript(input, (event) => {
     if (event.type === "status") void refresh();
   });
-  const [ended, setEnded] = useState(false);
-  if (transcript.state === "ended" && !ended) {
-    setEnded(true);
-    void refresh();
-  }
+  // The stream ended at the final status: read the record once more (summary, diff, timings).
+  const ended = transcript.state === "ended";
+  useEffect(() => {
+    if (ended) void refresh();
+  }, [ended]);
 
   return (
     <div className="flex flex-col gap-6">
