@@ -108,6 +108,11 @@ describe("webhooks", () => {
     await dialog.waitFor();
     await dialog.getByRole("button", { name: "Redeliver" }).click();
     await page.getByText(/Redelivery scheduled/).waitFor();
+    // Pending again: it leaves the "Failed" filter and shows as pending without it.
+    await expect.poll(() => item.count()).toBe(0);
+    await page.getByLabel("Delivery status").selectOption("");
+    await item.getByText("Pending").waitFor();
+    expect(await item.getByRole("button", { name: "Redeliver" }).count()).toBe(0);
     const after = await app.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(after.status).toBe("PENDING");
     await screenshot(page, "webhooks-deliveries");

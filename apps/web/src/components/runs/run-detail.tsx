@@ -4,7 +4,7 @@
 // The run's record is re-read whenever the transcript shows a status change and when the
 // stream ends, so the header always shows the final status. Usage, timings, the diff and the
 // deliveries are shown when the API returns them (older servers: the basic fields only).
-import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { Button } from "../ui/button.tsx";
@@ -33,6 +33,11 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
   const input = { workspaceId: props.workspaceId, runId: props.runId };
   const { data } = useSuspenseQuery(trpc.runs.get.queryOptions(input));
   const run: RunView = data;
+  // The job's name, until runs.get carries it everywhere.
+  const job = useQuery({
+    ...trpc.jobs.get.queryOptions({ workspaceId: props.workspaceId, jobId: data.jobId }),
+    enabled: !run.job,
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey(input) });
   const transcript = useTranscript(input, (event) => {
     if (event.type === "status") void refresh();
@@ -45,7 +50,7 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
 
   return (
     <div className="flex flex-col gap-6">
-      <RunSummaryPanel run={run} {...props} onChanged={refresh} />
+      <RunSummaryPanel run={{ ...run, job: run.job ?? job.data }} {...props} onChanged={refresh} />
       <TranscriptView transcript={transcript} />
       <section aria-labelledby="diff-heading" className="flex flex-col gap-2">
         <h2 id="diff-heading" className="text-base font-semibold text-slate-900">

@@ -61,8 +61,9 @@ export function DeliveryList(props: {
           ok: true,
           text: `Redelivery scheduled: the report is pending again, next attempt ${formatTime(result.nextAttemptAt)}.`,
         });
-        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.queryKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey() });
+        // Path filters: they match the paged (infinite) deliveries query too.
+        await queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter());
+        await queryClient.invalidateQueries(trpc.runs.get.pathFilter());
       },
       onError: (error) => {
         setConfirming(null);
