@@ -58,6 +58,14 @@ describe("webhooks", () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, "webhooks-secret-once");
 
+    // Send test: queued where the server has webhooks.testDelivery, else said to be missing.
+    await page.getByRole("button", { name: "Send test report to Ops <b>channel</b>" }).click();
+    await page
+      .getByText(
+        /Test report queued for "Ops <b>channel<\/b>"|Test delivery is not available on this server yet/,
+      )
+      .waitFor();
+
     // Shown once: a reload has it nowhere, not in the page and not in the HTML.
     const html = await (await context.request.get(`/w/${seed.workspaceId}/webhooks`)).text();
     expect(html).not.toContain(secret);
@@ -109,7 +117,7 @@ describe("webhooks", () => {
     await dialog.getByRole("button", { name: "Redeliver" }).click();
     await page.getByText(/Redelivery scheduled/).waitFor();
     // Pending again: it leaves the "Failed" filter and shows as pending without it.
-    await expect.poll(() => item.count()).toBe(0);
+    await expect.poll(() => item.count(), { timeout: 10_000 }).toBe(0);
     await page.getByLabel("Delivery status").selectOption("");
     await item.getByText("Pending").waitFor();
     expect(await item.getByRole("button", { name: "Redeliver" }).count()).toBe(0);

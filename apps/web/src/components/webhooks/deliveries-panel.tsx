@@ -6,7 +6,7 @@ import { useTRPC } from "../../trpc/react.tsx";
 import { Button } from "../ui/button.tsx";
 import { errorMessage } from "../ui/error-message.ts";
 import { EmptyState, ErrorState, LoadingState } from "../ui/states.tsx";
-import { DeliveryList, type DeliveryItem } from "./delivery-list.tsx";
+import { ActionMessage, DeliveryList, type DeliveryItem, type Message } from "./delivery-list.tsx";
 
 type Status = DeliveryItem["status"];
 
@@ -20,6 +20,7 @@ export function DeliveriesPanel(props: {
   const id = useId();
   const [webhookId, setWebhookId] = useState("");
   const [status, setStatus] = useState<Status | "">("");
+  const [message, setMessage] = useState<Message | null>(null);
   const deliveries = useInfiniteQuery(
     trpc.webhooks.deliveries.infiniteQueryOptions(
       {
@@ -78,6 +79,7 @@ export function DeliveriesPanel(props: {
           </select>
         </div>
       </form>
+      <ActionMessage message={message} />
       {deliveries.isPending ? (
         <LoadingState label="Loading deliveries…" />
       ) : deliveries.isError ? (
@@ -99,6 +101,7 @@ export function DeliveriesPanel(props: {
             deliveries={items}
             webhookNames={props.webhookNames}
             canOperate={props.canOperate}
+            onMessage={setMessage}
             showRun
           />
           {deliveries.hasNextPage ? (

@@ -16,7 +16,10 @@ export interface DeliveryItem {
   webhookId: string;
   /** Present once the API names the webhook with each delivery. */
   webhook?: { name: string };
-  runId: string;
+  /** Null for a test report (no run). */
+  runId: string | null;
+  /** What the report is about ("run.finished", "webhook.test"), once the API says so. */
+  event?: string;
   status: "PENDING" | "DELIVERED" | "FAILED";
   attemptCount: number;
   nextAttemptAt: Date | null;
@@ -37,6 +40,24 @@ const DELIVERY_WORDS: Record<DeliveryItem["status"], { word: string; tone: Badge
   FAILED: { word: "Failed", tone: "bad" },
 };
 
+export interface Message {
+  ok: boolean;
+  text: string;
+}
+
+/** What an action did (a status) or why it failed (an alert). */
+export function ActionMessage({ message }: { message: Message | null }) {
+  if (!message) return null;
+  return (
+    <p
+      role={message.ok ? "status" : "alert"}
+      className={`rounded-md p-2 text-sm ${message.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+    >
+      {message.text}
+    </p>
+  );
+}
+
 export function DeliveryStatusBadge({ status }: { status: DeliveryItem["status"] }) {
   const { word, tone } = DELIVERY_WORDS[status];
   return <Badge tone={tone}>{word}</Badge>;
@@ -48,11 +69,14 @@ export function DeliveryList(props: {
   webhookNames?: ReadonlyMap<string, string>;
   canOperate: boolean;
   showRun?: boolean;
+  /** Where to say what a redelivery did, when the list itself may go (a filter empties it). */
+  onMessage?: (message: Message) => void;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState<DeliveryItem | null>(null);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [localMessage, setLocalMessage] = useState<Message | null>(null);
+  const setMessage = props.onMessage ?? setLocalMessage;
   const redeliver = useMutation(
     trpc.webhooks.redeliver.mutationOptions({
       onSuccess: async (result) => {
@@ -76,14 +100,7 @@ export function DeliveryList(props: {
 
   return (
     <div className="flex flex-col gap-3">
-      {message ? (
-        <p
-          role={message.ok ? "status" : "alert"}
-          className={`rounded-md p-2 text-sm ${message.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
-        >
-          {message.text}
-        </p>
-      ) : null}
+      <ActionMessage message={localMessage} />
       <ul aria-label="Deliveries" className="flex flex-col gap-3">
         {props.deliveries.map((d) => (
           <li
@@ -94,7 +111,8 @@ export function DeliveryList(props: {
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium">{nameOf(d)}</span>
               <DeliveryStatusBadge status={d.status} />
-              {props.showRun ? (
+              {d.runId === null || d.event === "webhook.test" ? <Badge>Test report</Badge> : null}
+              {props.showRun && d.runId ? (
                 <Link
                   href={`/w/${props.workspaceId}/runs/${d.runId}`}
                   className="font-mono text-indigo-700 underline"

@@ -15,6 +15,7 @@ import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { CreateWebhookForm } from "./create-webhook-form.tsx";
 import { DeliveriesPanel } from "./deliveries-panel.tsx";
 import { webhooksListInput } from "./list-input.ts";
+import { TestDeliveryButton } from "./test-delivery-button.tsx";
 
 export function WebhooksView(props: {
   workspaceId: string;
@@ -90,7 +91,12 @@ export function WebhooksView(props: {
                   </Td>
                   <Td className="whitespace-nowrap">{formatTime(w.createdAt)}</Td>
                   {props.isOwner ? (
-                    <Td>
+                    <Td className="flex flex-wrap gap-2">
+                      <TestDeliveryButton
+                        workspaceId={props.workspaceId}
+                        webhook={w}
+                        onResult={setMessage}
+                      />
                       <Button
                         tone="secondary"
                         aria-label={`Delete webhook ${w.name}`}
@@ -105,10 +111,6 @@ export function WebhooksView(props: {
             </tbody>
           </Table>
         )}
-        <p className="text-sm text-slate-600">
-          Test delivery: sending a test report from this page is not available on this server yet.
-          Run a job to see a real delivery below.
-        </p>
       </section>
       {props.isOwner ? <CreateWebhookForm workspaceId={props.workspaceId} /> : null}
       <DeliveriesPanel
