@@ -27,6 +27,8 @@ interface RunExtras {
   deliveries?: DeliveryItem[];
 }
 
+const REREAD_AFTER_END_MS = [1_500, 5_000];
+
 export function RunDetail(props: { workspaceId: string; runId: string; canOperate: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -42,10 +44,15 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
   const transcript = useTranscript(input, (event) => {
     if (event.type === "status") void refresh();
   });
-  // The stream ended at the final status: read the record once more (summary, diff, timings).
+  // The stream ended at the final status: read the record again. The lifecycle writes the
+  // summary and diff just after the status, and webhook reports are queued after that, so it
+  // is read once more a little later too.
   const ended = transcript.state === "ended";
   useEffect(() => {
-    if (ended) void refresh();
+    if (!ended) return;
+    void refresh();
+    const timers = REREAD_AFTER_END_MS.map((ms) => setTimeout(() => void refresh(), ms));
+    return () => timers.forEach(clearTimeout);
   }, [ended]);
 
   return (

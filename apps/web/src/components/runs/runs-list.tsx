@@ -57,8 +57,21 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
           message={errorMessage(runs.error)}
           action={<Button onClick={() => void runs.refetch()}>Retry</Button>}
         />
-      ) : items.length === 0 && !runs.hasNextPage ? (
-        <EmptyState title={filtered ? "No run matches these filters" : "No runs yet"}>
+      ) : items.length === 0 ? (
+        <EmptyState
+          title={filtered ? "No run matches these filters" : "No runs yet"}
+          action={
+            runs.hasNextPage ? (
+              <Button
+                tone="secondary"
+                pending={runs.isFetchingNextPage}
+                onClick={() => void runs.fetchNextPage()}
+              >
+                Look further back
+              </Button>
+            ) : undefined
+          }
+        >
           {filtered
             ? "Clear a filter to see more runs."
             : "Runs appear here when a job's schedule fires or someone presses Run now on a job."}
