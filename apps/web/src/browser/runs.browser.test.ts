@@ -21,6 +21,7 @@ let app: WebApp;
 let browser: Browser;
 let seed: SeededWorkspace;
 let context: BrowserContext;
+let ownerId: string;
 const password = "runs screens passphrase 42";
 
 beforeAll(async () => {
@@ -30,6 +31,7 @@ beforeAll(async () => {
     workspaceId: seed.workspaceId,
     role: "OWNER",
   });
+  ownerId = owner.id;
   context = await browser.newContext({ baseURL: app.origin });
   await signInContext(context, app.origin, { email: owner.email, password });
 }, 180_000);
@@ -270,6 +272,28 @@ describe("runs list", () => {
     await page.waitForURL(`**/runs/${live.id}`);
     await screenshot(page, "runs-filtered");
   }, 120_000);
+});
+
+describe("runs: empty and not found", () => {
+  it("a workspace without runs says what to do; a run of another workspace is not found", async () => {
+    const empty = await seedWorkspace(app.db, { name: "quiet-team" });
+    await app.db.membership.create({
+      data: { workspaceId: empty.workspaceId, userId: ownerId, role: "OWNER" },
+    });
+    const page = await context.newPage();
+    await page.goto(`/w/${empty.workspaceId}/runs`);
+    await page.getByText("No runs yet").waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, "runs-empty");
+
+    // A run of the quiet workspace, asked for under the first one: no such run there (P05).
+    const elsewhere = await seedRun(app.db, empty, { status: "RUNNING" });
+    // (The status is already 200 by then: the workspace's loading state streams first.)
+    await page.goto(`/w/${seed.workspaceId}/runs/${elsewhere.id}`);
+    await page.getByText("Not found").waitFor();
+    expect(await page.getByTestId("run-status").count()).toBe(0);
+    await screenshot(page, "run-not-found");
+  }, 60_000);
 });
 
 /** A TCP hop between browser and web app whose connections the test can cut at once. */
