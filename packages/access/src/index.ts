@@ -16,7 +16,11 @@ export type { ApproveJobInput, ApproveJobResult } from "./jobs/decisions.ts";
 export type { JobDetail, JobSummary } from "./jobs/read.ts";
 export type { AccessReview, ReviewConnection, ReviewGroup, ReviewTool } from "./jobs/review.ts";
 export type { MemberSummary } from "./members/list.ts";
-export type { CreatedInvitation, CreateInvitationInput } from "./members/invitations.ts";
+export type {
+  CreatedInvitation,
+  CreateInvitationInput,
+  PendingInvitation,
+} from "./members/invitations.ts";
 export type { CreateModelProviderInput, UpdateModelProviderInput } from "./providers/manage.ts";
 export type { AddedRepository, AddRepositoryInput } from "./repositories/add.ts";
 export type { CreateWebhookInput, WebhookSummary } from "./webhooks/manage.ts";

@@ -10,6 +10,8 @@ export interface ModelProviderSummary {
   baseUrl: string;
   defaultModel: string | null;
   isDefault: boolean;
+  /** When the key was set or last replaced; the key itself is never read here. */
+  keyUpdatedAt: Date;
 }
 
 export async function listModelProviders(
@@ -17,7 +19,7 @@ export async function listModelProviders(
   _input: Record<string, never>,
 ): Promise<ModelProviderSummary[]> {
   await requireRole(ctx, "read");
-  return ctx.db.modelProvider.findMany({
+  const rows = await ctx.db.modelProvider.findMany({
     where: { workspaceId: ctx.workspaceId },
     select: {
       id: true,
@@ -26,7 +28,9 @@ export async function listModelProviders(
       baseUrl: true,
       defaultModel: true,
       isDefault: true,
+      apiKeyUpdatedAt: true,
     },
     orderBy: { name: "asc" },
   });
+  return rows.map(({ apiKeyUpdatedAt, ...row }) => ({ ...row, keyUpdatedAt: apiKeyUpdatedAt }));
 }

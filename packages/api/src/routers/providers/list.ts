@@ -11,6 +11,7 @@ export const providerSummary = z.object({
   baseUrl: z.string(),
   defaultModel: z.string().nullable(),
   isDefault: z.boolean(),
+  keyUpdatedAt: z.date(),
 });
 
 export const list = workspaceProcedure

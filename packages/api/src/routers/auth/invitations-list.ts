@@ -1,0 +1,22 @@
+// Owner: the workspace's open invitations, to see who has not joined yet and withdraw a link.
+import { listInvitations } from "@secondshift/access";
+import { z } from "zod";
+import { noInput } from "../fields.ts";
+import { workspaceProcedure } from "../../trpc.ts";
+import { role } from "./fields.ts";
+
+export const invitationsListOutput = z.array(
+  z.object({
+    invitationId: z.string(),
+    email: z.string(),
+    role,
+    invitedBy: z.string(),
+    createdAt: z.date(),
+    expiresAt: z.date(),
+  }),
+);
+
+export const invitationsList = workspaceProcedure
+  .input(noInput)
+  .output(invitationsListOutput)
+  .query(({ ctx }) => listInvitations(ctx.workspace, {}));
