@@ -13,7 +13,12 @@ import { z } from "zod";
 
 /** Row ids are UUID v7; anything else cannot name a row. */
 export const id = z.uuid();
-export const noInput = z.object({});
+/**
+ * No input beyond the workspace. Loose on purpose: tRPC intersects a procedure's inputs, and
+ * `z.object({})` types as Record<string, never>, which made `{ workspaceId }` impossible to pass
+ * from a typed client (the web app). Extra keys are ignored either way.
+ */
+export const noInput = z.looseObject({});
 export const pageInput = {
   cursor: id.optional(),
   limit: z.number().int().min(1).max(100).optional(),

@@ -1,7 +1,7 @@
 "use client";
 // Asks before an action that changes something, and says what will change. A native <dialog>
 // (modal: focus moves in, Escape cancels, the page behind is inert).
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Button } from "./button.tsx";
 
 export interface ConfirmDialogProps {
@@ -17,6 +17,7 @@ export interface ConfirmDialogProps {
 
 export function ConfirmDialog(props: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -26,7 +27,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   return (
     <dialog
       ref={ref}
-      aria-labelledby="confirm-title"
+      aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
         props.onCancel();
@@ -34,7 +35,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       className="m-auto max-w-md rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
     >
       <div className="p-5">
-        <h2 id="confirm-title" className="text-base font-semibold text-slate-900">
+        <h2 id={titleId} className="text-base font-semibold text-slate-900">
           {props.title}
         </h2>
         <div className="mt-2 text-sm text-slate-700">{props.children}</div>
