@@ -137,12 +137,17 @@ describe("workspace screens", () => {
     await screenshot(page, "members");
   }, 60_000);
 
-  it("a viewer sees the members but no way to change them", async () => {
+  it("[P05] a viewer sees the members but no way to change them, and no other workspace", async () => {
     const page = await pageAs("viewer", "/members");
     await page.getByRole("table", { name: "Members" }).getByText(people.owner).waitFor();
     expect(await page.getByRole("button", { name: /Remove|Create invitation/ }).count()).toBe(0);
     expect(await page.getByRole("combobox").count()).toBe(1); // the workspace switcher only
     await screenshot(page, "members-viewer");
+    // [P05] A workspace the viewer is not a member of is not found, like one that does not exist.
+    const other = await seedWorkspace(app.db, { name: "elsewhere" });
+    await page.goto(`/w/${other.workspaceId}/members`);
+    await page.getByRole("heading", { name: "Not found" }).waitFor();
+    expect(await page.content()).not.toContain("elsewhere");
   }, 60_000);
 
   it("[P04] a provider key is written once and never shown; replacing it says so", async () => {
