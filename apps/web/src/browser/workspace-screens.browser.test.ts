@@ -137,6 +137,33 @@ describe("workspace screens", () => {
     await screenshot(page, "members");
   }, 60_000);
 
+  it("an owner changes a role and removes a member, each confirmed; the API's refusal is shown", async () => {
+    const page = await pageAs("owner", "/members");
+    const table = page.getByRole("table", { name: "Members" });
+    await table.waitFor();
+    // The seeded admin becomes a viewer.
+    const admin = table.getByRole("row").filter({ hasText: "admin-" });
+    await admin.getByRole("combobox").selectOption("VIEWER");
+    const dialog = page.getByRole("dialog");
+    expect(await dialog.textContent()).toMatch(/becomes Viewer/);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByRole("button", { name: "Change role" }).click();
+    await page.getByText("ADMIN is now Viewer.").waitFor();
+    // Removing the seeded owner works (another owner remains); it leaves the table.
+    const seededOwner = table.getByRole("row").filter({ hasText: "owner-" });
+    await seededOwner.getByRole("button", { name: /^Remove/ }).click();
+    await dialog.getByRole("button", { name: "Remove" }).click();
+    await page.getByText("OWNER was removed from the workspace.").waitFor();
+    await expect.poll(() => table.getByRole("row").filter({ hasText: "owner-" }).count()).toBe(0);
+    // The last owner cannot demote themselves: the dialog shows the API's message.
+    const me = table.getByRole("row").filter({ hasText: "You" });
+    await me.getByRole("combobox").selectOption("ADMIN");
+    await dialog.getByRole("button", { name: "Change role" }).click();
+    await dialog.getByRole("alert").waitFor();
+    expect(await dialog.getByRole("alert").textContent()).toMatch(/owner/i);
+    await screenshot(page, "members-last-owner-refused");
+  }, 60_000);
+
   it("[P05] a viewer sees the members but no way to change them, and no other workspace", async () => {
     const page = await pageAs("viewer", "/members");
     await page.getByRole("table", { name: "Members" }).getByText(people.owner).waitFor();
