@@ -168,7 +168,8 @@ describe("workspace screens", () => {
     const page = await pageAs("viewer", "/members");
     await page.getByRole("table", { name: "Members" }).getByText(people.owner).waitFor();
     expect(await page.getByRole("button", { name: /Remove|Create invitation/ }).count()).toBe(0);
-    expect(await page.getByRole("combobox").count()).toBe(1); // the workspace switcher only
+    // No role pickers (and no switcher: the viewer has one workspace).
+    expect(await page.getByRole("combobox").count()).toBe(0);
     await screenshot(page, "members-viewer");
     // [P05] A workspace the viewer is not a member of is not found, like one that does not exist.
     const other = await seedWorkspace(app.db, { name: "elsewhere" });
@@ -207,6 +208,20 @@ describe("workspace screens", () => {
     expect(await viewer.getByRole("button", { name: /Replace|Delete|Add provider/ }).count()).toBe(
       0,
     );
+  }, 60_000);
+
+  it("the workspace switcher opens another workspace of the user", async () => {
+    const second = await seedWorkspace(app.db, { name: "second-team" });
+    const owner = await app.db.user.findUniqueOrThrow({ where: { email: people.owner } });
+    await app.db.membership.create({
+      data: { workspaceId: second.workspaceId, userId: owner.id, role: "ADMIN" },
+    });
+    const page = await pageAs("owner", "");
+    await page.getByRole("combobox", { name: "Workspace" }).selectOption({ label: "second-team" });
+    expect(page.url()).toMatch(new RegExp(`/w/${seed.workspaceId}$`));
+    await page.getByRole("button", { name: "Open" }).click();
+    await page.waitForURL(`**/w/${second.workspaceId}`);
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
   }, 60_000);
 
   it("the account's sessions list this browser; ending it signs out", async () => {
