@@ -12,6 +12,7 @@ import {
   seriousA11yViolations,
   signInContext,
   startWebApp,
+  watchCspViolations,
   type WebApp,
 } from "../testing/index.ts";
 
@@ -21,6 +22,8 @@ let app: WebApp;
 let browser: Browser;
 let seed: SeededWorkspace;
 const people = { owner: "", viewer: "" };
+/** Every CSP violation any page of this file reported (checked at the end). */
+const cspViolations: string[][] = [];
 
 async function seedAttention(db: WebApp["db"], ws: SeededWorkspace) {
   await db.job.create({
@@ -78,12 +81,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.close();
+  // The screens' own markup (styles, scripts) never tripped the policy.
+  expect(cspViolations.flat()).toEqual([]);
 });
 
 async function pageAs(who: keyof typeof people, path: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: app.origin });
   await signInContext(context, app.origin, { email: people[who], password: PASSWORD });
   const page = await context.newPage();
+  cspViolations.push(watchCspViolations(page));
   await page.goto(`/w/${seed.workspaceId}${path}`);
   return page;
 }
