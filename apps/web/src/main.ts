@@ -54,7 +54,8 @@ async function main() {
   // Pages call the same procedures in-process, with the same deps (src/server-api.ts).
   registerServerApi(createServerApi(apiOptions));
   const pages = await prepareWebApp().catch(fatal);
-  const server = createWebServer({ db, keyring, syncQueue, logger, api, pages });
+  const https = new URL(env.SECONDSHIFT_PUBLIC_URL).protocol === "https:";
+  const server = createWebServer({ db, keyring, syncQueue, logger, api, pages, https });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
   onShutdown(logger, async () => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
