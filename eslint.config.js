@@ -44,7 +44,6 @@ export default tseslint.config(
       "apps/web/src/components/**",
       "apps/web/src/trpc/**",
       "apps/web/src/proxy.ts",
-      "apps/web/next.config.ts",
     ],
     languageOptions: {
       parserOptions: { projectService: false, project: "./apps/web/tsconfig.next.json" },

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Assembles the service image's /app from this workspace (after `npm ci` and `npm run
-# db:generate`): the bundled entry points (scripts/bundle.mjs), the production dependencies only
+# db:generate`): the bundled entry points (scripts/bundle.mjs), the owner web app's built Next.js
+# output (`next build`, served by dist/web.mjs from /app/.next), the production dependencies only
 # (`npm ci --omit=dev` from the same lockfile, so every package sits where the bundles expect
 # it), the Prisma schema and migrations, and the health check. Used by both image builds: the
 # air-gapped one (scripts/build-images.sh) and the registry one (docker/app.Dockerfile).
@@ -13,6 +14,23 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 node "$root/scripts/bundle.mjs" "$out"
+# The web app's pages: built once per source change (turbo's cache), then its output without the
+# build cache. dist/web.mjs prepares Next with /app as its folder (apps/web/src/next-app.ts).
+(cd "$root" && npx turbo run build --filter=@secondshift/web --output-logs=errors-only)
+rm -rf "$out/.next"
+mkdir -p "$out/.next"
+(cd "$root/apps/web/.next" && tar --exclude=./cache --exclude=./node_modules -cf - .) |
+  (cd "$out/.next" && tar -xf -)
+cp "$root/apps/web/next.config.mjs" "$out/"
+# The pages reach their external server packages (next.config.mjs serverExternalPackages)
+# through links .next/node_modules/<package>-<hash> into the workspace's node_modules; in /app
+# they point at /app/node_modules instead (as many ../ as the link is deep, plus one).
+(cd "$root/apps/web/.next" && find node_modules -type l 2>/dev/null) | while read -r link; do
+  target=$(readlink "$root/apps/web/.next/$link")
+  ups=$(printf '%s' "$link" | tr -cd / | wc -c)
+  mkdir -p "$out/.next/$(dirname "$link")"
+  ln -sfn "$(printf '../%.0s' $(seq 0 "$ups"))node_modules/${target##*node_modules/}" "$out/.next/$link"
+done
 
 # Production dependencies, installed once per lockfile (and version of this script) into a cache and hard-linked from there
 # (a rebuild after a code change — the upgrade path — then takes seconds).
@@ -46,6 +64,9 @@ if [ ! -d "$deps/node_modules" ]; then
     for (const [path, entry] of Object.entries(packages))
       if (path && (entry.devOptional || path === "node_modules/typescript"))
         rmSync(path, { recursive: true, force: true });')
+  # Next's compiler (@next/swc-*, ~100 MB) is an optional dependency used by `next build` and
+  # the development server; serving a built app with a JavaScript config never loads it.
+  rm -rf "$deps.partial"/node_modules/@next/swc-*
   mv "$deps.partial" "$deps"
 fi
 cp -al "$deps"/. "$out"/ 2>/dev/null || cp -a "$deps"/. "$out"/

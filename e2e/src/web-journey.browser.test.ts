@@ -5,7 +5,7 @@
 // wire format, MCP server-everything, a git smart-HTTP server that demands its token, a
 // webhook receiver. Every step is a click or a form fill; the database is only read, to wait
 // for state and to check what the pages said.
-import { randomBytes, randomInt } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { startEverything, type RunningServer } from "@secondshift/connectors/testing";
 import {
   createTestRepo,
@@ -13,14 +13,13 @@ import {
   type GitHttpServer,
 } from "@secondshift/repo-sync/testing";
 import {
+  freshRedisUrl,
   launchBrowser,
-  mutateAs,
   screenshot,
   seriousA11yViolations,
   startWebApp,
   type WebApp,
 } from "@secondshift/web/testing";
-import { Redis } from "ioredis";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastToolResult } from "./harness/model-server.ts";
@@ -50,6 +49,7 @@ const gitToken = `git-journey-${randomBytes(12).toString("hex")}`;
 const providerKey = `sk-ant-journey-${randomBytes(12).toString("hex")}`;
 /** Filled as the journey goes. */
 const ids = { workspace: "", mcpConnection: "", job: "", run: "" };
+let webhookSecret = "";
 
 function jobsYaml(): string {
   return [
@@ -68,23 +68,6 @@ function jobsYaml(): string {
   ].join("\n");
 }
 
-/**
- * A Redis database of its own (index 1–15 of the test Redis, emptied first): the web app's
- * queues use BullMQ's default prefix, so the worker here must share that database and prefix —
- * and nothing another test file left behind.
- */
-async function freshRedisUrl(): Promise<string> {
-  const url = new URL(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
-  url.pathname = `/${randomInt(1, 16)}`;
-  const redis = new Redis(url.toString(), { maxRetriesPerRequest: 1 });
-  try {
-    await redis.flushdb();
-  } finally {
-    redis.disconnect();
-  }
-  return url.toString();
-}
-
 async function startGit(): Promise<{ server: GitHttpServer; cloneUrl: string }> {
   const repo = await createTestRepo();
   await repo.commit({
@@ -100,6 +83,8 @@ async function startGit(): Promise<{ server: GitHttpServer; cloneUrl: string }> 
 let cloneUrl = "";
 
 beforeAll(async () => {
+  // The web app's queues use BullMQ's default prefix: the worker here shares its Redis
+  // database (one of its own, emptied first) and that prefix.
   const redisUrl = await freshRedisUrl();
   p = await startPlatform({ redis: { url: redisUrl } });
   [mcp, { server: git, cloneUrl }, receiver] = await Promise.all([
@@ -137,10 +122,18 @@ async function expectAccessible(name: string): Promise<void> {
   await screenshot(page, `journey-${name}`);
 }
 
-/** The model's script for the one run: a file, a sandbox command, the MCP tool, the report. */
-function scriptModel(): void {
+/**
+ * The model's script for the one run: a file, a sandbox command, the MCP tool, the report. Its
+ * first answer waits for `release()`.
+ */
+function scriptModel(): { release(): void } {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
   p.model.script([
-    () => ({ tool: "read_file", input: { path: "README.md" } }),
+    async () => {
+      await released;
+      return { tool: "read_file", input: { path: "README.md" } };
+    },
     (req) => {
       expect(lastToolResult(req)).toContain("Widgets");
       return { tool: "shell", input: { command: "echo from-the-sandbox && wc -l README.md" } };
@@ -155,6 +148,7 @@ function scriptModel(): void {
       return { text: SUMMARY };
     },
   ]);
+  return { release };
 }
 
 describe("the owner's journey through the web app", () => {
@@ -184,22 +178,24 @@ describe("the owner's journey through the web app", () => {
     await screenshot(page, "journey-workspace");
   }, 120_000);
 
-  it("adds the model provider", async () => {
-    // The providers screen is not in this branch yet: the owner API, as the screen would call it.
-    await mutateAs(context, app.origin, "providers.create", {
-      workspaceId: ids.workspace,
-      name: "scripted",
-      kind: "ANTHROPIC",
-      baseUrl: p.model.url,
-      apiKey: providerKey,
-      defaultModel: "claude-test",
-      isDefault: true,
-    });
+  it("adds the model provider; its key is never shown", async () => {
+    await page.goto(`/w/${ids.workspace}/providers`);
+    await page.getByText("No model provider yet").waitFor();
+    await page.getByLabel("Name", { exact: true }).fill("scripted");
+    await page.getByLabel("Base URL").fill(p.model.url);
+    await page.getByLabel("Default model").fill("claude-test");
+    await page.getByLabel("API key").fill(providerKey);
+    await page.getByLabel("Use for jobs that name no provider").check();
+    await page.getByRole("button", { name: "Add provider" }).click();
+    await page.getByText("scripted was added; its key is stored encrypted").waitFor();
+    await page.getByRole("table", { name: "Model providers" }).getByText("scripted").waitFor();
+    expect(await page.content()).not.toContain(providerKey);
+    await expectAccessible("providers");
     const provider = await p.t.db.modelProvider.findFirstOrThrow({
       where: { workspaceId: ids.workspace },
     });
-    expect(provider.isDefault).toBe(true);
-  }, 60_000);
+    expect(provider).toMatchObject({ kind: "ANTHROPIC", isDefault: true });
+  }, 120_000);
 
   it("adds the MCP connection, discovers its tools and allows echo", async () => {
     await page.goto(`/w/${ids.workspace}/connections`);
@@ -285,72 +281,106 @@ describe("the owner's journey through the web app", () => {
     await screenshot(page, "journey-approved");
   }, 120_000);
 
-  it("adds the webhook the run reports to", async () => {
-    // The webhooks screen is not in this branch yet: the owner API, as the screen would call it.
-    await mutateAs(context, app.origin, "webhooks.create", {
-      workspaceId: ids.workspace,
-      name: "reports",
-      url: receiver.url,
-    });
+  it("adds the webhook the run reports to; its secret is shown once", async () => {
+    await page.goto(`/w/${ids.workspace}/webhooks`);
+    await page.getByText("No webhooks yet").waitFor();
+    await page.getByLabel("Name", { exact: true }).fill("reports");
+    await page.getByLabel("Receiver URL").fill(receiver.url);
+    await page.getByRole("button", { name: "Add webhook" }).click();
+    const secret = page.getByLabel("Signing secret");
+    await secret.waitFor();
+    webhookSecret = await secret.inputValue();
+    expect(webhookSecret.length).toBeGreaterThan(20);
+    await page.getByRole("table", { name: "Webhooks" }).getByText("reports").waitFor();
+    await screenshot(page, "journey-webhook-added");
     expect(await p.t.db.webhook.count({ where: { workspaceId: ids.workspace } })).toBe(1);
-  }, 60_000);
+  }, 120_000);
 
-  it("runs the job now; the run succeeds", async () => {
-    scriptModel();
+  it("runs the job now; the transcript streams live to success", async () => {
+    const firstTurn = scriptModel();
+    await page.goto(`/w/${ids.workspace}/jobs/${ids.job}`);
     await page.getByRole("button", { name: "Run now" }).click();
     const dialog = page.getByRole("dialog", { name: `Run "${JOB_NAME}" now?` });
     await dialog.getByRole("button", { name: "Run now" }).click();
     await page.getByText(/^Run queued/).waitFor();
-    const run = await waitForFinishedRun(p, { jobId: ids.job }, 180_000);
-    ids.run = run.id;
-    expect(run).toMatchObject({ status: "SUCCEEDED", trigger: "MANUAL", summary: SUMMARY });
+    await page.getByRole("link", { name: "See runs" }).click();
+    const runs = page.getByRole("table", { name: "Runs" });
+    await runs.waitFor();
+    await expectAccessible("runs");
+    await runs.getByRole("link", { name: /^Run / }).first().click();
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
+    ids.run = /\/runs\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+
+    // The model holds its first answer until the page is open on the running run: what follows
+    // reaches the page through the live stream.
+    await expect.poll(() => page.getByTestId("run-status").textContent(), SLOW).toBe("Running");
+    await page.getByTestId("stream-state").getByText("Live").waitFor(SLOW);
+    firstTurn.release();
+    const transcript = page.locator("ol[aria-label='Transcript events']");
+    await transcript.getByText("from-the-sandbox").first().waitFor(SLOW);
+    await page.getByTestId("stream-state").getByText("Transcript complete").waitFor(SLOW);
+    await expect.poll(() => page.getByTestId("run-status").textContent(), SLOW).toBe("Succeeded");
+    await page.getByText(SUMMARY).first().waitFor();
+    await expectAccessible("run");
+
+    const run = await waitForFinishedRun(p, { id: ids.run }, 60_000);
+    expect(run).toMatchObject({ jobId: ids.job, status: "SUCCEEDED", trigger: "MANUAL" });
     const events = await p.t.db.runEvent.findMany({ where: { runId: run.id } });
     expect(events.filter((e) => e.type === "tool_call")).toHaveLength(3);
-    expect(JSON.stringify(events)).toContain("from-the-sandbox");
-  }, 240_000);
+  }, 300_000);
 
-  it("the webhook delivery arrives once", async () => {
-    await waitFor(
-      "the webhook delivery",
-      () => Promise.resolve(receiver.received.length > 0),
+  it("the webhook delivery shows as delivered, and arrived once", async () => {
+    const delivery = await waitFor(
+      "the delivery recorded as delivered",
+      () => p.t.db.webhookDelivery.findFirst({ where: { runId: ids.run, status: "DELIVERED" } }),
       120_000,
-    );
-    const body = JSON.parse(receiver.received[0]!.body) as { run: { id: string; status: string } };
-    const delivery = await waitFor("the delivery recorded as delivered", () =>
-      p.t.db.webhookDelivery.findFirst({ where: { runId: ids.run, status: "DELIVERED" } }),
     );
     expect(delivery.attemptCount).toBe(1);
     expect(receiver.received).toHaveLength(1);
+    const body = JSON.parse(receiver.received[0]!.body) as { run: { id: string; status: string } };
     expect(body.run).toMatchObject({ id: ids.run, status: "succeeded" });
+
+    await page.goto(`/w/${ids.workspace}/webhooks`);
+    const item = page.locator(`[data-delivery="${delivery.id}"]`);
+    await item.getByText("Delivered", { exact: true }).waitFor();
+    // The delivery names its run (by the last characters of its id) and links to it.
+    await item.getByRole("link", { name: `run ${ids.run.slice(-8)}` }).waitFor();
+    await expectAccessible("webhooks");
   }, 180_000);
 
-  it("the audit log records every step", async () => {
-    const actions = new Set(
-      (await p.t.db.auditEvent.findMany({ where: { workspaceId: ids.workspace } })).map(
-        (e) => e.action,
-      ),
-    );
+  it("the audit log lists every step", async () => {
     // Setup and sign-in are not audit events (sessions are listed on the account page).
-    expect([...actions].sort()).toEqual([
-      "connection.created",
-      "connection.tools_allowed",
-      "connection.tools_discovered",
-      "job.approved",
-      "job.created",
+    const steps = [
       "provider.created",
+      "connection.created",
+      "connection.tools_discovered",
+      "connection.tools_allowed",
       "repository.added",
+      "job.created",
+      "job.approved",
+      "webhook.created",
       "run.requested",
       "tool.call",
-      "webhook.created",
-    ]);
-  }, 60_000);
+    ];
+    const recorded = await p.t.db.auditEvent.findMany({ where: { workspaceId: ids.workspace } });
+    expect([...new Set(recorded.map((e) => e.action))].sort()).toEqual([...steps].sort());
+
+    await page.goto(`/w/${ids.workspace}/audit`);
+    const table = page.getByRole("table", { name: "Audit log" });
+    await table.waitFor();
+    const shown = await table.locator("tbody tr td:nth-child(3)").allTextContents();
+    expect([...new Set(shown)].sort()).toEqual([...steps].sort());
+    expect(shown).toHaveLength(recorded.length);
+    await expectAccessible("audit");
+  }, 120_000);
 
   it("no secret the owner typed reaches a page", async () => {
-    for (const path of ["connections", "repositories", `jobs/${ids.job}`]) {
+    const pages = ["providers", "connections", "repositories", `jobs/${ids.job}`, "webhooks"];
+    for (const path of [...pages, `runs/${ids.run}`, "audit"]) {
       await page.goto(`/w/${ids.workspace}/${path}`);
       await page.locator("main").waitFor();
       const html = await page.content();
-      for (const secret of [gitToken, providerKey, p.encryptionKeyB64]) {
+      for (const secret of [gitToken, providerKey, webhookSecret, p.encryptionKeyB64]) {
         expect(html.includes(secret), `${path}`).toBe(false);
       }
     }

@@ -6,7 +6,14 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyMigrations } from "@secondshift/db";
-import { freePort, ownPostgres, startService, type OwnService } from "@secondshift/service/testing";
+import {
+  failedChecks,
+  freePort,
+  ownPostgres,
+  startService,
+  waitForReadyz,
+  type OwnService,
+} from "@secondshift/service/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
@@ -24,25 +31,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface Report {
-  status: string;
-  checks: Array<{ name: string; ok: boolean; message: string }>;
-}
-
-async function readyz(port: number): Promise<{ code: number; report?: Report }> {
-  const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-  return res ? { code: res.status, report: (await res.json()) as Report } : { code: 0 };
-}
-
-async function waitFor(port: number, code: number) {
-  let last = await readyz(port);
-  for (let i = 0; i < 600 && last.code !== code; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    last = await readyz(port);
-  }
-  return last;
-}
-
 describe("gateway /readyz", () => {
   it("is not ready, naming the database, while PostgreSQL is stopped, and ready again when it is back", async () => {
     const port = await freePort();
@@ -53,16 +41,15 @@ describe("gateway /readyz", () => {
       SECONDSHIFT_ENV: "development",
     });
     try {
-      const ready = await waitFor(port, 200);
+      const ready = await waitForReadyz(port, 200);
       expect(ready.code, gateway.output()).toBe(200);
       await postgres.stop();
-      const down = await waitFor(port, 503);
+      const down = await waitForReadyz(port, 503);
       expect(down.code).toBe(503);
-      const failed = down.report?.checks.filter((c) => !c.ok).map((c) => c.name);
-      expect(failed).toEqual(["database", "migrations"]);
+      expect(failedChecks(down.report)).toEqual(["database", "migrations"]);
       expect(down.report?.checks[0]?.message).toMatch(/PostgreSQL does not answer/);
       await postgres.start();
-      expect((await waitFor(port, 200)).code).toBe(200);
+      expect((await waitForReadyz(port, 200)).code).toBe(200);
     } finally {
       gateway.child.kill("SIGTERM");
       expect(await gateway.exited, gateway.output().slice(-2000)).toBe(0);

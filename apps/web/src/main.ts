@@ -77,7 +77,8 @@ async function main() {
   registerServerApi(createServerApi(apiOptions));
   const pages = await prepareWebApp().catch(fatal);
   const readyz = readyzRoute([...databaseChecks(pool), redisCheck(redis), keyCheck(keyring)]);
-  const server = createWebServer({ db, keyring, syncQueue, logger, api, pages, readyz });
+  const https = new URL(env.SECONDSHIFT_PUBLIC_URL).protocol === "https:";
+  const server = createWebServer({ db, keyring, syncQueue, logger, api, pages, https, readyz });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
   // Process metrics only: the run and queue figures come from the worker's endpoint.
   const metricsServer = await serveMetrics(env.METRICS_PORT, createMetricsRegistry("web")).catch(

@@ -18,7 +18,10 @@ const next = createRequire(import.meta.url)("next") as CreateNextServer;
 
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-/** The folder holding next.config.ts and the built `.next/` (apps/web). */
+/**
+ * The folder holding next.config.mjs and the built `.next/`: apps/web from the sources; the
+ * image's /app, where scripts/stage-app.sh puts them beside dist/web.mjs.
+ */
 export const WEB_APP_DIR = resolve(import.meta.dirname, "..");
 
 export async function prepareWebApp(dir: string = WEB_APP_DIR): Promise<PageHandler> {
@@ -27,7 +30,7 @@ export async function prepareWebApp(dir: string = WEB_APP_DIR): Promise<PageHand
       `The web app is not built (no ${join(dir, ".next")}). Run \`npm run build -w @secondshift/web\` first.`,
     );
   }
-  const app = next({ dev: false, dir, quiet: true });
+  const app = next({ dev: false, dir });
   await app.prepare();
   const handle = app.getRequestHandler();
   return (req, res) => handle(req, res);

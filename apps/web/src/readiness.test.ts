@@ -11,6 +11,7 @@ import {
   ownPostgres,
   ownRedis,
   startService,
+  waitForReadyz,
   type OwnService,
 } from "@secondshift/service/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,25 +34,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface Report {
-  status: string;
-  checks: Array<{ name: string; ok: boolean; message: string }>;
-}
-
-async function readyz(port: number): Promise<{ code: number; report?: Report }> {
-  const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-  return res ? { code: res.status, report: (await res.json()) as Report } : { code: 0 };
-}
-
-async function waitFor(port: number, code: number) {
-  let last = await readyz(port);
-  for (let i = 0; i < 600 && last.code !== code; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    last = await readyz(port);
-  }
-  return last;
-}
-
 describe("web /readyz", () => {
   it("is not ready, naming the cause, while PostgreSQL or Redis is stopped, and ready again when each is back", async () => {
     const port = await freePort();
@@ -63,7 +45,7 @@ describe("web /readyz", () => {
       PORT: String(port),
     });
     try {
-      const ready = await waitFor(port, 200);
+      const ready = await waitForReadyz(port, 200);
       expect(ready.code, web.output()).toBe(200);
       const outages: Array<[OwnService, string[], RegExp]> = [
         [postgres, ["database", "migrations"], /PostgreSQL does not answer/],
@@ -71,13 +53,13 @@ describe("web /readyz", () => {
       ];
       for (const [service, names, message] of outages) {
         await service.stop();
-        const down = await waitFor(port, 503);
+        const down = await waitForReadyz(port, 503);
         expect(down.code).toBe(503);
         const failed = down.report?.checks.filter((c) => !c.ok) ?? [];
         expect(failed.map((c) => c.name)).toEqual(names);
         expect(failed[0]?.message).toMatch(message);
         await service.start();
-        expect((await waitFor(port, 200)).code).toBe(200);
+        expect((await waitForReadyz(port, 200)).code).toBe(200);
       }
     } finally {
       web.child.kill("SIGTERM");

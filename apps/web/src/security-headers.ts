@@ -16,6 +16,9 @@ export const STATIC_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()",
 };
 
+/** Behind https only: a year, this host only (subdomains are the operator's business). */
+export const HSTS = "max-age=31536000";
+
 /** For responses that are data, never a document: nothing may load or frame them. */
 export const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 

@@ -76,6 +76,31 @@ const push = (body: string, headers: Record<string, string>, id = repositoryId, 
     headers: { "content-type": "application/json", ...headers },
   });
 
+describe("security headers", () => {
+  it("every route carries the static headers; HSTS only when served over https", async () => {
+    for (const path of ["/healthz", "/nope", `/webhooks/repositories/${repositoryId}/push`]) {
+      const response = await fetch(`${base}${path}`);
+      expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(response.headers.get("referrer-policy"), path).toBe("no-referrer");
+      expect(response.headers.get("x-frame-options"), path).toBe("DENY");
+      expect(response.headers.get("content-security-policy"), path).toContain("default-src 'none'");
+      expect(response.headers.get("strict-transport-security"), path).toBeNull();
+    }
+    const server = createWebServer({
+      db: t.db,
+      keyring,
+      syncQueue: queue,
+      logger: createLogger({ name: "web", destination: sink.stream }),
+      https: true,
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as AddressInfo).port;
+    const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(response.headers.get("strict-transport-security")).toBe("max-age=31536000");
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+});
+
 describe("push webhooks", () => {
   it("[P08] a signed push to the default branch starts one sync; tampered, unsigned and replayed ones do not", async () => {
     const body = JSON.stringify({ ref: "refs/heads/main", after: "a".repeat(40) });

@@ -13,7 +13,7 @@ import type { Logger } from "@secondshift/logging";
 import { handlePushWebhook } from "@secondshift/repo-sync";
 import { requestSync, type SyncQueue } from "@secondshift/scheduler";
 import { createReplayGuard } from "@secondshift/webhooks";
-import { NON_DOCUMENT_CSP, STATIC_SECURITY_HEADERS } from "./security-headers.ts";
+import { HSTS, NON_DOCUMENT_CSP, STATIC_SECURITY_HEADERS } from "./security-headers.ts";
 
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
 const PUSH_ROUTE = /^\/webhooks\/repositories\/([0-9a-f-]{36})\/push$/;
@@ -29,6 +29,8 @@ export interface WebServerDeps {
   readyz?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** The web app's pages (prepareWebApp); without it other paths answer 404 JSON. */
   pages?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Served over https (the public URL): browsers are told to use https only (HSTS). */
+  https?: boolean;
 }
 
 const isOwnRoute = (url: string) =>
@@ -93,6 +95,7 @@ export function createWebServer(deps: WebServerDeps): Server {
   return createServer((req, res) => {
     const url = req.url ?? "";
     for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) res.setHeader(name, value);
+    if (deps.https) res.setHeader("strict-transport-security", HSTS);
     if (deps.pages && !isOwnRoute(url)) {
       deps.pages(req, res).catch((err: unknown) => {
         deps.logger.error({ err }, "page failed");

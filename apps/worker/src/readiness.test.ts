@@ -12,11 +12,13 @@ import { LABELS } from "@secondshift/sandbox";
 import { addRunToQueue, createRunQueue } from "@secondshift/scheduler";
 import {
   dockerProxy,
+  failedChecks,
   freePort,
   ownPostgres,
   ownRedis,
   seriesValue,
   startService,
+  waitForReadyz,
   type DockerProxy,
   type OwnService,
   type StartedService,
@@ -30,11 +32,6 @@ let dir: string;
 let postgres: OwnService;
 let redis: OwnService;
 let database: Database;
-
-interface Report {
-  status: string;
-  checks: Array<{ name: string; ok: boolean; message: string }>;
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "worker-readiness-"));
@@ -68,31 +65,6 @@ function startWorker(port: number, docker: DockerProxy, metricsPort?: number): S
   });
 }
 
-async function readyz(port: number): Promise<{ code: number; report?: Report }> {
-  const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-  if (!res) return { code: 0 };
-  return { code: res.status, report: (await res.json()) as Report };
-}
-
-/** Polls /readyz until `want` holds (up to `ms`); returns the last answer. */
-async function waitReadyz(
-  port: number,
-  want: (code: number, report?: Report) => boolean,
-  worker: StartedService,
-  ms = 60_000,
-) {
-  const deadline = Date.now() + ms;
-  let last = await readyz(port);
-  while (!want(last.code, last.report) && Date.now() < deadline) {
-    if (worker.child.exitCode !== null) throw new Error(`worker exited:\n${worker.output()}`);
-    await new Promise((r) => setTimeout(r, 250));
-    last = await readyz(port);
-  }
-  return last;
-}
-
-const failed = (report?: Report) => report?.checks.filter((c) => !c.ok).map((c) => c.name) ?? [];
-
 async function stopWorker(worker: StartedService) {
   worker.child.kill("SIGTERM");
   expect(await worker.exited, worker.output().slice(-3000)).toBe(0);
@@ -104,7 +76,7 @@ describe("worker /readyz", () => {
     const port = await freePort();
     const worker = startWorker(port, docker);
     try {
-      const ready = await waitReadyz(port, (code) => code === 200, worker);
+      const ready = await waitForReadyz(port, 200, { service: worker });
       expect(ready.code, JSON.stringify(ready.report)).toBe(200);
       expect(ready.report?.status).toBe("ready");
       expect(ready.report?.checks.map((c) => c.name)).toEqual([
@@ -124,17 +96,17 @@ describe("worker /readyz", () => {
       ];
       for (const [service, check, message] of outages) {
         await service.stop();
-        const down = await waitReadyz(
+        const down = await waitForReadyz(
           port,
-          (code, r) => code === 503 && failed(r).includes(check),
-          worker,
+          ({ code, report }) => code === 503 && failedChecks(report).includes(check),
+          { service: worker },
         );
         expect(down.code, `${check}: ${JSON.stringify(down.report)}`).toBe(503);
         expect(down.report?.status).toBe("not ready");
         expect(down.report?.checks.find((c) => c.name === check)?.message).toMatch(message);
         expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
         await service.start();
-        const back = await waitReadyz(port, (code) => code === 200, worker);
+        const back = await waitForReadyz(port, 200, { service: worker });
         expect(back.code, `${check} back: ${JSON.stringify(back.report)}`).toBe(200);
       }
     } finally {
@@ -153,8 +125,8 @@ describe("worker /readyz", () => {
     const worker = startWorker(port, docker, metricsPort);
     let runId = "";
     try {
-      const down = await waitReadyz(port, (code) => code === 503, worker);
-      expect(failed(down.report)).toEqual(["runtime"]);
+      const down = await waitForReadyz(port, 503, { service: worker });
+      expect(failedChecks(down.report)).toEqual(["runtime"]);
       expect(down.report?.checks.find((c) => c.name === "runtime")?.message).toMatch(
         /no runtime named runsc/,
       );
@@ -186,7 +158,7 @@ describe("worker /readyz", () => {
 
       // The same worker, once the engine shows runsc: ready, and the run is taken.
       docker.hideRuntime = undefined;
-      expect((await waitReadyz(port, (code) => code === 200, worker)).code).toBe(200);
+      expect((await waitForReadyz(port, 200, { service: worker })).code).toBe(200);
       const deadline = Date.now() + 30_000;
       let status = "QUEUED";
       while (status === "QUEUED" && Date.now() < deadline) {

@@ -291,6 +291,7 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     scope: "list",
     prepare: () => ({ email: `invitee-${randomUUID()}@x.test`, role: "VIEWER" }),
   },
+  listInvitations: { need: "own", scope: "list", prepare: () => ({}) },
   revokeInvitation: {
     need: "own",
     scope: "row",

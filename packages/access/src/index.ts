@@ -22,7 +22,11 @@ export type { JobDetail, JobSummary, SkippedFire } from "./jobs/read.ts";
 export { describeSchedule, nextFireTimes } from "./jobs/schedule.ts";
 export type { AccessReview, ReviewConnection, ReviewGroup, ReviewTool } from "./jobs/review.ts";
 export type { MemberSummary } from "./members/list.ts";
-export type { CreatedInvitation, CreateInvitationInput } from "./members/invitations.ts";
+export type {
+  CreatedInvitation,
+  CreateInvitationInput,
+  PendingInvitation,
+} from "./members/invitations.ts";
 export type { CreateModelProviderInput, UpdateModelProviderInput } from "./providers/manage.ts";
 export type { AddedRepository, AddRepositoryInput } from "./repositories/add.ts";
 export type { CreateWebhookInput, UpdateWebhookInput, WebhookSummary } from "./webhooks/manage.ts";

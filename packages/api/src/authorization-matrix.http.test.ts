@@ -230,6 +230,7 @@ const matrix: Record<string, Row> = {
     input: () => ({ token: `invitation_${randomUUID()}`, name: "New", password: MATRIX_PASSWORD }),
     expect: { ...notFoundWhenSignedIn, "signed out": "NOT_FOUND" },
   },
+  "auth.invitations.list": { access: "own", scope: "list", input: () => ({}) },
   "auth.invitations.preview": {
     access: "public",
     input: () => ({ token: `invitation_${randomUUID()}` }),

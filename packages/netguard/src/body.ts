@@ -8,12 +8,13 @@ import { tooLarge } from "./errors.ts";
 import type { Deadline } from "./deadline.ts";
 
 export function limitBody(
-  source: ReadableStream<Uint8Array>,
+  /** undici types a body as ReadableStream<any>; its chunks are bytes. */
+  source: ReadableStream,
   host: string,
   maxBytes: number,
   deadline: Deadline,
 ): ReadableStream<Uint8Array> {
-  const reader = source.getReader();
+  const reader = (source as ReadableStream<Uint8Array>).getReader();
   let received = 0;
   let onDeadline: (() => void) | undefined;
   return new ReadableStream<Uint8Array>(

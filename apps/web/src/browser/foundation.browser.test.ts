@@ -73,6 +73,17 @@ describe("the owner web app", () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, "sign-in");
 
+    // The form works from the keyboard alone, in reading order.
+    const focusedName = () => page.evaluate(() => document.activeElement?.getAttribute("name"));
+    for (let i = 0; i < 5 && (await focusedName()) !== "email"; i++) {
+      await page.keyboard.press("Tab");
+    }
+    expect(await focusedName()).toBe("email");
+    await page.keyboard.press("Tab");
+    expect(await focusedName()).toBe("password");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Sign in");
+
     await signIn(page, "not the passphrase");
     // The form's alert (Next's route announcer is an empty alert of its own).
     const alert = page.locator("form").getByRole("alert");

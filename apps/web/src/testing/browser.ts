@@ -49,3 +49,15 @@ export async function seriousA11yViolations(page: Page): Promise<A11yViolation[]
       targets: v.nodes.map((n) => n.target.join(" ")),
     }));
 }
+
+/**
+ * Collects the page's Content-Security-Policy violations as the browser reports them on the
+ * console (scripts, styles, inline style attributes…). A screen's own markup must cause none.
+ */
+export function watchCspViolations(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) seen.push(message.text());
+  });
+  return seen;
+}

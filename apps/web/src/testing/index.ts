@@ -1,5 +1,5 @@
-export { startWebApp } from "./web-app.ts";
+export { freshRedisUrl, startWebApp } from "./web-app.ts";
 export type { WebApp, WebAppOptions } from "./web-app.ts";
-export { launchBrowser, screenshot, seriousA11yViolations } from "./browser.ts";
+export { launchBrowser, screenshot, seriousA11yViolations, watchCspViolations } from "./browser.ts";
 export type { A11yViolation } from "./browser.ts";
 export { mutateAs, signInContext } from "./session.ts";

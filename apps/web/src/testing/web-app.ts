@@ -1,11 +1,12 @@
 // The real web process for browser tests: src/main.ts (API, health, webhooks and the BUILT
 // Next app — run `npm run build -w @secondshift/web` first; the test pipeline does) on a free
 // loopback port, against a fresh test database and the test Redis.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { resolve } from "node:path";
 import type { Db } from "@secondshift/db";
 import { createTestDatabase } from "@secondshift/db/testing";
 import { freePort, startService } from "@secondshift/service/testing";
+import { Redis } from "ioredis";
 
 const MAIN = resolve(import.meta.dirname, "..", "main.ts");
 
@@ -24,7 +25,7 @@ export interface WebAppOptions {
   /**
    * Serve another harness's stack (the journey test's worker and gateway): its database (the
    * caller drops it), its encryption key (base64), its Redis and extra settings such as the
-   * outbound policy. Default: a fresh database and key of its own, the test Redis.
+   * outbound policy. Default: a fresh database, key and Redis database of its own.
    */
   shared?: {
     database: { url: string; db: Db };
@@ -44,6 +45,23 @@ async function waitForHealth(origin: string, output: () => string): Promise<void
   throw new Error(`The web app did not become healthy:\n${output()}`);
 }
 
+/**
+ * A Redis database of its own (index 1–15 of the test Redis, emptied first): the sign-in rate
+ * limits count per client address, and every browser here is 127.0.0.1 — shared counters
+ * would let one test file's sign-ins lock out the next. At most 20 sign-ins per web app.
+ */
+export async function freshRedisUrl(): Promise<string> {
+  const url = new URL(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
+  url.pathname = `/${randomInt(1, 16)}`;
+  const redis = new Redis(url.toString(), { maxRetriesPerRequest: 1 });
+  try {
+    await redis.flushdb();
+  } finally {
+    redis.disconnect();
+  }
+  return url.toString();
+}
+
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
   const { shared } = options;
   const database = shared
@@ -53,7 +71,7 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
   const origin = `http://127.0.0.1:${port}`;
   const service = startService(MAIN, {
     DATABASE_URL: database.url,
-    REDIS_URL: shared?.redisUrl ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+    REDIS_URL: shared?.redisUrl ?? (await freshRedisUrl()),
     SECONDSHIFT_PUBLIC_URL: origin,
     SECONDSHIFT_ENCRYPTION_KEY: shared?.encryptionKeyB64 ?? randomBytes(32).toString("base64"),
     SECONDSHIFT_SETUP_TOKEN_REQUIRED: options.setupTokenRequired ? "true" : "false",

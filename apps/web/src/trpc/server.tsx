@@ -4,7 +4,12 @@
 // call procedures directly with `await caller()` (redirect decisions, server-only content).
 import "server-only";
 import type { AppRouter, ServerCaller } from "@secondshift/api";
-import { dehydrate, HydrationBoundary, type QueryClient } from "@tanstack/react-query";
+import {
+  dehydrate,
+  HydrationBoundary,
+  type FetchQueryOptions,
+  type QueryKey,
+} from "@tanstack/react-query";
 import { createTRPCOptionsProxy, type TRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import { headers } from "next/headers";
 import { cache, type ReactNode } from "react";
@@ -33,7 +38,9 @@ export const caller = cache(async (): Promise<ServerCaller> =>
 );
 
 /** Starts a query on the server; the client component reading it finds it in the cache. */
-export function prefetch(options: Parameters<QueryClient["prefetchQuery"]>[0]): void {
+export function prefetch<TData, TError, TQueryKey extends QueryKey>(
+  options: FetchQueryOptions<TData, TError, TData, TQueryKey>,
+): void {
   void getQueryClient().prefetchQuery(options);
 }
 

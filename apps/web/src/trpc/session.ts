@@ -23,3 +23,11 @@ export async function currentUser() {
     throw error;
   }
 }
+
+/** The signed-in user and their role in the workspace (the layout already checked membership). */
+export async function requireMembership(workspaceId: string) {
+  const user = await requireUser();
+  const membership = user.workspaces.find((w) => w.id === workspaceId);
+  if (!membership) redirect("/");
+  return { user, role: membership.role };
+}

@@ -93,3 +93,51 @@ export async function revokeInvitation(
     });
   });
 }
+
+/** An invitation still waiting to be used (neither accepted, withdrawn nor expired). */
+export interface PendingInvitation {
+  invitationId: string;
+  email: string;
+  role: Role;
+  invitedBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** Owner: the workspace's open invitations (never a token: only its hash is stored). */
+export async function listInvitations(
+  ctx: ActorContext,
+  _input: Record<string, never>,
+): Promise<PendingInvitation[]> {
+  await requireRole(ctx, "own");
+  const rows = await ctx.db.invitation.findMany({
+    where: {
+      workspaceId: ctx.workspaceId,
+      acceptedAt: null,
+      revokedAt: null,
+      expiresAt: { gt: nowOf(ctx) },
+    },
+    select: {
+      id: true,
+      email: true,
+      role: true,
+      invitedById: true,
+      createdAt: true,
+      expiresAt: true,
+    },
+    orderBy: { createdAt: "desc" },
+  });
+  const inviters = await ctx.db.user.findMany({
+    where: { id: { in: [...new Set(rows.map((r) => r.invitedById))] } },
+    select: { id: true, name: true },
+  });
+  const nameOf = new Map(inviters.map((u) => [u.id, u.name]));
+  return rows.map((r) => ({
+    invitationId: r.id,
+    email: r.email,
+    role: r.role,
+    invitedBy: nameOf.get(r.invitedById) ?? "A former member",
+    createdAt: r.createdAt,
+    expiresAt: r.expiresAt,
+  }));
+}

@@ -14,6 +14,8 @@ export interface ModelProviderSummary {
   isDefault: boolean;
   /** The last successful check of the stored key (verifyModelProvider), or null. */
   verifiedAt: Date | null;
+  /** When the key was set or last replaced; the key itself is never read here. */
+  keyUpdatedAt: Date;
 }
 
 export async function listModelProviders(
@@ -21,7 +23,7 @@ export async function listModelProviders(
   _input: Record<string, never>,
 ): Promise<ModelProviderSummary[]> {
   await requireRole(ctx, "read");
-  return ctx.db.modelProvider.findMany({
+  const rows = await ctx.db.modelProvider.findMany({
     where: { workspaceId: ctx.workspaceId },
     select: {
       id: true,
@@ -32,7 +34,9 @@ export async function listModelProviders(
       allowedModels: true,
       isDefault: true,
       verifiedAt: true,
+      apiKeyUpdatedAt: true,
     },
     orderBy: { name: "asc" },
   });
+  return rows.map(({ apiKeyUpdatedAt, ...row }) => ({ ...row, keyUpdatedAt: apiKeyUpdatedAt }));
 }

@@ -56,8 +56,14 @@ describe("model providers", () => {
       baseUrl: "https://api.openai.com/v1",
       apiKey: "old-key",
     });
+    const keyTime = async () =>
+      (await listModelProviders(owner(), {})).find((p) => p.id === id)!.keyUpdatedAt.getTime();
+    const before = await keyTime();
+    await new Promise((r) => setTimeout(r, 5));
     await replaceModelProviderKey(owner(), { providerId: id, apiKey: "new-key" });
     expect((await stored(id)).key).toBe("new-key");
+    // The list says when the key changed (never the key).
+    expect(await keyTime()).toBeGreaterThan(before);
   });
 
   it("one default per workspace; a base URL with credentials is refused", async () => {

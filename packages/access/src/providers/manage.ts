@@ -7,6 +7,7 @@ import { AppError } from "@secondshift/errors";
 import { recordAudit, type AuditAction } from "../audit/record.ts";
 import {
   notFound,
+  nowOf,
   requireRole,
   requireService,
   type ActorContext,
@@ -103,6 +104,7 @@ export async function createModelProvider(
       kind: input.kind,
       baseUrl,
       apiKeyCiphertext,
+      apiKeyUpdatedAt: nowOf(ctx),
       defaultModel: input.defaultModel ?? null,
       allowedModels,
       isDefault: input.isDefault ?? false,
@@ -161,7 +163,10 @@ export async function replaceModelProviderKey(
   if (!existing) throw notFound("Model provider");
   const apiKeyCiphertext = await sealKey(keyring, workspaceId, existing.id, input.apiKey);
   await db.$transaction(async (tx) => {
-    await tx.modelProvider.update({ where: { id: existing.id }, data: { apiKeyCiphertext } });
+    await tx.modelProvider.update({
+      where: { id: existing.id },
+      data: { apiKeyCiphertext, apiKeyUpdatedAt: nowOf(ctx) },
+    });
     await audit(ctx, tx, "provider.key_replaced", existing.id);
   });
 }

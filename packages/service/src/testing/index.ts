@@ -92,3 +92,5 @@ export function seriesValue(
 
 export { dockerProxy, ownPostgres, ownRedis } from "./dependencies.ts";
 export type { DockerProxy, OwnService } from "./dependencies.ts";
+export { failedChecks, readyzOf, waitForReadyz } from "./readyz.ts";
+export type { ReadinessReport, ReadyzAnswer } from "./readyz.ts";

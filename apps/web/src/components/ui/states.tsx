@@ -45,3 +45,16 @@ export function ErrorState({
     </div>
   );
 }
+
+/** Confirms what an action changed (announced politely to screen readers). */
+export function Notice({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <p
+      role="status"
+      className="rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900"
+    >
+      {message}
+    </p>
+  );
+}

@@ -2,6 +2,7 @@ import { router } from "../../trpc.ts";
 import { changePassword } from "./change-password.ts";
 import { invitationsAccept } from "./invitations-accept.ts";
 import { invitationsCreate } from "./invitations-create.ts";
+import { invitationsList } from "./invitations-list.ts";
 import { invitationsPreview } from "./invitations-preview.ts";
 import { invitationsRevoke } from "./invitations-revoke.ts";
 import { me } from "./me.ts";
@@ -23,6 +24,7 @@ export const authRouter = router({
   changePassword,
   sessions: router({ list: sessionsList, revoke: sessionsRevoke }),
   invitations: router({
+    list: invitationsList,
     preview: invitationsPreview,
     accept: invitationsAccept,
     create: invitationsCreate,

@@ -13,6 +13,7 @@ export const providerSummary = z.object({
   allowedModels: z.array(z.string()),
   isDefault: z.boolean(),
   verifiedAt: z.date().nullable(),
+  keyUpdatedAt: z.date(),
 });
 
 export const list = workspaceProcedure

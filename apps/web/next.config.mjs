@@ -1,9 +1,10 @@
 // The owner web app (App Router, sources under src/app). It is served only by src/main.ts, which
 // prepares Next with this folder's built output; pages reach the API in-process through
 // src/server-api.ts, so no workspace package is bundled into the pages (type imports only).
-import type { NextConfig } from "next";
+// Plain JavaScript: the production image loads it at start without a TypeScript compiler.
 
-const config: NextConfig = {
+/** @type {import("next").NextConfig} */
+const config = {
   poweredByHeader: false,
   reactStrictMode: true,
   // `npm run typecheck` (tsc) checks the app; the build does not repeat it. The pages have

@@ -1,0 +1,49 @@
+// One run: its record (prefetched) and its live transcript (streamed in the browser).
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { Suspense } from "react";
+import { shortId } from "../../../../../components/runs/format.ts";
+import { RunDetail } from "../../../../../components/runs/run-detail.tsx";
+import { PageHeader } from "../../../../../components/ui/page-header.tsx";
+import { LoadingState } from "../../../../../components/ui/states.tsx";
+import { api, getQueryClient, HydrateClient, trpcCode } from "../../../../../trpc/server.tsx";
+import { requireUser } from "../../../../../trpc/session.ts";
+
+export const metadata: Metadata = { title: "Run" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export default async function RunPage({
+  params,
+}: {
+  params: Promise<{ workspaceId: string; runId: string }>;
+}) {
+  const { workspaceId, runId } = await params;
+  if (!UUID.test(runId)) notFound();
+  // A run of another workspace (or none) is a 404 page, not an error.
+  await getQueryClient()
+    .fetchQuery(api().runs.get.queryOptions({ workspaceId, runId }))
+    .catch((error: unknown) => {
+      if (trpcCode(error) === "NOT_FOUND") notFound();
+      throw error;
+    });
+  const user = await requireUser();
+  const role = user.workspaces.find((w) => w.id === workspaceId)?.role;
+  return (
+    <>
+      <PageHeader
+        title={`Run ${shortId(runId)}`}
+        description={<span className="font-mono">{runId}</span>}
+      />
+      <HydrateClient>
+        <Suspense fallback={<LoadingState label="Loading the run…" />}>
+          <RunDetail
+            workspaceId={workspaceId}
+            runId={runId}
+            canOperate={role !== undefined && role !== "VIEWER"}
+          />
+        </Suspense>
+      </HydrateClient>
+    </>
+  );
+}

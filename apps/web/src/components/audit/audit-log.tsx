@@ -1,0 +1,250 @@
+"use client";
+// The audit log: who did what, newest first, filtered by actor, action, connection, tool and
+// day, paged by cursor; export links download the same filtered rows as NDJSON or CSV.
+import { useInfiniteQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useId, useState } from "react";
+import { useTRPC } from "../../trpc/react.tsx";
+import { formatDuration, formatTime, shortId } from "../runs/format.ts";
+import { DayInput } from "../runs/runs-list.tsx";
+import { Badge } from "../ui/badge.tsx";
+import { Button } from "../ui/button.tsx";
+import { errorMessage } from "../ui/error-message.ts";
+import { EmptyState, ErrorState, LoadingState } from "../ui/states.tsx";
+import { Table, Td, Th, Tr } from "../ui/table.tsx";
+import {
+  auditExportHref,
+  auditListInput,
+  matchesShown,
+  NO_AUDIT_FILTERS,
+  type AuditFilters,
+} from "./audit-query.ts";
+import type { AuditNames } from "./names.ts";
+import { useAuditNames } from "./names.ts";
+
+export function AuditLog({ workspaceId }: { workspaceId: string }) {
+  const trpc = useTRPC();
+  const [filters, setFilters] = useState<AuditFilters>(NO_AUDIT_FILTERS);
+  const names = useAuditNames(workspaceId);
+  const events = useInfiniteQuery(
+    trpc.audit.list.infiniteQueryOptions(auditListInput(workspaceId, filters), {
+      getNextPageParam: (page) => page.nextCursor ?? undefined,
+    }),
+  );
+  const items = (events.data?.pages.flatMap((p) => p.items) ?? []).filter((e) =>
+    matchesShown(e, filters),
+  );
+  const filtered = Object.values(filters).some(Boolean);
+  return (
+    <div className="flex flex-col gap-4">
+      <AuditFiltersForm filters={filters} names={names} onChange={setFilters} />
+      <p className="flex flex-wrap gap-4 text-sm">
+        <span className="text-slate-700">Export these entries:</span>
+        <a
+          className="text-indigo-700 underline"
+          href={auditExportHref(workspaceId, "ndjson", filters)}
+        >
+          Download NDJSON
+        </a>
+        <a
+          className="text-indigo-700 underline"
+          href={auditExportHref(workspaceId, "csv", filters)}
+        >
+          Download CSV
+        </a>
+      </p>
+      {events.isPending ? (
+        <LoadingState label="Loading the audit log…" />
+      ) : events.isError ? (
+        <ErrorState
+          title="The audit log could not be loaded"
+          message={errorMessage(events.error)}
+          action={<Button onClick={() => void events.refetch()}>Retry</Button>}
+        />
+      ) : items.length === 0 && !events.hasNextPage ? (
+        <EmptyState title={filtered ? "No entry matches these filters" : "Nothing recorded yet"}>
+          {filtered
+            ? "Clear a filter to see more entries."
+            : "Changes to the workspace and every tool call of a run are recorded here."}
+        </EmptyState>
+      ) : (
+        <>
+          <Table caption="Audit log">
+            <thead>
+              <tr>
+                <Th>When</Th>
+                <Th>Actor</Th>
+                <Th>Action</Th>
+                <Th>Target</Th>
+                <Th>Connection / tool</Th>
+                <Th>Outcome</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((e) => (
+                <Tr key={e.id}>
+                  <Td className="whitespace-nowrap">{formatTime(e.createdAt)}</Td>
+                  <Td>
+                    <Actor
+                      workspaceId={workspaceId}
+                      type={e.actorType}
+                      id={e.actorId}
+                      names={names}
+                    />
+                  </Td>
+                  <Td className="font-mono text-xs">{e.action}</Td>
+                  <Td>
+                    {e.targetType
+                      ? `${e.targetType} ${e.targetId ? shortId(e.targetId) : ""}`
+                      : "—"}
+                  </Td>
+                  <Td>
+                    {e.connectionId
+                      ? (names.connections.get(e.connectionId) ?? shortId(e.connectionId))
+                      : "—"}
+                    {e.toolName ? <code className="ml-1 text-xs">{e.toolName}</code> : null}
+                  </Td>
+                  <Td>
+                    {e.outcome ? (
+                      <Badge
+                        tone={e.outcome === "ok" || e.outcome === "success" ? "good" : "neutral"}
+                      >
+                        {e.outcome}
+                      </Badge>
+                    ) : (
+                      "—"
+                    )}
+                    {e.durationMs !== null ? (
+                      <span className="ml-1 text-xs text-slate-600">
+                        {formatDuration(e.durationMs)}
+                      </span>
+                    ) : null}
+                  </Td>
+                </Tr>
+              ))}
+            </tbody>
+          </Table>
+          {events.hasNextPage ? (
+            <div>
+              <Button
+                tone="secondary"
+                pending={events.isFetchingNextPage}
+                onClick={() => void events.fetchNextPage()}
+              >
+                Load more
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}
+
+function Actor(props: { workspaceId: string; type: string; id: string; names: AuditNames }) {
+  if (props.type === "RUN") {
+    return (
+      <Link href={`/w/${props.workspaceId}/runs/${props.id}`} className="text-indigo-700 underline">
+        {`Run ${shortId(props.id)}`}
+      </Link>
+    );
+  }
+  if (props.type === "SYSTEM") return <>System</>;
+  return <>{props.names.members.get(props.id) ?? `User ${shortId(props.id)}`}</>;
+}
+
+function AuditFiltersForm(props: {
+  filters: AuditFilters;
+  names: AuditNames;
+  onChange: (filters: AuditFilters) => void;
+}) {
+  const id = useId();
+  const set = (key: keyof AuditFilters) => (value: string) =>
+    props.onChange({ ...props.filters, [key]: value });
+  const control = "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm";
+  const label = "text-sm font-medium text-slate-800";
+  return (
+    <form
+      aria-label="Filter the audit log"
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={(e) => e.preventDefault()}
+    >
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-actor`} className={label}>
+          Actor
+        </label>
+        <select
+          id={`${id}-actor`}
+          className={control}
+          value={props.filters.actorId}
+          onChange={(e) => set("actorId")(e.target.value)}
+        >
+          <option value="">Anyone</option>
+          {[...props.names.members].map(([userId, name]) => (
+            <option key={userId} value={userId}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-action`} className={label}>
+          Action
+        </label>
+        <input
+          id={`${id}-action`}
+          className={control}
+          placeholder="e.g. webhook.created"
+          value={props.filters.action}
+          onChange={(e) => set("action")(e.target.value)}
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-connection`} className={label}>
+          Connection
+        </label>
+        <select
+          id={`${id}-connection`}
+          className={control}
+          value={props.filters.connectionId}
+          onChange={(e) => set("connectionId")(e.target.value)}
+        >
+          <option value="">Any connection</option>
+          {[...props.names.connections].map(([connectionId, name]) => (
+            <option key={connectionId} value={connectionId}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-tool`} className={label}>
+          Tool
+        </label>
+        <input
+          id={`${id}-tool`}
+          className={control}
+          value={props.filters.toolName}
+          onChange={(e) => set("toolName")(e.target.value)}
+        />
+      </div>
+      <DayInput
+        id={`${id}-since`}
+        label="From"
+        value={props.filters.since}
+        onChange={set("since")}
+      />
+      <DayInput
+        id={`${id}-until`}
+        label="Until"
+        value={props.filters.until}
+        onChange={set("until")}
+      />
+      {Object.values(props.filters).some(Boolean) ? (
+        <Button tone="secondary" onClick={() => props.onChange(NO_AUDIT_FILTERS)}>
+          Clear filters
+        </Button>
+      ) : null}
+    </form>
+  );
+}

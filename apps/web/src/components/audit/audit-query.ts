@@ -1,0 +1,69 @@
+// The audit log's filters, as the list query's input and as the export link's query string.
+// Connection and tool filters are sent to the API (and also applied to what is shown, so they
+// hold on a server that does not filter by them yet).
+import type { AppRouter } from "@secondshift/api";
+import type { inferRouterInputs } from "@trpc/server";
+import { dayEnd, dayStart } from "../runs/runs-query.ts";
+
+export interface AuditFilters {
+  actorId: string;
+  action: string;
+  connectionId: string;
+  toolName: string;
+  since: string;
+  until: string;
+}
+
+export const NO_AUDIT_FILTERS: AuditFilters = {
+  actorId: "",
+  action: "",
+  connectionId: "",
+  toolName: "",
+  since: "",
+  until: "",
+};
+
+export type AuditListInput = Omit<inferRouterInputs<AppRouter>["audit"]["list"], "cursor">;
+
+function present(filters: AuditFilters) {
+  return {
+    ...(filters.actorId ? { actorId: filters.actorId } : {}),
+    ...(filters.action.trim() ? { action: filters.action.trim() } : {}),
+    ...(filters.connectionId ? { connectionId: filters.connectionId } : {}),
+    ...(filters.toolName.trim() ? { toolName: filters.toolName.trim() } : {}),
+  };
+}
+
+export function auditListInput(workspaceId: string, filters: AuditFilters): AuditListInput {
+  return {
+    workspaceId,
+    limit: 50,
+    ...present(filters),
+    ...(filters.since ? { since: dayStart(filters.since) } : {}),
+    ...(filters.until ? { until: dayEnd(filters.until) } : {}),
+  };
+}
+
+/** GET /api/audit/export with the same filters (dates as ISO times). */
+export function auditExportHref(
+  workspaceId: string,
+  format: "ndjson" | "csv",
+  filters: AuditFilters,
+): string {
+  const query = new URLSearchParams({ workspaceId, format, ...present(filters) });
+  const since = dayStart(filters.since);
+  const until = dayEnd(filters.until);
+  if (since) query.set("since", since.toISOString());
+  if (until) query.set("until", until.toISOString());
+  return `/api/audit/export?${query.toString()}`;
+}
+
+export function matchesShown(
+  event: { connectionId: string | null; toolName: string | null },
+  filters: AuditFilters,
+): boolean {
+  return (
+    (!filters.connectionId || event.connectionId === filters.connectionId) &&
+    (!filters.toolName.trim() || event.toolName === filters.toolName.trim())
+  );
+}

@@ -1,0 +1,175 @@
+"use client";
+// The overview's panels: what waits for the owner (approvals), what is running now, what
+// failed to report (webhook deliveries) and repositories whose sync or config is broken.
+// Every string from a repository or a run is rendered as text.
+import { useSuspenseQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Badge } from "../ui/badge.tsx";
+import { formatDateTime } from "../ui/format.ts";
+import { useTRPC } from "../../trpc/react.tsx";
+import { OverviewSection, Quiet } from "./section.tsx";
+
+const link = "text-indigo-700 underline";
+
+function useJobNames(workspaceId: string) {
+  const trpc = useTRPC();
+  const { data: jobs } = useSuspenseQuery(trpc.jobs.list.queryOptions({ workspaceId }));
+  return { jobs, nameOf: new Map(jobs.map((j) => [j.id, j.name])) };
+}
+
+export function ApprovalsPanel({ workspaceId }: { workspaceId: string }) {
+  const waiting = useJobNames(workspaceId).jobs.filter((j) => j.status === "NEEDS_APPROVAL");
+  return (
+    <OverviewSection id="approvals" title="Jobs waiting for approval" count={waiting.length}>
+      {waiting.length === 0 ? (
+        <Quiet>No job is waiting: every requested access has been decided.</Quiet>
+      ) : (
+        <ul className="flex flex-col gap-1 text-sm">
+          {waiting.map((job) => (
+            <li key={job.id}>
+              <Link className={link} href={`/w/${workspaceId}/jobs/${job.id}`}>
+                {job.name}
+              </Link>{" "}
+              <span className="text-slate-600">
+                ({job.key}, config of {formatDateTime(job.updatedAt)})
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </OverviewSection>
+  );
+}
+
+export function ActiveRunsPanel({ workspaceId }: { workspaceId: string }) {
+  const trpc = useTRPC();
+  const { nameOf } = useJobNames(workspaceId);
+  const { data } = useSuspenseQuery(
+    trpc.runs.list.queryOptions({ workspaceId, status: ["QUEUED", "RUNNING"], limit: 20 }),
+  );
+  return (
+    <OverviewSection id="active-runs" title="Active runs" count={data.items.length}>
+      {data.items.length === 0 ? (
+        <Quiet>Nothing is running or queued.</Quiet>
+      ) : (
+        <ul className="flex flex-col gap-1 text-sm">
+          {data.items.map((run) => (
+            <li key={run.id} className="flex flex-wrap items-center gap-2">
+              <Badge tone={run.status === "RUNNING" ? "info" : "neutral"}>
+                {run.status === "RUNNING" ? "Running" : "Queued"}
+              </Badge>
+              <Link className={link} href={`/w/${workspaceId}/runs/${run.id}`}>
+                {nameOf.get(run.jobId) ?? "Run"}
+              </Link>
+              <span className="text-slate-600">
+                {run.startedAt
+                  ? `started ${formatDateTime(run.startedAt)}`
+                  : `queued ${formatDateTime(run.queuedAt)}`}
+                , {run.tokensUsed} of {run.budgetTokens} tokens
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </OverviewSection>
+  );
+}
+
+export function FailedDeliveriesPanel({ workspaceId }: { workspaceId: string }) {
+  const trpc = useTRPC();
+  const { data } = useSuspenseQuery(
+    trpc.webhooks.deliveries.queryOptions({ workspaceId, status: "FAILED", limit: 10 }),
+  );
+  return (
+    <OverviewSection
+      id="failed-deliveries"
+      title="Failed webhook deliveries"
+      count={data.items.length}
+    >
+      {data.items.length === 0 ? (
+        <Quiet>Every run report reached its webhook.</Quiet>
+      ) : (
+        <ul className="flex flex-col gap-1 text-sm">
+          {data.items.map((d) => {
+            const last = d.attempts.at(-1);
+            return (
+              <li key={d.id}>
+                <Link className={link} href={`/w/${workspaceId}/runs/${d.runId}`}>
+                  Report of a run
+                </Link>{" "}
+                <span className="text-slate-600">
+                  — {d.attemptCount} attempts,{" "}
+                  {last?.statusCode
+                    ? `last answered ${last.statusCode}`
+                    : (last?.error ?? "no answer")}
+                  , {formatDateTime(d.createdAt)}.
+                </span>{" "}
+                <Link className={link} href={`/w/${workspaceId}/webhooks`}>
+                  Redeliver
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </OverviewSection>
+  );
+}
+
+interface ConfigError {
+  file: string;
+  line: number;
+  message: string;
+}
+
+function configErrorsOf(value: unknown): ConfigError[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (e): e is ConfigError =>
+      typeof e === "object" &&
+      e !== null &&
+      typeof (e as ConfigError).file === "string" &&
+      typeof (e as ConfigError).line === "number" &&
+      typeof (e as ConfigError).message === "string",
+  );
+}
+
+export function RepositoryProblemsPanel({ workspaceId }: { workspaceId: string }) {
+  const trpc = useTRPC();
+  const { data: repositories } = useSuspenseQuery(
+    trpc.repositories.list.queryOptions({ workspaceId }),
+  );
+  const broken = repositories
+    .map((r) => ({ ...r, errors: configErrorsOf(r.configErrors) }))
+    .filter((r) => r.syncError !== null || r.errors.length > 0);
+  return (
+    <OverviewSection id="repository-problems" title="Sync and config errors" count={broken.length}>
+      {broken.length === 0 ? (
+        <Quiet>Every repository synced and its .secondshift.yaml is valid.</Quiet>
+      ) : (
+        <ul className="flex flex-col gap-2 text-sm">
+          {broken.map((r) => (
+            <li key={r.id}>
+              <Link className={link} href={`/w/${workspaceId}/repositories`}>
+                {r.fullName}
+              </Link>
+              {r.syncError ? <p className="text-red-800">Sync failed: {r.syncError}</p> : null}
+              {r.errors.length > 0 ? (
+                <ul className="ml-4 list-disc text-slate-700">
+                  {r.errors.slice(0, 5).map((e, i) => (
+                    <li key={i}>
+                      <span className="font-mono">
+                        {e.file}:{e.line}
+                      </span>{" "}
+                      {e.message}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </OverviewSection>
+  );
+}

@@ -1,0 +1,263 @@
+"use client";
+// One run: status, tokens against budget, timings, the live transcript, the diff artifact and
+// the webhook reports; Cancel for owners and admins while it is queued or running (asks first).
+// The run's record is re-read whenever the transcript shows a status change and when the
+// stream ends, so the header always shows the final status. Usage, timings, the diff and the
+// deliveries are shown when the API returns them (older servers: the basic fields only).
+import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useTRPC } from "../../trpc/react.tsx";
+import { Button } from "../ui/button.tsx";
+import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
+import { errorMessage } from "../ui/error-message.ts";
+import { DeliveryList, type DeliveryItem } from "../webhooks/delivery-list.tsx";
+import { DiffView } from "./diff-view.tsx";
+import { formatDuration, formatTime, formatTokens, shortId } from "./format.ts";
+import { isActiveStatus } from "./status.ts";
+import { RunStatusBadge } from "./status-badge.tsx";
+import { TranscriptView } from "./transcript.tsx";
+import { useTranscript } from "./use-transcript.ts";
+
+/** Detail fields newer API versions add to runs.get. */
+interface RunExtras {
+  job?: { key: string; name: string };
+  usage?: { tokensUsed: number; budgetTokens: number; budgetPercent: number; toolCalls: number };
+  timings?: { waitMs: number | null; runMs: number | null; totalMs: number | null };
+  diff?: { text: string; truncated: boolean; totalChars: number } | null;
+  deliveries?: DeliveryItem[];
+}
+
+const REREAD_AFTER_END_MS = [1_500, 5_000];
+
+export function RunDetail(props: { workspaceId: string; runId: string; canOperate: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const input = { workspaceId: props.workspaceId, runId: props.runId };
+  const { data } = useSuspenseQuery(trpc.runs.get.queryOptions(input));
+  const run: RunView = data;
+  // The job's name, until runs.get carries it everywhere.
+  const job = useQuery({
+    ...trpc.jobs.get.queryOptions({ workspaceId: props.workspaceId, jobId: data.jobId }),
+    enabled: !run.job,
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey(input) });
+  const transcript = useTranscript(input, (event) => {
+    if (event.type === "status") void refresh();
+  });
+  // The stream ended at the final status: read the record again. The lifecycle writes the
+  // summary and diff just after the status, and webhook reports are queued after that, so it
+  // is read once more a little later too.
+  const ended = transcript.state === "ended";
+  useEffect(() => {
+    if (!ended) return;
+    void refresh();
+    const timers = REREAD_AFTER_END_MS.map((ms) => setTimeout(() => void refresh(), ms));
+    return () => timers.forEach(clearTimeout);
+  }, [ended]);
+
+  return (
+    <div className="flex flex-col gap-6">
+      <RunSummaryPanel run={{ ...run, job: run.job ?? job.data }} {...props} onChanged={refresh} />
+      <TranscriptView transcript={transcript} />
+      <section aria-labelledby="diff-heading" className="flex flex-col gap-2">
+        <h2 id="diff-heading" className="text-base font-semibold text-slate-900">
+          Changes
+        </h2>
+        {run.diff === undefined ? (
+          <p className="text-sm text-slate-600">The diff is not available from this server yet.</p>
+        ) : run.diff === null || run.diff.text === "" ? (
+          <p className="text-sm text-slate-600">The run changed no file.</p>
+        ) : (
+          <>
+            <DiffView text={run.diff.text} />
+            {run.diff.truncated ? (
+              <p className="text-xs text-slate-600">
+                {`Shown: the first ${formatTokens(run.diff.text.length)} of ${formatTokens(run.diff.totalChars)} characters.`}
+              </p>
+            ) : null}
+          </>
+        )}
+      </section>
+      <section aria-labelledby="deliveries-heading" className="flex flex-col gap-2">
+        <h2 id="deliveries-heading" className="text-base font-semibold text-slate-900">
+          Webhook reports
+        </h2>
+        {run.deliveries === undefined ? (
+          <p className="text-sm text-slate-600">
+            Reports of this run are listed on the Webhooks page.
+          </p>
+        ) : run.deliveries.length === 0 ? (
+          <p className="text-sm text-slate-600">No webhook report for this run.</p>
+        ) : (
+          <DeliveryList
+            workspaceId={props.workspaceId}
+            deliveries={run.deliveries}
+            canOperate={props.canOperate}
+          />
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** The run as this page reads it: the basic fields, and the newer ones when present. */
+interface RunView extends RunExtras {
+  id: string;
+  status: string;
+  trigger: string;
+  commitSha: string | null;
+  queuedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  tokensUsed: number;
+  budgetTokens: number;
+  inputTokens: number;
+  outputTokens: number;
+  error: string | null;
+  summary: string | null;
+  cancelRequestedAt: Date | null;
+}
+
+function RunSummaryPanel(props: {
+  run: RunView;
+  workspaceId: string;
+  canOperate: boolean;
+  onChanged: () => Promise<void>;
+}) {
+  const { run } = props;
+  const used = run.usage?.tokensUsed ?? run.tokensUsed;
+  const budget = run.usage?.budgetTokens ?? run.budgetTokens;
+  const timings = run.timings ?? {
+    waitMs: run.startedAt ? run.startedAt.getTime() - run.queuedAt.getTime() : null,
+    runMs:
+      run.startedAt && run.finishedAt ? run.finishedAt.getTime() - run.startedAt.getTime() : null,
+    totalMs: run.finishedAt ? run.finishedAt.getTime() - run.queuedAt.getTime() : null,
+  };
+  return (
+    <section aria-label="Run summary" className="rounded-lg border border-slate-200 bg-white p-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <span className="text-sm text-slate-700">Status</span>
+        <span data-testid="run-status">
+          <RunStatusBadge status={run.status} />
+        </span>
+        {run.cancelRequestedAt && isActiveStatus(run.status) ? (
+          <span className="text-sm text-amber-900">Cancel requested; stopping…</span>
+        ) : null}
+        {props.canOperate ? (
+          <CancelRun
+            workspaceId={props.workspaceId}
+            runId={run.id}
+            cancellable={isActiveStatus(run.status) && !run.cancelRequestedAt}
+            onChanged={props.onChanged}
+          />
+        ) : null}
+      </div>
+      <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
+        <Item term="Job">{run.job?.name ?? "—"}</Item>
+        <Item term="Trigger">{run.trigger === "SCHEDULE" ? "Schedule" : "Manual"}</Item>
+        <Item term="Commit">
+          <span className="font-mono">{run.commitSha ? run.commitSha.slice(0, 12) : "—"}</span>
+        </Item>
+        <Item term="Queued">{formatTime(run.queuedAt)}</Item>
+        <Item term="Started">{formatTime(run.startedAt)}</Item>
+        <Item term="Finished">{formatTime(run.finishedAt)}</Item>
+        <Item term="Waited">{formatDuration(timings.waitMs)}</Item>
+        <Item term="Ran for">{formatDuration(timings.runMs)}</Item>
+        <Item term="Total">{formatDuration(timings.totalMs)}</Item>
+        <Item term="Tokens against budget">
+          <span className="flex items-center gap-2">
+            <meter
+              min={0}
+              max={Math.max(budget, 1)}
+              value={used}
+              high={budget * 0.8}
+              aria-label="Tokens used of the budget"
+              className="w-28"
+            />
+            <span>{`${formatTokens(used)} of ${formatTokens(budget)}`}</span>
+          </span>
+        </Item>
+        <Item term="Input / output tokens">
+          {`${formatTokens(run.inputTokens)} / ${formatTokens(run.outputTokens)}`}
+        </Item>
+        {run.usage ? <Item term="Tool calls">{formatTokens(run.usage.toolCalls)}</Item> : null}
+      </dl>
+      {run.error ? (
+        <p role="alert" className="mt-4 rounded-md bg-red-50 p-2 text-sm text-red-900">
+          {run.error}
+        </p>
+      ) : null}
+      {run.summary ? (
+        <div className="mt-4">
+          <h2 className="text-sm font-semibold text-slate-900">Result</h2>
+          <p className="mt-1 text-sm whitespace-pre-wrap text-slate-800">{run.summary}</p>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function Item(props: { term: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-600">{props.term}</dt>
+      <dd className="text-slate-900">{props.children}</dd>
+    </div>
+  );
+}
+
+function CancelRun(props: {
+  workspaceId: string;
+  runId: string;
+  cancellable: boolean;
+  onChanged: () => Promise<void>;
+}) {
+  const trpc = useTRPC();
+  const [open, setOpen] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const cancel = useMutation(
+    trpc.runs.cancel.mutationOptions({
+      onSuccess: async (result) => {
+        setOpen(false);
+        setMessage({
+          ok: true,
+          text:
+            result.status === "CANCELLED"
+              ? "The run was cancelled."
+              : "Cancel requested: the run stops at its next step.",
+        });
+        await props.onChanged();
+      },
+      onError: (error) => {
+        setOpen(false);
+        setMessage({ ok: false, text: errorMessage(error) });
+      },
+    }),
+  );
+  return (
+    <>
+      {props.cancellable ? (
+        <Button tone="danger" onClick={() => setOpen(true)}>
+          Cancel run
+        </Button>
+      ) : null}
+      {message ? (
+        <span role={message.ok ? "status" : "alert"} className="text-sm">
+          {message.text}
+        </span>
+      ) : null}
+      <ConfirmDialog
+        open={open}
+        title={`Cancel run ${shortId(props.runId)}?`}
+        confirmLabel="Cancel the run"
+        tone="danger"
+        pending={cancel.isPending}
+        onCancel={() => setOpen(false)}
+        onConfirm={() => cancel.mutate({ workspaceId: props.workspaceId, runId: props.runId })}
+      >
+        The run stops: a queued run never starts, a running one is stopped at its next step and its
+        sandbox removed. Changes it made so far are not applied anywhere.
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,232 @@
+"use client";
+// The runs list: newest first, filtered by status, job and queued day, paged by cursor ("Load
+// more"). While a shown run is queued or running the list refreshes every few seconds, so
+// status badges stay live; with none active it stops asking.
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useId, useState } from "react";
+import { useTRPC } from "../../trpc/react.tsx";
+import { Button } from "../ui/button.tsx";
+import { errorMessage } from "../ui/error-message.ts";
+import { EmptyState, ErrorState, LoadingState } from "../ui/states.tsx";
+import { Table, Td, Th, Tr } from "../ui/table.tsx";
+import { formatDuration, formatTime, formatTokens, shortId } from "./format.ts";
+import {
+  NO_FILTERS,
+  nextRunsCursor,
+  typedRunsListInput,
+  withinDays,
+  type RunFilters,
+} from "./runs-query.ts";
+import { isActiveStatus, RUN_STATUSES, statusWord } from "./status.ts";
+import { RunStatusBadge } from "./status-badge.tsx";
+
+export const ACTIVE_POLL_MS = 3_000;
+
+export function RunsList({ workspaceId }: { workspaceId: string }) {
+  const trpc = useTRPC();
+  const [filters, setFilters] = useState<RunFilters>(NO_FILTERS);
+  const jobs = useQuery(trpc.jobs.list.queryOptions({ workspaceId }));
+  const runs = useInfiniteQuery({
+    ...trpc.runs.list.infiniteQueryOptions(typedRunsListInput(workspaceId, filters), {
+      getNextPageParam: nextRunsCursor,
+    }),
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((p) => p.items.some((r) => isActiveStatus(r.status)))
+        ? ACTIVE_POLL_MS
+        : false,
+  });
+  const jobNames = new Map((jobs.data ?? []).map((j) => [j.id, j.name]));
+  const items = (runs.data?.pages.flatMap((p) => p.items) ?? []).filter((r) =>
+    withinDays(r.queuedAt, filters),
+  );
+  const filtered = Object.values(filters).some(Boolean);
+
+  return (
+    <div className="flex flex-col gap-4">
+      <RunFiltersForm
+        filters={filters}
+        jobs={jobs.data ?? []}
+        onChange={(next) => setFilters(next)}
+      />
+      {runs.isPending ? (
+        <LoadingState label="Loading runs…" />
+      ) : runs.isError ? (
+        <ErrorState
+          title="The runs could not be loaded"
+          message={errorMessage(runs.error)}
+          action={<Button onClick={() => void runs.refetch()}>Retry</Button>}
+        />
+      ) : items.length === 0 ? (
+        <EmptyState
+          title={filtered ? "No run matches these filters" : "No runs yet"}
+          action={
+            runs.hasNextPage ? (
+              <Button
+                tone="secondary"
+                pending={runs.isFetchingNextPage}
+                onClick={() => void runs.fetchNextPage()}
+              >
+                Look further back
+              </Button>
+            ) : undefined
+          }
+        >
+          {filtered
+            ? "Clear a filter to see more runs."
+            : "Runs appear here when a job's schedule fires or someone presses Run now on a job."}
+        </EmptyState>
+      ) : (
+        <>
+          <Table caption="Runs">
+            <thead>
+              <tr>
+                <Th>Run</Th>
+                <Th>Job</Th>
+                <Th>Status</Th>
+                <Th>Trigger</Th>
+                <Th>Queued</Th>
+                <Th>Duration</Th>
+                <Th>Tokens</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((run) => (
+                <Tr key={run.id}>
+                  <Td>
+                    <Link
+                      href={`/w/${workspaceId}/runs/${run.id}`}
+                      className="font-mono text-indigo-700 underline"
+                      aria-label={`Run ${shortId(run.id)}, ${statusWord(run.status).word}`}
+                    >
+                      {shortId(run.id)}
+                    </Link>
+                  </Td>
+                  <Td>{jobNames.get(run.jobId) ?? "—"}</Td>
+                  <Td>
+                    <RunStatusBadge status={run.status} />
+                  </Td>
+                  <Td>{run.trigger === "SCHEDULE" ? "Schedule" : "Manual"}</Td>
+                  <Td className="whitespace-nowrap">{formatTime(run.queuedAt)}</Td>
+                  <Td>
+                    {run.startedAt && run.finishedAt
+                      ? formatDuration(run.finishedAt.getTime() - run.startedAt.getTime())
+                      : "—"}
+                  </Td>
+                  <Td className="whitespace-nowrap">
+                    {formatTokens(run.tokensUsed)} / {formatTokens(run.budgetTokens)}
+                  </Td>
+                </Tr>
+              ))}
+            </tbody>
+          </Table>
+          {runs.hasNextPage ? (
+            <div>
+              <Button
+                tone="secondary"
+                pending={runs.isFetchingNextPage}
+                onClick={() => void runs.fetchNextPage()}
+              >
+                Load more
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}
+
+function RunFiltersForm(props: {
+  filters: RunFilters;
+  jobs: ReadonlyArray<{ id: string; name: string }>;
+  onChange: (filters: RunFilters) => void;
+}) {
+  const id = useId();
+  const set = (key: keyof RunFilters) => (value: string) =>
+    props.onChange({ ...props.filters, [key]: value });
+  const select = "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm";
+  return (
+    <form
+      aria-label="Filter runs"
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={(e) => e.preventDefault()}
+    >
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-status`} className="text-sm font-medium text-slate-800">
+          Status
+        </label>
+        <select
+          id={`${id}-status`}
+          className={select}
+          value={props.filters.status}
+          onChange={(e) => set("status")(e.target.value)}
+        >
+          <option value="">Any status</option>
+          {RUN_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {statusWord(s).word}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-job`} className="text-sm font-medium text-slate-800">
+          Job
+        </label>
+        <select
+          id={`${id}-job`}
+          className={select}
+          value={props.filters.jobId}
+          onChange={(e) => set("jobId")(e.target.value)}
+        >
+          <option value="">Any job</option>
+          {props.jobs.map((j) => (
+            <option key={j.id} value={j.id}>
+              {j.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <DayInput
+        id={`${id}-since`}
+        label="Queued from"
+        value={props.filters.since}
+        onChange={set("since")}
+      />
+      <DayInput
+        id={`${id}-until`}
+        label="Queued until"
+        value={props.filters.until}
+        onChange={set("until")}
+      />
+      {Object.values(props.filters).some(Boolean) ? (
+        <Button tone="secondary" onClick={() => props.onChange(NO_FILTERS)}>
+          Clear filters
+        </Button>
+      ) : null}
+    </form>
+  );
+}
+
+export function DayInput(props: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={props.id} className="text-sm font-medium text-slate-800">
+        {props.label} <span className="font-normal text-slate-600">(UTC)</span>
+      </label>
+      <input
+        id={props.id}
+        type="date"
+        className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+"use client";
+// The live transcript of one run: stored events, then each new one as it is written, over SSE
+// (tRPC's httpSubscriptionLink). After a dropped connection the browser's EventSource
+// reconnects on its own and sends Last-Event-ID (the last event's seq); the server continues
+// after it. An event is kept only when its seq is past the last one kept, so a resend can
+// never show a line twice. A failed stream (not retried by tRPC) is reopened with Reconnect,
+// from the last seq held.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useTRPCClient } from "../../trpc/react.tsx";
+import { errorMessage } from "../ui/error-message.ts";
+
+/** One run event as the API streams it (payload masked by its writer, untrusted). */
+export interface TranscriptEvent {
+  seq: number;
+  type: string;
+  payload: unknown;
+  createdAt: Date;
+}
+
+export type StreamState = "connecting" | "live" | "reconnecting" | "ended" | "failed";
+
+export interface Transcript {
+  events: TranscriptEvent[];
+  state: StreamState;
+  error: string | null;
+  reconnect: () => void;
+}
+
+export function useTranscript(
+  input: { workspaceId: string; runId: string },
+  onEvent?: (event: TranscriptEvent) => void,
+): Transcript {
+  const client = useTRPCClient();
+  const [events, setEvents] = useState<TranscriptEvent[]>([]);
+  const [state, setState] = useState<StreamState>("connecting");
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const lastSeq = useRef(-1);
+  const onEventRef = useRef(onEvent);
+  onEventRef.current = onEvent;
+  const { workspaceId, runId } = input;
+
+  useEffect(() => {
+    const from = lastSeq.current;
+    // Callbacks of a subscription this effect already closed are ignored.
+    let closed = false;
+    const subscription = client.runs.transcript.subscribe(
+      { workspaceId, runId, lastEventId: from < 0 ? null : String(from) },
+      {
+        onStarted: () => !closed && setState("live"),
+        onData: ({ data }) => {
+          if (closed || data.seq <= lastSeq.current) return;
+          lastSeq.current = data.seq;
+          setEvents((prev) => [...prev, data]);
+          onEventRef.current?.(data);
+        },
+        onConnectionStateChange: (s) => {
+          if (closed) return;
+          if (s.state === "connecting" && s.error) setState("reconnecting");
+          if (s.state === "pending") setState("live");
+        },
+        onError: (e) => {
+          if (closed) return;
+          setError(errorMessage(e));
+          setState("failed");
+        },
+        onComplete: () => !closed && setState((s) => (s === "failed" ? s : "ended")),
+      },
+    );
+    return () => {
+      closed = true;
+      subscription.unsubscribe();
+    };
+  }, [client, workspaceId, runId, attempt]);
+
+  const reconnect = useCallback(() => {
+    setError(null);
+    setState("connecting");
+    setAttempt((n) => n + 1);
+  }, []);
+
+  return { events, state, error, reconnect };
+}

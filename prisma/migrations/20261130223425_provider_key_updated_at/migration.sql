@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ModelProvider" ADD COLUMN     "apiKeyUpdatedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP;
