@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastToolResult } from "./harness/model-server.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
 import { startReceiver } from "./harness/receiver.ts";
-import { waitFor, waitForFinishedRun } from "./harness/scenario.ts";
+import { everywhere, findLeaks, waitFor, waitForFinishedRun } from "./harness/scenario.ts";
 
 const owner = {
   name: "Jo Journey",
@@ -374,15 +374,28 @@ describe("the owner's journey through the web app", () => {
     await expectAccessible("audit");
   }, 120_000);
 
-  it("no secret the owner typed reaches a page", async () => {
+  it("[P02][P04] no secret the owner typed reaches a page, a log, the transcript or the audit", async () => {
+    const secrets = {
+      providerKey,
+      gitToken,
+      webhookSecret,
+      encryptionKey: p.encryptionKeyB64,
+    };
+    const places: Record<string, string> = {};
     const pages = ["providers", "connections", "repositories", `jobs/${ids.job}`, "webhooks"];
     for (const path of [...pages, `runs/${ids.run}`, "audit"]) {
+      // The server-rendered page, then what the browser shows once its queries have answered.
+      places[`html of ${path}`] = await (
+        await context.request.get(`/w/${ids.workspace}/${path}`)
+      ).text();
       await page.goto(`/w/${ids.workspace}/${path}`);
-      await page.locator("main").waitFor();
-      const html = await page.content();
-      for (const secret of [gitToken, providerKey, webhookSecret, p.encryptionKeyB64]) {
-        expect(html.includes(secret), `${path}`).toBe(false);
-      }
+      await page.locator("main h1").waitFor();
+      places[`page ${path}`] = await page.content();
     }
+    const stored = await everywhere(p, ids.workspace, {
+      webProcess: app.output(),
+      webhookBody: receiver.received.map((r) => r.body).join("\n"),
+    });
+    expect(findLeaks({ ...places, ...stored }, secrets)).toEqual([]);
   }, 120_000);
 });
