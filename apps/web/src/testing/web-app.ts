@@ -25,8 +25,12 @@ export interface WebAppOptions {
   env?: Record<string, string>;
 }
 
-/** Lets the web process's netguard reach loopback services (as an operator allows an internal host). */
+/**
+ * Lets the web process's netguard reach plain-http loopback services (as an operator allows an
+ * internal host): outside production mode, and with loopback allowed explicitly.
+ */
 export const LOOPBACK_ALLOWED = {
+  SECONDSHIFT_ENV: "development",
   SECONDSHIFT_ALLOWED_PRIVATE_HOSTS: "localhost",
   SECONDSHIFT_ALLOWED_PRIVATE_CIDRS: "127.0.0.0/8,::1/128",
 };
