@@ -1,5 +1,6 @@
 import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deleteConnection } from "../connections/manage.ts";
 import { groupKey, storedRequest } from "../request.ts";
 import { upsertJobsFromConfig } from "../sync-jobs.ts";
 import {
@@ -36,12 +37,12 @@ const owner = () => ({
   workspaceId: a.workspaceId,
 });
 
-async function sync(tools: Parameters<typeof job>[1]) {
+async function sync(tools: Parameters<typeof job>[1], key = "triage") {
   const result = await upsertJobsFromConfig(t.db, {
     workspaceId: a.workspaceId,
     repositoryId: a.repositoryId,
     commit: "c1",
-    jobs: [job("triage", tools)],
+    jobs: [job(key, tools)],
   });
   return result.jobs[0]!;
 }
@@ -142,5 +143,37 @@ describe("the access review's diff against the last approval", () => {
     expect(review.lastApproval?.id).toBe(grantId);
     expect(review.lastApproval?.revokedAt).toBeInstanceOf(Date);
     expect(review.changes.map((c) => c.change)).toEqual(["unchanged"]);
+  });
+
+  it("a group bound to a connection that was deleted since shows the binding change", async () => {
+    const github = {
+      kind: "GITHUB" as const,
+      tools: [tool("list_issues")],
+      allowed: ["list_issues"],
+    };
+    const first = await seedConnection(t.db, keyring, a, { ...github, label: "GitHub one" });
+    const request = [
+      { kind: "GITHUB" as const, label: null, required: true, tools: ["list_issues"] },
+    ];
+    const j = await sync(request, "gh");
+    const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
+    await approveJob(owner(), { jobId: j.jobId, requestHash: row.requestHash });
+    // Deleting the connection revokes the grant; the only GitHub connection now is another one.
+    await deleteConnection(owner(), { connectionId: first });
+    const second = await seedConnection(t.db, keyring, a, { ...github, label: "GitHub two" });
+    const review = await getAccessReview(owner(), { jobId: j.jobId });
+    expect(review.lastApproval?.revokedAt).toBeInstanceOf(Date);
+    expect(review.changes).toEqual([
+      expect.objectContaining({
+        key: "GITHUB:",
+        change: "changed",
+        previousConnection: { id: first, label: "GitHub one (deleted)" },
+        connection: { id: second, label: "GitHub two" },
+        bindingChanged: true,
+        added: [],
+        removed: [],
+        unchanged: ["list_issues"],
+      }),
+    ]);
   });
 });

@@ -62,10 +62,15 @@ export async function grantConnections(db: DbClient, workspaceId: string, grant:
     b.connectionId ? [b.connectionId] : [],
   );
   if (ids.length === 0) return [];
-  return db.connection.findMany({
+  const rows = await db.connection.findMany({
     where: { workspaceId, id: { in: ids } },
-    select: { id: true, label: true, discoveredTools: true },
+    select: { id: true, label: true, discoveredTools: true, deletedAt: true },
   });
+  // Deleting renames the label to "<label> (removed <id>)" to free it; say it in words instead.
+  return rows.map(({ deletedAt, ...c }) => ({
+    ...c,
+    label: deletedAt ? `${c.label.replace(` (removed ${c.id})`, "")} (deleted)` : c.label,
+  }));
 }
 
 const marked = (names: readonly string[], connection: ConnectionRow | undefined): ChangedTool[] => {
@@ -89,6 +94,7 @@ export function diffAgainstGrant(
   previousConnections: readonly ConnectionRow[],
 ): ReviewChange[] {
   const bindings = readBindings(grant.bindings);
+  // Grant tools are stored per connection: two groups bound to one connection share its list.
   const granted = (connectionId: string | null) =>
     grant.tools.filter((t) => t.connectionId === connectionId).map((t) => t.toolName);
   const changes: ReviewChange[] = current.map(({ group, connection }) => {

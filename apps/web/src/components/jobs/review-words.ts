@@ -66,6 +66,8 @@ export function changeSentences(change: GroupChange, sameRequest = false): strin
   if (change.added.length > 0) out.push(`${addedHeading}: ${title} — ${marked(change.added)}.`);
   if (change.removed.length > 0)
     out.push(`No longer requested: ${title} — ${marked(change.removed)}.`);
+  // A group the last approval left unbound granted nothing, but it is gone all the same.
+  else if (change.change === "removed") out.push(`No longer requested: ${title}.`);
   if (change.bindingChanged && change.previousConnection && change.connection)
     out.push(
       `Connection changed: ${title} was approved on "${change.previousConnection.label}" and is now bound to "${change.connection.label}".`,

@@ -71,4 +71,11 @@ describe("what changed since the last approval, in words", () => {
       'Unchanged: MCP server "docs" — fetch page.',
     ]);
   });
+  it("a group no longer requested that was granted nothing is still named", () => {
+    const gone = { kind: "SENTRY" as const, label: null, change: "removed" as const };
+    const nothing = { previousConnection: null, connection: null, bindingChanged: false };
+    expect(changeSentences({ ...gone, ...nothing, added: [], removed: [], unchanged: [] })).toEqual(
+      ["No longer requested: Sentry."],
+    );
+  });
 });
