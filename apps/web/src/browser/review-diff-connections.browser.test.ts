@@ -172,6 +172,20 @@ describe("the connection page reaches the service", () => {
     await page.getByRole("button", { name: "Discover tools" }).click();
     await page.getByText("Found 1 tool: whoami.").waitFor();
     await expectAccessible(page, "connection-oauth-connected");
+
+    // Later the service refuses a refresh: the page says so, and Reconnect runs the flow again.
+    await app.db.connection.update({
+      where: { id },
+      data: { reconnectRequiredAt: new Date(), authError: "The service refused to renew it." },
+    });
+    await page.goto(`/w/${ws}/connections/${id}`);
+    await page.getByText("Reconnect needed").waitFor();
+    await page.getByText("The service refused to renew it.", { exact: false }).waitFor();
+    await page.getByRole("button", { name: "Reconnect" }).click();
+    await page.waitForURL(`${app.origin}/w/${ws}/connections/${id}?oauth=connected`);
+    await page.getByText("Connected with OAuth: the service authorized this connection.").waitFor();
+    expect(oauthServer.authorizeRequests.length).toBe(2);
+    expect(await page.getByText("Reconnect needed").count()).toBe(0);
     await page.close();
   }, 120_000);
 
