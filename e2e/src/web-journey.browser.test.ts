@@ -15,6 +15,7 @@ import {
 import {
   freshRedisUrl,
   launchBrowser,
+  LOOPBACK_ALLOWED,
   screenshot,
   seriousA11yViolations,
   startWebApp,
@@ -98,10 +99,10 @@ beforeAll(async () => {
         database: { url: p.t.url, db: p.t.db },
         encryptionKeyB64: p.encryptionKeyB64,
         redisUrl,
-        // The fakes listen on plain http on 127.0.0.1: development mode with the operator's
-        // private-address allowance, as the worker's loopback policy.
-        env: { SECONDSHIFT_ENV: "development", SECONDSHIFT_ALLOWED_PRIVATE_CIDRS: "127.0.0.1/32" },
       },
+      // The fakes listen on plain http on loopback: development mode with the operator's
+      // private-address allowance, as the worker's loopback policy.
+      env: LOOPBACK_ALLOWED,
     }),
     launchBrowser(),
   ]);
@@ -211,7 +212,7 @@ describe("the owner's journey through the web app", () => {
     await page.getByRole("link", { name: "everything" }).click();
     await page.getByRole("heading", { name: "Tools", exact: true }).waitFor();
     await page.getByRole("button", { name: "Discover tools" }).click();
-    await page.getByText(/^Found \d+ tools\./).waitFor(SLOW);
+    await page.getByText(/^Found \d+ tools: .*\becho\b/).waitFor(SLOW);
     await page.getByRole("checkbox", { name: "echo", exact: true }).check();
     await page.getByRole("button", { name: "Save allowed tools" }).click();
     await page.getByText("Saved: jobs may now use 1 tool on this connection.").waitFor();

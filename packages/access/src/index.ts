@@ -21,6 +21,7 @@ export type { ApproveJobInput, ApproveJobResult } from "./jobs/decisions.ts";
 export type { JobDetail, JobSummary, SkippedFire } from "./jobs/read.ts";
 export { describeSchedule, nextFireTimes } from "./jobs/schedule.ts";
 export type { AccessReview, ReviewConnection, ReviewGroup, ReviewTool } from "./jobs/review.ts";
+export type { ChangedTool, LastApproval, ReviewChange } from "./jobs/review-diff.ts";
 export type { MemberSummary } from "./members/list.ts";
 export type {
   CreatedInvitation,

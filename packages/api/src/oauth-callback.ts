@@ -15,9 +15,13 @@ import { describeInternalError } from "./errors.ts";
 
 export const OAUTH_CALLBACK_PATH = "/api/oauth/callback";
 
-/** The web app's pages the callback lands on. */
-const connectionPage = (publicUrl: string, connectionId: string) =>
-  new URL(`/connections/${connectionId}?oauth=connected`, publicUrl).toString();
+/**
+ * The web app's pages the callback lands on: the connection's own page in its workspace; a
+ * failure whose connection is unknown (bad state, signed out) lands on /connections, which sends
+ * the user on to their workspace's connections page with the same status.
+ */
+const connectionPage = (publicUrl: string, workspaceId: string, connectionId: string) =>
+  new URL(`/w/${workspaceId}/connections/${connectionId}?oauth=connected`, publicUrl).toString();
 const failedPage = (publicUrl: string, reason: string) =>
   new URL(`/connections?oauth=failed&reason=${encodeURIComponent(reason)}`, publicUrl).toString();
 
@@ -56,7 +60,7 @@ export async function handleOAuthCallback(
   if (!session) return fail("SIGNED_OUT");
   if (!deps.mcpOAuth || !deps.keyring) return fail("OAUTH_NOT_AVAILABLE");
   try {
-    const { connectionId } = await finishConnectionOAuth(
+    const { workspaceId, connectionId } = await finishConnectionOAuth(
       {
         db: deps.accounts.db,
         keyring: deps.keyring,
@@ -65,7 +69,7 @@ export async function handleOAuthCallback(
       },
       { userId: session.userId, state, code },
     );
-    redirect(res, connectionPage(deps.publicUrl, connectionId));
+    redirect(res, connectionPage(deps.publicUrl, workspaceId, connectionId));
   } catch (error) {
     if (!isAppError(error))
       logger.error({ error: describeInternalError(error) }, "oauth callback failed");

@@ -1,4 +1,4 @@
-export { freshRedisUrl, startWebApp } from "./web-app.ts";
+export { freshRedisUrl, LOOPBACK_ALLOWED, startWebApp } from "./web-app.ts";
 export type { WebApp, WebAppOptions } from "./web-app.ts";
 export { launchBrowser, screenshot, seriousA11yViolations, watchCspViolations } from "./browser.ts";
 export type { A11yViolation } from "./browser.ts";

@@ -22,18 +22,29 @@ export interface WebApp {
 export interface WebAppOptions {
   /** Ask for the one-time setup token at /setup (default: not required). */
   setupTokenRequired?: boolean;
+  /** More settings for the process, e.g. LOOPBACK_ALLOWED to reach a loopback MCP server. */
+  env?: Record<string, string>;
   /**
    * Serve another harness's stack (the journey test's worker and gateway): its database (the
-   * caller drops it), its encryption key (base64), its Redis and extra settings such as the
-   * outbound policy. Default: a fresh database, key and Redis database of its own.
+   * caller drops it), its encryption key (base64) and its Redis. Default: a fresh database,
+   * key and Redis database of its own.
    */
   shared?: {
     database: { url: string; db: Db };
     encryptionKeyB64: string;
     redisUrl: string;
-    env?: Record<string, string>;
   };
 }
+
+/**
+ * Lets the web process's netguard reach plain-http loopback services (as an operator allows an
+ * internal host): outside production mode, and with loopback allowed explicitly.
+ */
+export const LOOPBACK_ALLOWED = {
+  SECONDSHIFT_ENV: "development",
+  SECONDSHIFT_ALLOWED_PRIVATE_HOSTS: "localhost",
+  SECONDSHIFT_ALLOWED_PRIVATE_CIDRS: "127.0.0.0/8,::1/128",
+};
 
 async function waitForHealth(origin: string, output: () => string): Promise<void> {
   // Up to two minutes: on a loaded 2-core machine tsx compiling main.ts takes a while.
@@ -77,7 +88,7 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     SECONDSHIFT_SETUP_TOKEN_REQUIRED: options.setupTokenRequired ? "true" : "false",
     PORT: String(port),
     LOG_LEVEL: "warn",
-    ...shared?.env,
+    ...options.env,
   });
   const exited = service.exited.then((code) => {
     throw new Error(`The web app exited (${code}):\n${service.output()}`);

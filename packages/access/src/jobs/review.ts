@@ -5,6 +5,13 @@ import type { ConnectionKind, JobStatus } from "@secondshift/db";
 import { notFound, requireRole, type ActorContext, type DbClient } from "../context.ts";
 import { groupKey, storedRequest } from "../request.ts";
 import { readDiscoveredTools } from "../tools.ts";
+import {
+  diffAgainstGrant,
+  grantConnections,
+  lastGrant,
+  type LastApproval,
+  type ReviewChange,
+} from "./review-diff.ts";
 
 export interface ReviewConnection {
   id: string;
@@ -43,6 +50,10 @@ export interface AccessReview {
   };
   grant: { id: string; approvedAt: Date; approvedById: string } | null;
   groups: ReviewGroup[];
+  /** The job's latest grant, active or not: what "changes" compares with. */
+  lastApproval: LastApproval | null;
+  /** Per group, what changed since the last approval; empty when the job was never approved. */
+  changes: ReviewChange[];
   canApprove: boolean;
 }
 
@@ -100,13 +111,20 @@ export async function getAccessReview(
   const grant = await currentGrant(db, workspaceId, job.id, job.requestHash);
   const bindings = readBindings(grant?.bindings);
   const approved = new Set((grant?.tools ?? []).map((t) => `${t.connectionId}\n${t.toolName}`));
-
-  const groups = storedRequest(job.requestedTools).map((group): ReviewGroup => {
-    const key = groupKey(group);
-    const bound = bindings.find((b) => groupKey(b) === key);
+  const request = storedRequest(job.requestedTools).map((group) => {
+    const bound = bindings.find((b) => groupKey(b) === groupKey(group));
     const connection = bound
       ? (connections.find((c) => c.id === bound.connectionId) ?? null)
       : proposeConnection(group, connections);
+    return { group, connection };
+  });
+  const last = await lastGrant(db, workspaceId, job.id);
+  const changes = last
+    ? diffAgainstGrant(last, request, await grantConnections(db, workspaceId, last))
+    : [];
+
+  const groups = request.map(({ group, connection }): ReviewGroup => {
+    const key = groupKey(group);
     const discovered = readDiscoveredTools(connection?.discoveredTools);
     return {
       key,
@@ -139,6 +157,16 @@ export async function getAccessReview(
       ? { id: grant.id, approvedAt: grant.approvedAt, approvedById: grant.approvedById }
       : null,
     groups,
+    lastApproval: last
+      ? {
+          id: last.id,
+          approvedAt: last.approvedAt,
+          approvedById: last.approvedById,
+          revokedAt: last.revokedAt,
+          sameRequest: last.requestHash === job.requestHash,
+        }
+      : null,
+    changes,
     canApprove: role === "OWNER",
   };
 }

@@ -13,7 +13,7 @@ import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
 import { EmptyState, ErrorState } from "../ui/states.tsx";
 import { StatusNote } from "../ui/status-note.tsx";
-import { DiscoverTools } from "./discover-tools.tsx";
+import { DiscoverTools, OAuthConnect } from "./connection-actions.tsx";
 import { AUTH_WORDS, KIND_WORDS, reconnectState } from "./words.ts";
 import { workspaceOnly } from "../ui/workspace-input.ts";
 
@@ -56,13 +56,31 @@ export function ConnectionDetail({ workspaceId, connectionId, role }: Props) {
           title="Reconnect needed"
           message={`${reconnect.message} (since ${reconnect.since.toLocaleString()})`}
           action={
-            role === "OWNER" ? (
-              <p className="text-sm text-red-900">
-                Reconnecting from this page is not available yet.
-              </p>
+            role === "OWNER" && connection.authType === "OAUTH" ? (
+              <OAuthConnect
+                workspaceId={workspaceId}
+                connectionId={connection.id}
+                label="Reconnect"
+              />
             ) : null
           }
         />
+      ) : null}
+      {role === "OWNER" && connection.authType === "OAUTH" && !reconnect ? (
+        <section aria-labelledby="oauth-heading" className="flex flex-col gap-2">
+          <h2 id="oauth-heading" className="text-base font-semibold text-slate-900">
+            OAuth
+          </h2>
+          <p className="text-sm text-slate-600">
+            The service&apos;s own page asks you to authorize this connection, then sends you back
+            here. Connecting again replaces the stored authorization.
+          </p>
+          <OAuthConnect
+            workspaceId={workspaceId}
+            connectionId={connection.id}
+            label="Connect with OAuth"
+          />
+        </section>
       ) : null}
       <ToolsChecklist workspaceId={workspaceId} connection={connection} role={role} />
       <JobsUsing workspaceId={workspaceId} connectionId={connectionId} />
@@ -119,7 +137,7 @@ function ToolsChecklist({
       </h2>
       <p className="text-sm text-slate-600">
         The tools found when the connection was last checked.
-        {owner ? " Discover them again after the server changes." : null}
+        {owner ? " Discover asks the service again now." : null}
       </p>
       {owner ? <DiscoverTools workspaceId={workspaceId} connectionId={connection.id} /> : null}
       {connection.discoveredTools.length === 0 ? (

@@ -12,8 +12,15 @@ import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
 import { EmptyState } from "../ui/states.tsx";
 import { StatusNote } from "../ui/status-note.tsx";
+import { ReviewChanges, type LastApproval } from "./review-changes.tsx";
 import { ReviewGroupCard, type Choice, type ConnectionFacts, type Group } from "./review-group.tsx";
-import { accessSentences, groupTitle, listInWords, toolWords } from "./review-words.ts";
+import {
+  accessSentences,
+  groupTitle,
+  listInWords,
+  toolWords,
+  type GroupChange,
+} from "./review-words.ts";
 import { workspaceOnly } from "../ui/workspace-input.ts";
 
 export function AccessReview({ workspaceId, jobId }: { workspaceId: string; jobId: string }) {
@@ -44,7 +51,7 @@ export function AccessReview({ workspaceId, jobId }: { workspaceId: string; jobI
           <ReviewGroupCard
             key={group.key}
             group={group}
-            grantExists={review.grant !== null}
+            change={review.changes.find((c) => c.key === group.key)}
             facts={facts}
             choice={choices[group.key] ?? { connectionId: "", unchecked: [] }}
             editable={review.canApprove}
@@ -73,33 +80,23 @@ interface Review {
   };
   grant: { id: string; approvedAt: Date } | null;
   groups: Group[];
+  lastApproval: LastApproval | null;
+  changes: Array<GroupChange & { key: string }>;
   canApprove: boolean;
 }
 
 function ReviewSummary({ review }: { review: Review }) {
-  const newTools = review.grant
-    ? review.groups.flatMap((g) => g.tools.filter((t) => !t.approved).map((t) => toolWords(t.name)))
-    : [];
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-800">
       <p>
         Requested by <span className="font-mono">{review.job.repositoryFullName}</span>&apos;s
         .secondshift.yaml. A repository can only ask; nothing is used until an owner approves.
       </p>
-      {review.grant ? (
-        <p className="mt-2">
-          Compared with the approval of {review.grant.approvedAt.toLocaleString()}:{" "}
-          {newTools.length === 0
-            ? "nothing new is asked."
-            : `newly asked: ${listInWords(newTools)}.`}
-        </p>
-      ) : (
-        <p className="mt-2">
-          {review.job.status === "NEEDS_APPROVAL"
-            ? "This request has not been approved before: everything below is new."
-            : "No approval is active for this job."}
-        </p>
-      )}
+      <ReviewChanges
+        lastApproval={review.lastApproval}
+        changes={review.changes}
+        status={review.job.status}
+      />
     </div>
   );
 }

@@ -32,25 +32,23 @@ export interface Choice {
 
 interface Props {
   group: Group;
-  grantExists: boolean;
+  /** This group's difference from the last approval, when the job was approved before. */
+  change: { added: ReadonlyArray<{ name: string }>; unchanged: readonly string[] } | undefined;
   facts: Map<string, ConnectionFacts>;
   choice: Choice;
   editable: boolean;
   onChange: (choice: Choice) => void;
 }
 
-export function ReviewGroupCard({ group, grantExists, facts, choice, editable, onChange }: Props) {
+export function ReviewGroupCard({ group, change, facts, choice, editable, onChange }: Props) {
   const id = useId();
   const connection = facts.get(choice.connectionId) ?? null;
-  // The stored grant's marks only speak for the connection it was approved on.
-  const boundToReviewed = connection?.id === group.connection?.id;
   const tools = group.tools.map((t) => {
     const discovered = connection?.discoveredTools.find((d) => d.name === t.name);
     return {
       name: t.name,
       mayChangeData: connection ? (discovered?.mayChangeData ?? true) : t.mayChangeData,
       allowed: connection?.allowedTools.includes(t.name) ?? false,
-      approved: boundToReviewed && t.approved,
     };
   });
   const granted = tools.filter((t) => t.allowed && !choice.unchecked.includes(t.name));
@@ -109,12 +107,10 @@ export function ReviewGroupCard({ group, grantExists, facts, choice, editable, o
               {connection && !tool.allowed ? (
                 <Badge tone="bad">Not allowed on this connection</Badge>
               ) : null}
-              {grantExists ? (
-                tool.approved ? (
-                  <Badge tone="good">Approved before</Badge>
-                ) : (
-                  <Badge tone="info">New since last approval</Badge>
-                )
+              {change?.unchanged.includes(tool.name) ? (
+                <Badge tone="good">Approved before</Badge>
+              ) : change?.added.some((t) => t.name === tool.name) ? (
+                <Badge tone="info">New since last approval</Badge>
               ) : null}
             </li>
           ))}
@@ -130,7 +126,7 @@ function ConnectionPicker({
   choice,
   editable,
   onChange,
-}: Omit<Props, "facts" | "grantExists"> & { id: string }) {
+}: Omit<Props, "facts" | "change"> & { id: string }) {
   if (group.candidates.length === 0) {
     return (
       <p className="mt-2 text-sm text-amber-900">

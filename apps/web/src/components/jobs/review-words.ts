@@ -33,3 +33,46 @@ export function accessSentences(
   if (out.length === 0) out.push(`This job would get no tool in ${where}.`);
   return out;
 }
+
+export interface GroupChange {
+  kind: GroupKind;
+  label: string | null;
+  change: "added" | "removed" | "changed" | "unchanged";
+  previousConnection: { label: string } | null;
+  connection: { label: string } | null;
+  bindingChanged: boolean;
+  added: ReadonlyArray<{ name: string; mayChangeData: boolean }>;
+  removed: ReadonlyArray<{ name: string; mayChangeData: boolean }>;
+  unchanged: readonly string[];
+}
+
+const marked = (tools: ReadonlyArray<{ name: string; mayChangeData: boolean }>) =>
+  listInWords(
+    tools.map((t) => `${toolWords(t.name)}${t.mayChangeData ? " (may change data)" : ""}`),
+  );
+
+/**
+ * One group's difference from the last approval (what that approval granted), a sentence per
+ * kind of change:
+ * `New since the last approval: MCP server "docs" — create issue (may change data).`
+ */
+export function changeSentences(change: GroupChange, sameRequest = false): string[] {
+  const title = groupTitle(change);
+  const out: string[] = [];
+  // Same request: what was not granted then is what the owner left out, not something new.
+  const addedHeading = sameRequest
+    ? "Requested but not granted then"
+    : "New since the last approval";
+  if (change.added.length > 0) out.push(`${addedHeading}: ${title} — ${marked(change.added)}.`);
+  if (change.removed.length > 0)
+    out.push(`No longer requested: ${title} — ${marked(change.removed)}.`);
+  // A group the last approval left unbound granted nothing, but it is gone all the same.
+  else if (change.change === "removed") out.push(`No longer requested: ${title}.`);
+  if (change.bindingChanged && change.previousConnection && change.connection)
+    out.push(
+      `Connection changed: ${title} was approved on "${change.previousConnection.label}" and is now bound to "${change.connection.label}".`,
+    );
+  if (change.unchanged.length > 0)
+    out.push(`Unchanged: ${title} — ${listInWords(change.unchanged.map(toolWords))}.`);
+  return out;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readConfigErrors } from "../repositories/repositories-screen.tsx";
-import { accessSentences, groupTitle, toolWords } from "./review-words.ts";
+import { accessSentences, changeSentences, groupTitle, toolWords } from "./review-words.ts";
 import { scheduleInWords } from "./words.ts";
 
 describe("the review and schedules in words", () => {
@@ -42,5 +42,40 @@ describe("the review and schedules in words", () => {
       { file: null, line: null, message: "no place" },
     ]);
     expect(readConfigErrors(null)).toEqual([]);
+  });
+});
+
+describe("what changed since the last approval, in words", () => {
+  const change = {
+    kind: "MCP" as const,
+    label: "docs",
+    change: "changed" as const,
+    previousConnection: { label: "docs A" },
+    connection: { label: "docs B" },
+    bindingChanged: true,
+    added: [{ name: "create_issue", mayChangeData: true }],
+    removed: [{ name: "search", mayChangeData: false }],
+    unchanged: ["fetch_page"],
+  };
+  it("names what is new, what is gone, a changed connection and what stays", () => {
+    expect(changeSentences(change)).toEqual([
+      'New since the last approval: MCP server "docs" — create issue (may change data).',
+      'No longer requested: MCP server "docs" — search.',
+      'Connection changed: MCP server "docs" was approved on "docs A" and is now bound to "docs B".',
+      'Unchanged: MCP server "docs" — fetch page.',
+    ]);
+  });
+  it("for the same request, what was not granted is what the owner left out, not new", () => {
+    expect(changeSentences({ ...change, removed: [], bindingChanged: false }, true)).toEqual([
+      'Requested but not granted then: MCP server "docs" — create issue (may change data).',
+      'Unchanged: MCP server "docs" — fetch page.',
+    ]);
+  });
+  it("a group no longer requested that was granted nothing is still named", () => {
+    const gone = { kind: "SENTRY" as const, label: null, change: "removed" as const };
+    const nothing = { previousConnection: null, connection: null, bindingChanged: false };
+    expect(changeSentences({ ...gone, ...nothing, added: [], removed: [], unchanged: [] })).toEqual(
+      ["No longer requested: Sentry."],
+    );
   });
 });

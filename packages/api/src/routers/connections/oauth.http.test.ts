@@ -102,7 +102,9 @@ describe("connections.oauthStart and the callback", () => {
     expect(Buffer.from(pending.oauthStateHash!)).toEqual(hashToken(state));
 
     const landed = await land(owner, await approve(url));
-    expect(landed.toString()).toBe(`${api.origin}/connections/${connectionId}?oauth=connected`);
+    expect(landed.toString()).toBe(
+      `${api.origin}/w/${a.workspaceId}/connections/${connectionId}?oauth=connected`,
+    );
 
     const issued = fake.issued.at(-1)!;
     const verifier = fake.tokenRequests.at(-1)!.get("code_verifier")!;

@@ -7,6 +7,21 @@ import { workspaceProcedure } from "../../trpc.ts";
 import { jobInput } from "./fields.ts";
 
 const reviewConnection = z.object({ id: z.string(), label: z.string() });
+const changedTool = z.object({ name: z.string(), mayChangeData: z.boolean() });
+
+/** What changed since the job's last approval, per requested (or no longer requested) group. */
+const reviewChange = z.object({
+  key: z.string(),
+  kind: connectionKind,
+  label: z.string().nullable(),
+  change: z.enum(["added", "removed", "changed", "unchanged"]),
+  previousConnection: reviewConnection.nullable(),
+  connection: reviewConnection.nullable(),
+  bindingChanged: z.boolean(),
+  added: z.array(changedTool),
+  removed: z.array(changedTool),
+  unchanged: z.array(z.string()),
+});
 
 export const accessReview = z.object({
   job: z.object({
@@ -37,6 +52,16 @@ export const accessReview = z.object({
       ),
     }),
   ),
+  lastApproval: z
+    .object({
+      id: z.string(),
+      approvedAt: z.date(),
+      approvedById: z.string(),
+      revokedAt: z.date().nullable(),
+      sameRequest: z.boolean(),
+    })
+    .nullable(),
+  changes: z.array(reviewChange),
   canApprove: z.boolean(),
 });
 

@@ -9,6 +9,7 @@ import { StatusNote } from "../../../../components/ui/status-note.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../trpc/server.tsx";
 import { requireUser } from "../../../../trpc/session.ts";
 import { workspaceOnly } from "../../../../components/ui/workspace-input.ts";
+import { OAuthStatus } from "../../../../components/connections/oauth-status.tsx";
 
 export const metadata: Metadata = { title: "Connections" };
 
@@ -17,10 +18,10 @@ export default async function ConnectionsPage({
   searchParams,
 }: {
   params: Promise<{ workspaceId: string }>;
-  searchParams: Promise<{ deleted?: string }>;
+  searchParams: Promise<{ deleted?: string; oauth?: string; reason?: string }>;
 }) {
   const { workspaceId } = await params;
-  const { deleted } = await searchParams;
+  const { deleted, oauth, reason } = await searchParams;
   const user = await requireUser();
   const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
   void getQueryClient().prefetchQuery(
@@ -35,6 +36,7 @@ export default async function ConnectionsPage({
       {typeof deleted === "string" ? (
         <StatusNote message={`Connection "${deleted}" deleted.`} />
       ) : null}
+      <OAuthStatus oauth={oauth} reason={reason} />
       <div className="flex flex-col gap-6">
         <Suspense fallback={<LoadingState />}>
           <ConnectionsList workspaceId={workspaceId} />

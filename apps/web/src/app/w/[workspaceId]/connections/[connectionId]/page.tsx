@@ -9,6 +9,7 @@ import { LoadingState } from "../../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../../trpc/server.tsx";
 import { requireUser } from "../../../../../trpc/session.ts";
 import { workspaceOnly } from "../../../../../components/ui/workspace-input.ts";
+import { OAuthStatus } from "../../../../../components/connections/oauth-status.tsx";
 
 export const metadata: Metadata = { title: "Connection" };
 
@@ -16,10 +17,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export default async function ConnectionPage({
   params,
+  searchParams,
 }: {
   params: Promise<{ workspaceId: string; connectionId: string }>;
+  searchParams: Promise<{ oauth?: string; reason?: string }>;
 }) {
   const { workspaceId, connectionId } = await params;
+  const { oauth, reason } = await searchParams;
   const user = await requireUser();
   const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
   if (!UUID.test(connectionId)) notFound();
@@ -42,6 +46,7 @@ export default async function ConnectionPage({
           </Link>
         }
       />
+      <OAuthStatus oauth={oauth} reason={reason} />
       <Suspense fallback={<LoadingState />}>
         <ConnectionDetail workspaceId={workspaceId} connectionId={connectionId} role={role} />
       </Suspense>

@@ -1,0 +1,179 @@
+import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deleteConnection } from "../connections/manage.ts";
+import { groupKey, storedRequest } from "../request.ts";
+import { upsertJobsFromConfig } from "../sync-jobs.ts";
+import {
+  job,
+  seedConnection,
+  seedTenant,
+  testKeyring,
+  tool,
+  type Tenant,
+} from "../testing/index.ts";
+import { approveJob, revokeGrant } from "./decisions.ts";
+import { getAccessReview } from "./review.ts";
+
+let t: TestDatabase;
+let a: Tenant;
+let docs: string;
+let wiki: string;
+const keyring = testKeyring();
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  a = await seedTenant(t.db, "acme");
+  const tools = [tool("search"), tool("create_issue", true), tool("delete_page", true)];
+  const allowed = ["search", "create_issue", "delete_page"];
+  docs = await seedConnection(t.db, keyring, a, { kind: "MCP", label: "docs", tools, allowed });
+  wiki = await seedConnection(t.db, keyring, a, { kind: "MCP", label: "wiki", tools, allowed });
+});
+afterAll(async () => t?.drop());
+
+const owner = () => ({
+  db: t.db,
+  keyring,
+  actor: { userId: a.ownerId },
+  workspaceId: a.workspaceId,
+});
+
+async function sync(tools: Parameters<typeof job>[1], key = "triage") {
+  const result = await upsertJobsFromConfig(t.db, {
+    workspaceId: a.workspaceId,
+    repositoryId: a.repositoryId,
+    commit: "c1",
+    jobs: [job(key, tools)],
+  });
+  return result.jobs[0]!;
+}
+
+async function approve(jobId: string) {
+  const row = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
+  const ids: Record<string, string> = { "MCP:docs": docs, "MCP:wiki": wiki };
+  const groups = storedRequest(row.requestedTools).map(groupKey);
+  return approveJob(owner(), {
+    jobId,
+    requestHash: row.requestHash,
+    bindings: Object.fromEntries(groups.map((key) => [key, ids[key]!])),
+  });
+}
+
+describe("the access review's diff against the last approval", () => {
+  it("a job never approved has no last approval and no changes", async () => {
+    const j = await sync([{ kind: "MCP", label: "docs", required: true, tools: ["search"] }]);
+    const review = await getAccessReview(owner(), { jobId: j.jobId });
+    expect(review.lastApproval).toBeNull();
+    expect(review.changes).toEqual([]);
+  });
+
+  it("[C04] after a sync widens the request, the review lists exactly what was added, removed and kept", async () => {
+    const j = await sync([
+      { kind: "MCP", label: "docs", required: true, tools: ["search", "delete_page"] },
+      { kind: "MCP", label: "wiki", required: false, tools: ["search"] },
+    ]);
+    const { grantId } = await approve(j.jobId);
+    const approved = await getAccessReview(owner(), { jobId: j.jobId });
+    expect(approved.lastApproval).toMatchObject({
+      id: grantId,
+      sameRequest: true,
+      revokedAt: null,
+    });
+    expect(approved.changes.map((c) => [c.key, c.change, c.unchanged])).toEqual([
+      ["MCP:docs", "unchanged", ["delete_page", "search"]],
+      ["MCP:wiki", "unchanged", ["search"]],
+    ]);
+
+    // The repository now asks for create_issue instead of delete_page, drops the wiki and adds
+    // GitHub: the approval no longer matches, so the job waits and the review shows the change.
+    await sync([
+      { kind: "MCP", label: "docs", required: true, tools: ["search", "create_issue"] },
+      { kind: "GITHUB", label: null, required: false, tools: ["list_issues"] },
+    ]);
+    const review = await getAccessReview(owner(), { jobId: j.jobId });
+    expect(review.job.status).toBe("NEEDS_APPROVAL");
+    expect(review.grant).toBeNull();
+    expect(review.lastApproval).toMatchObject({ id: grantId, sameRequest: false });
+    expect(review.changes).toEqual([
+      {
+        key: "GITHUB:",
+        kind: "GITHUB",
+        label: null,
+        change: "added",
+        previousConnection: null,
+        connection: null,
+        bindingChanged: false,
+        added: [{ name: "list_issues", mayChangeData: true }],
+        removed: [],
+        unchanged: [],
+      },
+      {
+        key: "MCP:docs",
+        kind: "MCP",
+        label: "docs",
+        change: "changed",
+        previousConnection: { id: docs, label: "docs" },
+        // Two MCP connections: nothing is preselected until the owner chooses (C01).
+        connection: null,
+        bindingChanged: false,
+        added: [{ name: "create_issue", mayChangeData: true }],
+        removed: [{ name: "delete_page", mayChangeData: true }],
+        unchanged: ["search"],
+      },
+      {
+        key: "MCP:wiki",
+        kind: "MCP",
+        label: "wiki",
+        change: "removed",
+        previousConnection: { id: wiki, label: "wiki" },
+        connection: null,
+        bindingChanged: false,
+        added: [],
+        removed: [{ name: "search", mayChangeData: false }],
+        unchanged: [],
+      },
+    ]);
+  });
+
+  it("a revoked approval is still the last one the owner gave, and says so", async () => {
+    const j = await sync([{ kind: "MCP", label: "docs", required: true, tools: ["search"] }]);
+    const { grantId } = await approve(j.jobId);
+    await revokeGrant(owner(), { grantId });
+    const review = await getAccessReview(owner(), { jobId: j.jobId });
+    expect(review.grant).toBeNull();
+    expect(review.lastApproval?.id).toBe(grantId);
+    expect(review.lastApproval?.revokedAt).toBeInstanceOf(Date);
+    expect(review.changes.map((c) => c.change)).toEqual(["unchanged"]);
+  });
+
+  it("a group bound to a connection that was deleted since shows the binding change", async () => {
+    const github = {
+      kind: "GITHUB" as const,
+      tools: [tool("list_issues")],
+      allowed: ["list_issues"],
+    };
+    const first = await seedConnection(t.db, keyring, a, { ...github, label: "GitHub one" });
+    const request = [
+      { kind: "GITHUB" as const, label: null, required: true, tools: ["list_issues"] },
+    ];
+    const j = await sync(request, "gh");
+    const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
+    await approveJob(owner(), { jobId: j.jobId, requestHash: row.requestHash });
+    // Deleting the connection revokes the grant; the only GitHub connection now is another one.
+    await deleteConnection(owner(), { connectionId: first });
+    const second = await seedConnection(t.db, keyring, a, { ...github, label: "GitHub two" });
+    const review = await getAccessReview(owner(), { jobId: j.jobId });
+    expect(review.lastApproval?.revokedAt).toBeInstanceOf(Date);
+    expect(review.changes).toEqual([
+      expect.objectContaining({
+        key: "GITHUB:",
+        change: "changed",
+        previousConnection: { id: first, label: "GitHub one (deleted)" },
+        connection: { id: second, label: "GitHub two" },
+        bindingChanged: true,
+        added: [],
+        removed: [],
+        unchanged: ["list_issues"],
+      }),
+    ]);
+  });
+});
