@@ -52,6 +52,7 @@ const providerKey = `sk-ant-journey-${randomBytes(12).toString("hex")}`;
 const ids = { workspace: "", mcpConnection: "", job: "", run: "" };
 let webhookSecret = "";
 
+/** The repository's job: no schedule, so that no fire can start a second run mid-journey. */
 function jobsYaml(): string {
   return [
     "version: 1",
@@ -59,7 +60,6 @@ function jobsYaml(): string {
     "  echo-report:",
     `    name: ${JOB_NAME}`,
     '    prompt: "Read the README, count its lines in the sandbox, call echo, then report."',
-    '    schedule: "0 3 * * *"',
     "    tools:",
     "      mcp:",
     "        - label: everything",
