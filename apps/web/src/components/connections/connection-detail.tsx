@@ -15,7 +15,6 @@ import { EmptyState, ErrorState } from "../ui/states.tsx";
 import { StatusNote } from "../ui/status-note.tsx";
 import { DiscoverTools, OAuthConnect } from "./connection-actions.tsx";
 import { AUTH_WORDS, KIND_WORDS, reconnectState } from "./words.ts";
-import { workspaceOnly } from "../ui/workspace-input.ts";
 
 interface Props {
   workspaceId: string;
@@ -25,7 +24,7 @@ interface Props {
 
 export function ConnectionDetail({ workspaceId, connectionId, role }: Props) {
   const trpc = useTRPC();
-  const { data } = useSuspenseQuery(trpc.connections.list.queryOptions(workspaceOnly(workspaceId)));
+  const { data } = useSuspenseQuery(trpc.connections.list.queryOptions({ workspaceId }));
   const connection = data.find((c) => c.id === connectionId);
   if (!connection) {
     return (

@@ -8,11 +8,10 @@ import { Badge } from "../ui/badge.tsx";
 import { EmptyState } from "../ui/states.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { AUTH_WORDS, KIND_WORDS, reconnectState } from "./words.ts";
-import { workspaceOnly } from "../ui/workspace-input.ts";
 
 export function ConnectionsList({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
-  const { data } = useSuspenseQuery(trpc.connections.list.queryOptions(workspaceOnly(workspaceId)));
+  const { data } = useSuspenseQuery(trpc.connections.list.queryOptions({ workspaceId }));
   if (data.length === 0) {
     return (
       <EmptyState title="No connections yet">

@@ -21,13 +21,12 @@ import {
   toolWords,
   type GroupChange,
 } from "./review-words.ts";
-import { workspaceOnly } from "../ui/workspace-input.ts";
 
 export function AccessReview({ workspaceId, jobId }: { workspaceId: string; jobId: string }) {
   const trpc = useTRPC();
   const { data: review } = useSuspenseQuery(trpc.jobs.review.queryOptions({ workspaceId, jobId }));
   const { data: connections } = useSuspenseQuery(
-    trpc.connections.list.queryOptions(workspaceOnly(workspaceId)),
+    trpc.connections.list.queryOptions({ workspaceId }),
   );
   const [choices, setChoices] = useState<Record<string, Choice>>(() =>
     Object.fromEntries(

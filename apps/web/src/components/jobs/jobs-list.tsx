@@ -7,12 +7,11 @@ import { Badge } from "../ui/badge.tsx";
 import { EmptyState } from "../ui/states.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { scheduleInWords, STATUS_WORDS } from "./words.ts";
-import { workspaceOnly } from "../ui/workspace-input.ts";
 
 export function JobsList({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const jobs = useSuspenseQuery(trpc.jobs.list.queryOptions({ workspaceId }));
-  const repos = useSuspenseQuery(trpc.repositories.list.queryOptions(workspaceOnly(workspaceId)));
+  const repos = useSuspenseQuery(trpc.repositories.list.queryOptions({ workspaceId }));
   const repoName = new Map(repos.data.map((r) => [r.id, r.fullName]));
   if (jobs.data.length === 0) {
     return (

@@ -13,7 +13,6 @@ import { formText } from "../ui/form-data.ts";
 import { SecretOnce } from "../ui/secret-once.tsx";
 import { EmptyState } from "../ui/states.tsx";
 import { StatusNote } from "../ui/status-note.tsx";
-import { workspaceOnly } from "../ui/workspace-input.ts";
 
 interface ConfigError {
   file: string | null;
@@ -53,9 +52,7 @@ export function RepositoriesScreen({ workspaceId, role }: { workspaceId: string;
 
 function RepositoryList({ workspaceId, canSync }: { workspaceId: string; canSync: boolean }) {
   const trpc = useTRPC();
-  const { data } = useSuspenseQuery(
-    trpc.repositories.list.queryOptions(workspaceOnly(workspaceId)),
-  );
+  const { data } = useSuspenseQuery(trpc.repositories.list.queryOptions({ workspaceId }));
   const [done, setDone] = useState<string | null>(null);
   const sync = useMutation(
     trpc.repositories.syncNow.mutationOptions({
@@ -144,9 +141,7 @@ function RepositoryList({ workspaceId, canSync }: { workspaceId: string; canSync
 function AddRepositoryForm({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const connections = useSuspenseQuery(
-    trpc.connections.list.queryOptions(workspaceOnly(workspaceId)),
-  );
+  const connections = useSuspenseQuery(trpc.connections.list.queryOptions({ workspaceId }));
   // The push secret lives in this component's state only (never the query cache or the URL).
   const [added, setAdded] = useState<{
     fullName: string;

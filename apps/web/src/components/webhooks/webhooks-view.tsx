@@ -14,7 +14,6 @@ import { EmptyState } from "../ui/states.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { CreateWebhookForm } from "./create-webhook-form.tsx";
 import { DeliveriesPanel } from "./deliveries-panel.tsx";
-import { webhooksListInput } from "./list-input.ts";
 import { TestDeliveryButton } from "./test-delivery-button.tsx";
 
 export function WebhooksView(props: {
@@ -24,7 +23,7 @@ export function WebhooksView(props: {
 }) {
   const trpc = useTRPC();
   const { data: webhooks } = useSuspenseQuery(
-    trpc.webhooks.list.queryOptions(webhooksListInput(props.workspaceId)),
+    trpc.webhooks.list.queryOptions({ workspaceId: props.workspaceId }),
   );
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);

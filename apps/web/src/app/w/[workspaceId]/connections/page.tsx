@@ -8,7 +8,6 @@ import { LoadingState } from "../../../../components/ui/states.tsx";
 import { StatusNote } from "../../../../components/ui/status-note.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../trpc/server.tsx";
 import { requireUser } from "../../../../trpc/session.ts";
-import { workspaceOnly } from "../../../../components/ui/workspace-input.ts";
 import { OAuthStatus } from "../../../../components/connections/oauth-status.tsx";
 
 export const metadata: Metadata = { title: "Connections" };
@@ -24,9 +23,7 @@ export default async function ConnectionsPage({
   const { deleted, oauth, reason } = await searchParams;
   const user = await requireUser();
   const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
-  void getQueryClient().prefetchQuery(
-    api().connections.list.queryOptions(workspaceOnly(workspaceId)),
-  );
+  void getQueryClient().prefetchQuery(api().connections.list.queryOptions({ workspaceId }));
   return (
     <HydrateClient>
       <PageHeader

@@ -5,16 +5,13 @@ import { JobsList } from "../../../../components/jobs/jobs-list.tsx";
 import { PageHeader } from "../../../../components/ui/page-header.tsx";
 import { LoadingState } from "../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../trpc/server.tsx";
-import { workspaceOnly } from "../../../../components/ui/workspace-input.ts";
 
 export const metadata: Metadata = { title: "Jobs" };
 
 export default async function JobsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   void getQueryClient().prefetchQuery(api().jobs.list.queryOptions({ workspaceId }));
-  void getQueryClient().prefetchQuery(
-    api().repositories.list.queryOptions(workspaceOnly(workspaceId)),
-  );
+  void getQueryClient().prefetchQuery(api().repositories.list.queryOptions({ workspaceId }));
   return (
     <HydrateClient>
       <PageHeader

@@ -6,7 +6,6 @@ import { PageHeader } from "../../../../components/ui/page-header.tsx";
 import { LoadingState } from "../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../trpc/server.tsx";
 import { requireUser } from "../../../../trpc/session.ts";
-import { workspaceOnly } from "../../../../components/ui/workspace-input.ts";
 
 export const metadata: Metadata = { title: "Repositories" };
 
@@ -18,12 +17,8 @@ export default async function RepositoriesPage({
   const { workspaceId } = await params;
   const user = await requireUser();
   const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
-  void getQueryClient().prefetchQuery(
-    api().repositories.list.queryOptions(workspaceOnly(workspaceId)),
-  );
-  void getQueryClient().prefetchQuery(
-    api().connections.list.queryOptions(workspaceOnly(workspaceId)),
-  );
+  void getQueryClient().prefetchQuery(api().repositories.list.queryOptions({ workspaceId }));
+  void getQueryClient().prefetchQuery(api().connections.list.queryOptions({ workspaceId }));
   return (
     <HydrateClient>
       <PageHeader

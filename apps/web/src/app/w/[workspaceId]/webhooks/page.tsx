@@ -1,7 +1,6 @@
 // Webhooks: signed run reports to the team's own systems, and every delivery with its attempts.
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { webhooksListInput } from "../../../../components/webhooks/list-input.ts";
 import { WebhooksView } from "../../../../components/webhooks/webhooks-view.tsx";
 import { PageHeader } from "../../../../components/ui/page-header.tsx";
 import { LoadingState } from "../../../../components/ui/states.tsx";
@@ -16,9 +15,7 @@ export default async function WebhooksPage({
   params: Promise<{ workspaceId: string }>;
 }) {
   const { workspaceId } = await params;
-  void getQueryClient().prefetchQuery(
-    api().webhooks.list.queryOptions(webhooksListInput(workspaceId)),
-  );
+  void getQueryClient().prefetchQuery(api().webhooks.list.queryOptions({ workspaceId }));
   const user = await requireUser();
   const role = user.workspaces.find((w) => w.id === workspaceId)?.role;
   return (

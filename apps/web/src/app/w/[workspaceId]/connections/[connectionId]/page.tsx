@@ -8,7 +8,6 @@ import { PageHeader } from "../../../../../components/ui/page-header.tsx";
 import { LoadingState } from "../../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../../trpc/server.tsx";
 import { requireUser } from "../../../../../trpc/session.ts";
-import { workspaceOnly } from "../../../../../components/ui/workspace-input.ts";
 import { OAuthStatus } from "../../../../../components/connections/oauth-status.tsx";
 
 export const metadata: Metadata = { title: "Connection" };
@@ -27,9 +26,7 @@ export default async function ConnectionPage({
   const user = await requireUser();
   const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
   if (!UUID.test(connectionId)) notFound();
-  void getQueryClient().prefetchQuery(
-    api().connections.list.queryOptions(workspaceOnly(workspaceId)),
-  );
+  void getQueryClient().prefetchQuery(api().connections.list.queryOptions({ workspaceId }));
   void getQueryClient().prefetchQuery(
     api().connections.impact.queryOptions({ workspaceId, connectionId }),
   );

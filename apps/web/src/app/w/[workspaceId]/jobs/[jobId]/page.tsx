@@ -9,7 +9,6 @@ import { JobTitle } from "../../../../../components/jobs/job-title.tsx";
 import { LoadingState } from "../../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../../trpc/server.tsx";
 import { requireUser } from "../../../../../trpc/session.ts";
-import { workspaceOnly } from "../../../../../components/ui/workspace-input.ts";
 
 export const metadata: Metadata = { title: "Job" };
 
@@ -26,9 +25,7 @@ export default async function JobPage({
   const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
   void getQueryClient().prefetchQuery(api().jobs.get.queryOptions({ workspaceId, jobId }));
   void getQueryClient().prefetchQuery(api().jobs.review.queryOptions({ workspaceId, jobId }));
-  void getQueryClient().prefetchQuery(
-    api().connections.list.queryOptions(workspaceOnly(workspaceId)),
-  );
+  void getQueryClient().prefetchQuery(api().connections.list.queryOptions({ workspaceId }));
   return (
     <HydrateClient>
       <Suspense fallback={<LoadingState />}>
