@@ -22,6 +22,12 @@ export interface WebApp {
 export interface WebAppOptions {
   /** Ask for the one-time setup token at /setup (default: not required). */
   setupTokenRequired?: boolean;
+  /**
+   * Let the API's outbound calls (provider verify, MCP discovery) reach loopback fakes, as an
+   * operator allows an internal range (and plain http, as in development); netguard still
+   * guards every call.
+   */
+  allowLoopbackOutbound?: boolean;
 }
 
 async function waitForHealth(origin: string, output: () => string): Promise<void> {
@@ -62,6 +68,10 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     SECONDSHIFT_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     SECONDSHIFT_SETUP_TOKEN_REQUIRED: options.setupTokenRequired ? "true" : "false",
     PORT: String(port),
+    ...(options.allowLoopbackOutbound
+      ? // Development: plain http to the fakes (production allows public https only).
+        { SECONDSHIFT_ENV: "development", SECONDSHIFT_ALLOWED_PRIVATE_CIDRS: "127.0.0.0/8,::1/128" }
+      : {}),
     LOG_LEVEL: "warn",
   });
   const exited = service.exited.then((code) => {

@@ -127,3 +127,4 @@ export function testBrowser(base: string, origin: string, bodies: string[] = [])
   });
   return { cookies, setCookies, fetch: (url, init) => jarFetch(url, init), trpc };
 }
+export { startFakeProvider, type FakeProvider } from "./fake-provider.ts";
