@@ -11,7 +11,7 @@ import { formatDateTime } from "../ui/format.ts";
 import { EmptyState, Notice } from "../ui/states.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { useTRPC } from "../../trpc/react.tsx";
-import { EditModels } from "./edit-models.tsx";
+import { EditModelsDialog, type ModelsTarget } from "./edit-models.tsx";
 import { PROVIDER_KINDS } from "./kinds.ts";
 import { describeModels } from "./models.ts";
 import { VerifyProvider } from "./verify-provider.tsx";
@@ -25,6 +25,7 @@ export function ProvidersTable(props: { workspaceId: string; canManage: boolean 
     trpc.providers.list.queryOptions({ workspaceId: props.workspaceId }),
   );
   const [acting, setActing] = useState<Acting | null>(null);
+  const [editing, setEditing] = useState<ModelsTarget | null>(null);
   const [newKey, setNewKey] = useState("");
   const [notice, setNotice] = useState<string | null>(null);
   const replaceKey = useMutation(trpc.providers.replaceKey.mutationOptions());
@@ -104,7 +105,13 @@ export function ProvidersTable(props: { workspaceId: string; canManage: boolean 
               </Td>
               {props.canManage ? (
                 <Td className="whitespace-nowrap">
-                  <EditModels workspaceId={props.workspaceId} provider={p} onDone={setNotice} />{" "}
+                  <Button
+                    tone="secondary"
+                    aria-label={`Edit models of ${p.name}`}
+                    onClick={() => setEditing(p)}
+                  >
+                    Edit models
+                  </Button>{" "}
                   <Button
                     tone="secondary"
                     aria-label={`Replace key of ${p.name}`}
@@ -125,6 +132,16 @@ export function ProvidersTable(props: { workspaceId: string; canManage: boolean 
           ))}
         </tbody>
       </Table>
+      <EditModelsDialog
+        key={editing?.id ?? "closed"}
+        workspaceId={props.workspaceId}
+        provider={editing}
+        onClose={() => setEditing(null)}
+        onDone={(message) => {
+          setEditing(null);
+          setNotice(message);
+        }}
+      />
       <ConfirmDialog
         open={acting !== null}
         title={
