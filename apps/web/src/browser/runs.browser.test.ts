@@ -1,7 +1,8 @@
 // The runs screens in a real browser against the real web process and database: the live
 // transcript (order, a dropped connection resumed without a lost or repeated line, the final
-// status after the drop), untrusted tool output rendered inert, and the runs list's filters,
-// paging and live status badges.
+// status after the drop), untrusted tool output rendered inert, usage, timings, the diff and
+// webhook reports as runs.get returns them, and the runs list's filters (the API filters by
+// status, job and queued day), paging and live status badges.
 import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { createUser } from "@secondshift/accounts/testing";
 import { seedRun, seedWorkspace, type SeededWorkspace } from "@secondshift/db/testing";
@@ -211,6 +212,83 @@ describe("run detail: cancel", () => {
   }, 60_000);
 });
 
+describe("run detail: usage, timings, the diff and webhook reports from runs.get", () => {
+  it("shows tokens against budget, tool calls, timings, the diff and the run's deliveries", async () => {
+    const queuedAt = new Date("2026-11-02T10:00:00.000Z");
+    const run = await app.db.run.create({
+      data: {
+        workspaceId: seed.workspaceId,
+        jobId: seed.jobId,
+        trigger: "MANUAL",
+        status: "SUCCEEDED",
+        budgetTokens: 10_000,
+        tokensUsed: 2_500,
+        inputTokens: 2_000,
+        outputTokens: 500,
+        queuedAt,
+        startedAt: new Date(queuedAt.getTime() + 4_000),
+        finishedAt: new Date(queuedAt.getTime() + 4_000 + 125_000),
+        summary: "Fixed the flaky <b>test</b>.",
+        diff: "diff --git a/x.ts b/x.ts\n--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-old line\n+new line",
+      },
+    });
+    for (const toolName of ["echo", "add"]) {
+      await app.db.auditEvent.create({
+        data: {
+          workspaceId: seed.workspaceId,
+          actorType: "RUN",
+          actorId: run.id,
+          action: "tool.call",
+          toolName,
+          outcome: "ok",
+        },
+      });
+    }
+    const webhook = await app.db.webhook.create({
+      data: {
+        workspaceId: seed.workspaceId,
+        name: "Run reports",
+        // Never decrypted here: the page lists the delivery by the webhook's name.
+        urlCiphertext: new Uint8Array([1]),
+        secretCiphertext: new Uint8Array([2]),
+      },
+    });
+    await app.db.webhookDelivery.create({
+      data: {
+        workspaceId: seed.workspaceId,
+        webhookId: webhook.id,
+        runId: run.id,
+        status: "DELIVERED",
+        attemptCount: 1,
+        deliveredAt: new Date(),
+        attempts: { create: [{ statusCode: 204, error: null, durationMs: 85 }] },
+      },
+    });
+
+    const page = await context.newPage();
+    await page.goto(`/w/${seed.workspaceId}/runs/${run.id}`);
+    const summary = page.getByRole("region", { name: "Run summary" });
+    await summary.getByText("2,500 of 10,000").waitFor();
+    const term = (name: string) =>
+      summary.locator("div", { has: page.locator("dt", { hasText: name }) }).locator("dd");
+    expect(await term("Tool calls").textContent()).toBe("2");
+    expect(await term("Waited").textContent()).toBe("4.0 s");
+    expect(await term("Ran for").textContent()).toBe("2 min 5 s");
+    expect(await term("Total").textContent()).toBe("2 min 9 s");
+    expect(await term("Input / output tokens").textContent()).toBe("2,000 / 500");
+    expect(await summary.getByText("Fixed the flaky <b>test</b>.").count()).toBe(1);
+    const diff = page.getByLabel("Diff");
+    await diff.getByText("+new line").waitFor();
+    expect(await diff.getByText("-old line").count()).toBe(1);
+    const reports = page.getByRole("list", { name: "Deliveries" });
+    await reports.getByText("Run reports").waitFor();
+    expect(await reports.getByText("Delivered", { exact: true }).count()).toBe(1);
+    expect(await reports.getByText("HTTP 204").count()).toBe(1);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, "run-detail-finished");
+  }, 60_000);
+});
+
 describe("runs list", () => {
   it("filters by status and job, pages with Load more, and a live badge follows the run", async () => {
     const other = await app.db.job.create({
@@ -236,6 +314,13 @@ describe("runs list", () => {
         { status: "FAILED" },
       );
     }
+    // Three runs queued long ago: far past the first page, found only by the API's date filter.
+    const old = [];
+    for (let i = 0; i < 3; i++) old.push(await seedRun(app.db, seed, { status: "SUCCEEDED" }));
+    await app.db.run.updateMany({
+      where: { id: { in: old.map((r) => r.id) } },
+      data: { queuedAt: new Date("2025-03-01T12:00:00.000Z") },
+    });
     const live = await seedRun(app.db, seed, { status: "RUNNING" });
 
     const page = await context.newPage();
@@ -255,6 +340,20 @@ describe("runs list", () => {
     await page.getByLabel("Status").selectOption("FAILED");
     await expect.poll(() => rows.count()).toBe(2);
     expect(await table.getByText("Nightly report").count()).toBe(2);
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await expect.poll(() => rows.count()).toBe(50);
+
+    // Queued days: the server filters, so the old runs are the first page, and nothing more.
+    await page.getByLabel("Queued from").fill("2025-03-01");
+    await page.getByLabel("Queued until").fill("2025-03-01");
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
+    for (const r of old) {
+      await table.getByRole("link", { name: new RegExp(`^Run ${r.id.slice(-8)}`) }).waitFor();
+    }
+    expect(await page.getByRole("button", { name: "Load more" }).count()).toBe(0);
+    await page.getByLabel("Queued from").fill("2025-02-01");
+    await page.getByLabel("Queued until").fill("2025-02-28");
+    await page.getByText("No run matches these filters").waitFor();
     await page.getByRole("button", { name: "Clear filters" }).click();
     await expect.poll(() => rows.count()).toBe(50);
     await page.getByRole("button", { name: "Load more" }).click();

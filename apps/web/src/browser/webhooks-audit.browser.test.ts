@@ -1,9 +1,16 @@
 // Webhooks and the audit log in a real browser against the real web process and database:
-// adding a webhook shows its signing secret once (never again, never in a page), deliveries
-// show every attempt and a failed one can be sent again; the audit log lists those changes,
-// filters them, and links its exports.
+// adding a webhook shows its signing secret once (never again, never in a page), a test report
+// sent from the page is delivered by the worker's real delivery step (signed, to a loopback
+// receiver) and shows with its attempt, deliveries show every attempt and a failed one can be
+// sent again; the audit log lists those changes, filters them, and links its exports.
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createUser } from "@secondshift/accounts/testing";
 import { seedRun, seedWorkspace, type SeededWorkspace } from "@secondshift/db/testing";
+import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
+import { createOutboundClient, type OutboundClient } from "@secondshift/netguard";
+import { deliverDue, SIGNATURE_HEADER, TEST_EVENT, verifySignature } from "@secondshift/webhooks";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -19,25 +26,66 @@ let app: WebApp;
 let browser: Browser;
 let seed: SeededWorkspace;
 let context: BrowserContext;
+let outbound: OutboundClient;
+let ownerId: string;
 const password = "webhook screens passphrase 42";
 
+/** A loopback webhook receiver that answers 204 and keeps what it got. */
+const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+const receiver: Server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (chunk: Buffer) => chunks.push(chunk));
+  req.on("end", () => {
+    received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+    res.writeHead(204).end();
+  });
+});
+
+/** One pass of the worker's delivery step, as the worker runs it (netguard, allowing loopback). */
+function deliverNow() {
+  const masker = new SecretMasker();
+  return deliverDue(
+    app.db,
+    {
+      keyring: app.keyring,
+      client: outbound,
+      masker,
+      logger: createLogger({ name: "deliver", destination: createMemorySink().stream, masker }),
+      runLink: (run) => `${app.origin}/w/${run.workspaceId}/runs/${run.id}`,
+    },
+    { now: new Date() },
+  );
+}
+
 beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  outbound = createOutboundClient({
+    production: false,
+    allowHttp: true,
+    allowedPrivateHosts: [],
+    allowedPrivateCidrs: ["127.0.0.0/8"],
+    timeoutMs: 10_000,
+  });
   [app, browser] = await Promise.all([startWebApp(), launchBrowser()]);
   seed = await seedWorkspace(app.db, { name: "hooks-team" });
   const owner = await createUser(app.db, password, {
     workspaceId: seed.workspaceId,
     role: "OWNER",
   });
+  ownerId = owner.id;
   context = await browser.newContext({ baseURL: app.origin });
   await signInContext(context, app.origin, { email: owner.email, password });
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
   await app?.close();
+  await outbound?.close();
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
 });
 
 describe("webhooks", () => {
-  it("adding a webhook shows its signing secret once; a failed delivery shows its attempts and is sent again", async () => {
+  it("adding a webhook shows its signing secret once; a test report is delivered and shows its attempt; a failed delivery is sent again", async () => {
     const page = await context.newPage();
     await page.goto(`/w/${seed.workspaceId}/webhooks`);
     await page.getByText("No webhooks yet").waitFor();
@@ -45,7 +93,8 @@ describe("webhooks", () => {
     await screenshot(page, "webhooks-empty");
 
     await page.getByLabel("Name").fill("Ops <b>channel</b>");
-    await page.getByLabel("Receiver URL").fill("https://hooks.example.test/secondshift");
+    const { port } = receiver.address() as AddressInfo;
+    await page.getByLabel("Receiver URL").fill(`http://127.0.0.1:${port}/secondshift`);
     await page.getByLabel("Only these jobs").fill("triage");
     await page.getByLabel("Failed").check();
     await page.getByRole("button", { name: "Add webhook" }).click();
@@ -58,13 +107,22 @@ describe("webhooks", () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, "webhooks-secret-once");
 
-    // Send test: queued where the server has webhooks.testDelivery, else said to be missing.
+    // Send test: queued, then delivered by the worker's step, signed with the secret shown once.
     await page.getByRole("button", { name: "Send test report to Ops <b>channel</b>" }).click();
-    await page
-      .getByText(
-        /Test report queued for "Ops <b>channel<\/b>"|Test delivery is not available on this server yet/,
-      )
-      .waitFor();
+    await page.getByText('Test report queued for "Ops <b>channel</b>"').waitFor();
+    const test = await app.db.webhookDelivery.findFirstOrThrow({
+      where: { workspaceId: seed.workspaceId, runId: null },
+    });
+    expect(await deliverNow()).toMatchObject({ attempted: 1, delivered: 1 });
+    expect(received).toHaveLength(1);
+    const signature = String(received[0]!.headers[SIGNATURE_HEADER.toLowerCase()]);
+    expect(verifySignature(signature, received[0]!.body, secret).ok).toBe(true);
+    expect(JSON.parse(received[0]!.body)).toMatchObject({ event: TEST_EVENT });
+    await page.reload();
+    const sent = page.locator(`[data-delivery="${test.id}"]`);
+    await sent.getByText("Test report").waitFor();
+    expect(await sent.getByText("Delivered", { exact: true }).count()).toBe(1);
+    expect(await sent.getByText("HTTP 204").count()).toBe(1);
 
     // Shown once: a reload has it nowhere, not in the page and not in the HTML.
     const html = await (await context.request.get(`/w/${seed.workspaceId}/webhooks`)).text();
@@ -108,7 +166,8 @@ describe("webhooks", () => {
     expect(await item.getByText("HTTP 500").count()).toBe(1);
     expect(await item.getByText("no response").count()).toBe(1);
     await page.getByLabel("Delivery status").selectOption("DELIVERED");
-    await page.getByText("No delivery matches these filters.").waitFor();
+    await expect.poll(() => item.count(), { timeout: 10_000 }).toBe(0);
+    await sent.waitFor();
     await page.getByLabel("Delivery status").selectOption("FAILED");
     await item.waitFor();
     await item.getByRole("button", { name: "Redeliver" }).click();
@@ -155,8 +214,55 @@ describe("audit log", () => {
       expect(url.searchParams.get("format")).toBe(format);
       expect(url.searchParams.get("action")).toBe("webhook.redelivered");
     }
+    // The CSV through the page's link: the header row, then the filtered entry.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = (await readFile(await download.path(), "utf8")).trim().split(/\r?\n/);
+    expect(lines[0]!.replaceAll('"', "")).toBe(
+      "id,createdAt,actorType,actorId,action,targetType,targetId,toolName,connectionId,outcome,durationMs",
+    );
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const row of lines.slice(1)) {
+      const cells = row.split(",").map((cell) => cell.replaceAll('"', ""));
+      expect(cells.slice(2, 5)).toEqual(["USER", ownerId, "webhook.redelivered"]);
+      expect(cells[1]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    }
+
     await page.getByLabel("Action").fill("no.such.action");
     await page.getByText("No entry matches these filters").waitFor();
     await screenshot(page, "audit-filtered");
+  }, 60_000);
+
+  it("filters by tool on the server: an entry far past the first page is found", async () => {
+    const run = await seedRun(app.db, seed, { status: "SUCCEEDED" });
+    const toolCall = (toolName: string, createdAt: Date) => ({
+      workspaceId: seed.workspaceId,
+      actorType: "RUN" as const,
+      actorId: run.id,
+      action: "tool.call",
+      toolName,
+      outcome: "ok",
+      createdAt,
+    });
+    await app.db.auditEvent.create({
+      data: toolCall("rare_tool", new Date("2025-03-01T12:00:00Z")),
+    });
+    await app.db.auditEvent.createMany({
+      data: Array.from({ length: 60 }, () => toolCall("echo", new Date())),
+    });
+    const page = await context.newPage();
+    await page.goto(`/w/${seed.workspaceId}/audit`);
+    const table = page.getByRole("table", { name: "Audit log" });
+    const rows = table.locator("tbody tr");
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(50);
+    await page.getByLabel("Tool").fill("rare_tool");
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(1);
+    expect(await table.getByText("rare_tool").count()).toBe(1);
+    expect(await page.getByRole("button", { name: "Load more" }).count()).toBe(0);
+    const csv = await page.getByRole("link", { name: "Download CSV" }).getAttribute("href");
+    expect(new URL(csv ?? "", app.origin).searchParams.get("toolName")).toBe("rare_tool");
   }, 60_000);
 });

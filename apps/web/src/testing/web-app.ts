@@ -3,6 +3,7 @@
 // loopback port, against a fresh test database and the test Redis.
 import { randomBytes, randomInt } from "node:crypto";
 import { resolve } from "node:path";
+import { createKeyring, type Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { createTestDatabase } from "@secondshift/db/testing";
 import { freePort, startService } from "@secondshift/service/testing";
@@ -14,6 +15,8 @@ export interface WebApp {
   /** http://127.0.0.1:PORT — also the app's public URL (same-origin checks use it). */
   origin: string;
   db: Db;
+  /** The process's keyring (same key), for tests that run a worker's step, e.g. deliverDue. */
+  keyring: Keyring;
   /** Everything the process printed so far (for failure messages). */
   output(): string;
   close(): Promise<void>;
@@ -34,6 +37,8 @@ export interface WebAppOptions {
     encryptionKeyB64: string;
     redisUrl: string;
   };
+  /** Shorthand for `env: LOOPBACK_ALLOWED`: the API's outbound calls may reach loopback fakes. */
+  allowLoopbackOutbound?: boolean;
 }
 
 /**
@@ -80,13 +85,16 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     : await createTestDatabase();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
+  const encryptionKey = shared ? Buffer.from(shared.encryptionKeyB64, "base64") : randomBytes(32);
   const service = startService(MAIN, {
     DATABASE_URL: database.url,
     REDIS_URL: shared?.redisUrl ?? (await freshRedisUrl()),
     SECONDSHIFT_PUBLIC_URL: origin,
-    SECONDSHIFT_ENCRYPTION_KEY: shared?.encryptionKeyB64 ?? randomBytes(32).toString("base64"),
+    SECONDSHIFT_ENCRYPTION_KEY: encryptionKey.toString("base64"),
     SECONDSHIFT_SETUP_TOKEN_REQUIRED: options.setupTokenRequired ? "true" : "false",
     PORT: String(port),
+    // Development: plain http to the fakes (production allows public https only).
+    ...(options.allowLoopbackOutbound ? LOOPBACK_ALLOWED : {}),
     LOG_LEVEL: "warn",
     ...options.env,
   });
@@ -104,6 +112,7 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
   return {
     origin,
     db: database.db,
+    keyring: createKeyring(new Uint8Array(encryptionKey)),
     output: () => service.output(),
     close: async () => {
       service.child.kill("SIGTERM");

@@ -128,3 +128,4 @@ export function testBrowser(base: string, origin: string, bodies: string[] = [])
   return { cookies, setCookies, fetch: (url, init) => jarFetch(url, init), trpc };
 }
 export { startFakeOAuthMcp, type FakeOAuthMcp } from "./oauth-mcp.ts";
+export { startFakeProvider, type FakeProvider } from "./fake-provider.ts";

@@ -15,7 +15,6 @@ import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import {
   auditExportHref,
   auditListInput,
-  matchesShown,
   NO_AUDIT_FILTERS,
   type AuditFilters,
 } from "./audit-query.ts";
@@ -31,9 +30,7 @@ export function AuditLog({ workspaceId }: { workspaceId: string }) {
       getNextPageParam: (page) => page.nextCursor ?? undefined,
     }),
   );
-  const items = (events.data?.pages.flatMap((p) => p.items) ?? []).filter((e) =>
-    matchesShown(e, filters),
-  );
+  const items = events.data?.pages.flatMap((p) => p.items) ?? [];
   const filtered = Object.values(filters).some(Boolean);
   return (
     <div className="flex flex-col gap-4">
@@ -61,7 +58,7 @@ export function AuditLog({ workspaceId }: { workspaceId: string }) {
           message={errorMessage(events.error)}
           action={<Button onClick={() => void events.refetch()}>Retry</Button>}
         />
-      ) : items.length === 0 && !events.hasNextPage ? (
+      ) : items.length === 0 ? (
         <EmptyState title={filtered ? "No entry matches these filters" : "Nothing recorded yet"}>
           {filtered
             ? "Clear a filter to see more entries."

@@ -1,6 +1,5 @@
 // The audit log's filters, as the list query's input and as the export link's query string.
-// Connection and tool filters are sent to the API (and also applied to what is shown, so they
-// hold on a server that does not filter by them yet).
+// The API filters by every one of them, so the list shows each page as it comes.
 import type { AppRouter } from "@secondshift/api";
 import type { inferRouterInputs } from "@trpc/server";
 import { dayEnd, dayStart } from "../runs/runs-query.ts";
@@ -56,14 +55,4 @@ export function auditExportHref(
   if (since) query.set("since", since.toISOString());
   if (until) query.set("until", until.toISOString());
   return `/api/audit/export?${query.toString()}`;
-}
-
-export function matchesShown(
-  event: { connectionId: string | null; toolName: string | null },
-  filters: AuditFilters,
-): boolean {
-  return (
-    (!filters.connectionId || event.connectionId === filters.connectionId) &&
-    (!filters.toolName.trim() || event.toolName === filters.toolName.trim())
-  );
 }

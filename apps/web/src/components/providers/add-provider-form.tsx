@@ -9,6 +9,8 @@ import { Field } from "../ui/field.tsx";
 import { formText } from "../ui/form-data.ts";
 import { Notice } from "../ui/states.tsx";
 import { useTRPC } from "../../trpc/react.tsx";
+import { AllowedModelsInput } from "./allowed-models-input.tsx";
+import { parseModelList } from "./models.ts";
 import { PROVIDER_KINDS, type ProviderKindName } from "./kinds.ts";
 
 export function AddProviderForm({ workspaceId }: { workspaceId: string }) {
@@ -45,6 +47,7 @@ export function AddProviderForm({ workspaceId }: { workspaceId: string }) {
               baseUrl: formText(data, "baseUrl"),
               apiKey: formText(data, "apiKey"),
               defaultModel: defaultModel === "" ? null : defaultModel,
+              allowedModels: parseModelList(formText(data, "allowedModels")),
               isDefault: data.get("isDefault") === "on",
             },
             {
@@ -90,6 +93,7 @@ export function AddProviderForm({ workspaceId }: { workspaceId: string }) {
           hint="Optional; a job's own model wins."
           error={fields.defaultModel}
         />
+        <AllowedModelsInput name="allowedModels" error={fields.allowedModels} />
         <Field
           label="API key"
           name="apiKey"

@@ -11,7 +11,10 @@ import { formatDateTime } from "../ui/format.ts";
 import { EmptyState, Notice } from "../ui/states.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { useTRPC } from "../../trpc/react.tsx";
+import { EditModelsDialog, type ModelsTarget } from "./edit-models.tsx";
 import { PROVIDER_KINDS } from "./kinds.ts";
+import { describeModels } from "./models.ts";
+import { VerifyProvider } from "./verify-provider.tsx";
 
 type Acting = { kind: "replace" | "delete"; providerId: string; name: string };
 
@@ -22,6 +25,7 @@ export function ProvidersTable(props: { workspaceId: string; canManage: boolean 
     trpc.providers.list.queryOptions({ workspaceId: props.workspaceId }),
   );
   const [acting, setActing] = useState<Acting | null>(null);
+  const [editing, setEditing] = useState<ModelsTarget | null>(null);
   const [newKey, setNewKey] = useState("");
   const [notice, setNotice] = useState<string | null>(null);
   const replaceKey = useMutation(trpc.providers.replaceKey.mutationOptions());
@@ -69,7 +73,9 @@ export function ProvidersTable(props: { workspaceId: string; canManage: boolean 
             <Th>Kind</Th>
             <Th>Base URL</Th>
             <Th>Default model</Th>
+            <Th>Allowed models</Th>
             <Th>API key</Th>
+            <Th>Verified</Th>
             {props.canManage ? <Th>Actions</Th> : null}
           </tr>
         </thead>
@@ -82,14 +88,30 @@ export function ProvidersTable(props: { workspaceId: string; canManage: boolean 
               <Td>{PROVIDER_KINDS[p.kind].name}</Td>
               <Td className="break-all">{p.baseUrl}</Td>
               <Td>{p.defaultModel ?? "—"}</Td>
+              <Td>{describeModels(p.allowedModels)}</Td>
               <Td>
                 <Badge tone="good">Set</Badge>{" "}
                 <span className="text-xs text-slate-600">
                   updated {formatDateTime(p.keyUpdatedAt)}
                 </span>
               </Td>
+              <Td>
+                <span className="text-xs text-slate-600">
+                  {p.verifiedAt ? `verified ${formatDateTime(p.verifiedAt)}` : "not verified yet"}
+                </span>
+                {props.canManage ? (
+                  <VerifyProvider workspaceId={props.workspaceId} providerId={p.id} name={p.name} />
+                ) : null}
+              </Td>
               {props.canManage ? (
                 <Td className="whitespace-nowrap">
+                  <Button
+                    tone="secondary"
+                    aria-label={`Edit models of ${p.name}`}
+                    onClick={() => setEditing(p)}
+                  >
+                    Edit models
+                  </Button>{" "}
                   <Button
                     tone="secondary"
                     aria-label={`Replace key of ${p.name}`}
@@ -110,6 +132,16 @@ export function ProvidersTable(props: { workspaceId: string; canManage: boolean 
           ))}
         </tbody>
       </Table>
+      <EditModelsDialog
+        key={editing?.id ?? "closed"}
+        workspaceId={props.workspaceId}
+        provider={editing}
+        onClose={() => setEditing(null)}
+        onDone={(message) => {
+          setEditing(null);
+          setNotice(message);
+        }}
+      />
       <ConfirmDialog
         open={acting !== null}
         title={

@@ -2,15 +2,17 @@
 // One run: status, tokens against budget, timings, the live transcript, the diff artifact and
 // the webhook reports; Cancel for owners and admins while it is queued or running (asks first).
 // The run's record is re-read whenever the transcript shows a status change and when the
-// stream ends, so the header always shows the final status. Usage, timings, the diff and the
-// deliveries are shown when the API returns them (older servers: the basic fields only).
-import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+// stream ends, so the header always shows the final status. Usage against budget, timings, the
+// diff and the deliveries come with the run from runs.get.
+import type { AppRouter } from "@secondshift/api";
+import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
 import { useEffect, useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
-import { DeliveryList, type DeliveryItem } from "../webhooks/delivery-list.tsx";
+import { DeliveryList } from "../webhooks/delivery-list.tsx";
 import { DiffView } from "./diff-view.tsx";
 import { formatDuration, formatTime, formatTokens, shortId } from "./format.ts";
 import { isActiveStatus } from "./status.ts";
@@ -18,14 +20,8 @@ import { RunStatusBadge } from "./status-badge.tsx";
 import { TranscriptView } from "./transcript.tsx";
 import { useTranscript } from "./use-transcript.ts";
 
-/** Detail fields newer API versions add to runs.get. */
-interface RunExtras {
-  job?: { key: string; name: string };
-  usage?: { tokensUsed: number; budgetTokens: number; budgetPercent: number; toolCalls: number };
-  timings?: { waitMs: number | null; runMs: number | null; totalMs: number | null };
-  diff?: { text: string; truncated: boolean; totalChars: number } | null;
-  deliveries?: DeliveryItem[];
-}
+/** The run as runs.get returns it. */
+type RunView = inferRouterOutputs<AppRouter>["runs"]["get"];
 
 const REREAD_AFTER_END_MS = [1_500, 5_000];
 
@@ -33,13 +29,7 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const input = { workspaceId: props.workspaceId, runId: props.runId };
-  const { data } = useSuspenseQuery(trpc.runs.get.queryOptions(input));
-  const run: RunView = data;
-  // The job's name, until runs.get carries it everywhere.
-  const job = useQuery({
-    ...trpc.jobs.get.queryOptions({ workspaceId: props.workspaceId, jobId: data.jobId }),
-    enabled: !run.job,
-  });
+  const { data: run } = useSuspenseQuery(trpc.runs.get.queryOptions(input));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey(input) });
   const transcript = useTranscript(input, (event) => {
     if (event.type === "status") void refresh();
@@ -57,15 +47,13 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
 
   return (
     <div className="flex flex-col gap-6">
-      <RunSummaryPanel run={{ ...run, job: run.job ?? job.data }} {...props} onChanged={refresh} />
+      <RunSummaryPanel run={run} {...props} onChanged={refresh} />
       <TranscriptView transcript={transcript} />
       <section aria-labelledby="diff-heading" className="flex flex-col gap-2">
         <h2 id="diff-heading" className="text-base font-semibold text-slate-900">
           Changes
         </h2>
-        {run.diff === undefined ? (
-          <p className="text-sm text-slate-600">The diff is not available from this server yet.</p>
-        ) : run.diff === null || run.diff.text === "" ? (
+        {run.diff === null || run.diff.text === "" ? (
           <p className="text-sm text-slate-600">The run changed no file.</p>
         ) : (
           <>
@@ -82,11 +70,7 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
         <h2 id="deliveries-heading" className="text-base font-semibold text-slate-900">
           Webhook reports
         </h2>
-        {run.deliveries === undefined ? (
-          <p className="text-sm text-slate-600">
-            Reports of this run are listed on the Webhooks page.
-          </p>
-        ) : run.deliveries.length === 0 ? (
+        {run.deliveries.length === 0 ? (
           <p className="text-sm text-slate-600">No webhook report for this run.</p>
         ) : (
           <DeliveryList
@@ -100,24 +84,6 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
   );
 }
 
-/** The run as this page reads it: the basic fields, and the newer ones when present. */
-interface RunView extends RunExtras {
-  id: string;
-  status: string;
-  trigger: string;
-  commitSha: string | null;
-  queuedAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  tokensUsed: number;
-  budgetTokens: number;
-  inputTokens: number;
-  outputTokens: number;
-  error: string | null;
-  summary: string | null;
-  cancelRequestedAt: Date | null;
-}
-
 function RunSummaryPanel(props: {
   run: RunView;
   workspaceId: string;
@@ -125,14 +91,9 @@ function RunSummaryPanel(props: {
   onChanged: () => Promise<void>;
 }) {
   const { run } = props;
-  const used = run.usage?.tokensUsed ?? run.tokensUsed;
-  const budget = run.usage?.budgetTokens ?? run.budgetTokens;
-  const timings = run.timings ?? {
-    waitMs: run.startedAt ? run.startedAt.getTime() - run.queuedAt.getTime() : null,
-    runMs:
-      run.startedAt && run.finishedAt ? run.finishedAt.getTime() - run.startedAt.getTime() : null,
-    totalMs: run.finishedAt ? run.finishedAt.getTime() - run.queuedAt.getTime() : null,
-  };
+  const { usage, timings } = run;
+  const used = usage.tokensUsed;
+  const budget = usage.budgetTokens;
   return (
     <section aria-label="Run summary" className="rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-center gap-3">
@@ -153,7 +114,7 @@ function RunSummaryPanel(props: {
         ) : null}
       </div>
       <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
-        <Item term="Job">{run.job?.name ?? "—"}</Item>
+        <Item term="Job">{run.job.name}</Item>
         <Item term="Trigger">{run.trigger === "SCHEDULE" ? "Schedule" : "Manual"}</Item>
         <Item term="Commit">
           <span className="font-mono">{run.commitSha ? run.commitSha.slice(0, 12) : "—"}</span>
@@ -180,7 +141,7 @@ function RunSummaryPanel(props: {
         <Item term="Input / output tokens">
           {`${formatTokens(run.inputTokens)} / ${formatTokens(run.outputTokens)}`}
         </Item>
-        {run.usage ? <Item term="Tool calls">{formatTokens(run.usage.toolCalls)}</Item> : null}
+        <Item term="Tool calls">{formatTokens(usage.toolCalls)}</Item>
       </dl>
       {run.error ? (
         <p role="alert" className="mt-4 rounded-md bg-red-50 p-2 text-sm text-red-900">

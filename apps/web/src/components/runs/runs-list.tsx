@@ -11,13 +11,7 @@ import { errorMessage } from "../ui/error-message.ts";
 import { EmptyState, ErrorState, LoadingState } from "../ui/states.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { formatDuration, formatTime, formatTokens, shortId } from "./format.ts";
-import {
-  NO_FILTERS,
-  nextRunsCursor,
-  typedRunsListInput,
-  withinDays,
-  type RunFilters,
-} from "./runs-query.ts";
+import { NO_FILTERS, nextRunsCursor, runsListInput, type RunFilters } from "./runs-query.ts";
 import { isActiveStatus, RUN_STATUSES, statusWord } from "./status.ts";
 import { RunStatusBadge } from "./status-badge.tsx";
 
@@ -28,7 +22,7 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
   const [filters, setFilters] = useState<RunFilters>(NO_FILTERS);
   const jobs = useQuery(trpc.jobs.list.queryOptions({ workspaceId }));
   const runs = useInfiniteQuery({
-    ...trpc.runs.list.infiniteQueryOptions(typedRunsListInput(workspaceId, filters), {
+    ...trpc.runs.list.infiniteQueryOptions(runsListInput(workspaceId, filters), {
       getNextPageParam: nextRunsCursor,
     }),
     refetchInterval: (query) =>
@@ -36,10 +30,7 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
         ? ACTIVE_POLL_MS
         : false,
   });
-  const jobNames = new Map((jobs.data ?? []).map((j) => [j.id, j.name]));
-  const items = (runs.data?.pages.flatMap((p) => p.items) ?? []).filter((r) =>
-    withinDays(r.queuedAt, filters),
-  );
+  const items = runs.data?.pages.flatMap((p) => p.items) ?? [];
   const filtered = Object.values(filters).some(Boolean);
 
   return (
@@ -58,20 +49,7 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
           action={<Button onClick={() => void runs.refetch()}>Retry</Button>}
         />
       ) : items.length === 0 ? (
-        <EmptyState
-          title={filtered ? "No run matches these filters" : "No runs yet"}
-          action={
-            runs.hasNextPage ? (
-              <Button
-                tone="secondary"
-                pending={runs.isFetchingNextPage}
-                onClick={() => void runs.fetchNextPage()}
-              >
-                Look further back
-              </Button>
-            ) : undefined
-          }
-        >
+        <EmptyState title={filtered ? "No run matches these filters" : "No runs yet"}>
           {filtered
             ? "Clear a filter to see more runs."
             : "Runs appear here when a job's schedule fires or someone presses Run now on a job."}
@@ -102,7 +80,7 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
                       {shortId(run.id)}
                     </Link>
                   </Td>
-                  <Td>{jobNames.get(run.jobId) ?? "—"}</Td>
+                  <Td>{run.job.name}</Td>
                   <Td>
                     <RunStatusBadge status={run.status} />
                   </Td>
@@ -143,7 +121,7 @@ function RunFiltersForm(props: {
   onChange: (filters: RunFilters) => void;
 }) {
   const id = useId();
-  const set = (key: keyof RunFilters) => (value: string) =>
+  const set = (key: Exclude<keyof RunFilters, "status">) => (value: string) =>
     props.onChange({ ...props.filters, [key]: value });
   const select = "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm";
   return (
@@ -160,7 +138,9 @@ function RunFiltersForm(props: {
           id={`${id}-status`}
           className={select}
           value={props.filters.status}
-          onChange={(e) => set("status")(e.target.value)}
+          onChange={(e) =>
+            props.onChange({ ...props.filters, status: e.target.value as RunFilters["status"] })
+          }
         >
           <option value="">Any status</option>
           {RUN_STATUSES.map((s) => (

@@ -1,8 +1,15 @@
 // The runs list's query input, shared by the page (server prefetch) and the list (client), so
-// both ask with the same key. `since` / `until` (queued time) are sent for the API's date
-// filter; until that filter is deployed everywhere the list also applies them to what it shows.
+// both ask with the same key. The API filters by status, job and queued time (`since` /
+// `until`), so every page it returns is already what the filters ask for.
+import type { AppRouter } from "@secondshift/api";
+import type { inferRouterInputs } from "@trpc/server";
+
+export type RunsListInput = Omit<inferRouterInputs<AppRouter>["runs"]["list"], "cursor">;
+type RunStatus = NonNullable<RunsListInput["status"]>[number];
+
 export interface RunFilters {
-  status: string;
+  /** A run status name from the status select ("" for any). */
+  status: "" | RunStatus;
   jobId: string;
   since: string;
   until: string;
@@ -21,7 +28,7 @@ export function dayEnd(day: string): Date | undefined {
   return day ? new Date(`${day}T23:59:59.999Z`) : undefined;
 }
 
-export function runsListInput(workspaceId: string, filters: RunFilters) {
+export function runsListInput(workspaceId: string, filters: RunFilters): RunsListInput {
   return {
     workspaceId,
     limit: RUNS_PAGE_SIZE,
@@ -30,22 +37,6 @@ export function runsListInput(workspaceId: string, filters: RunFilters) {
     ...(filters.since ? { since: dayStart(filters.since) } : {}),
     ...(filters.until ? { until: dayEnd(filters.until) } : {}),
   };
-}
-
-export function withinDays(queuedAt: Date, filters: RunFilters): boolean {
-  const since = dayStart(filters.since);
-  const until = dayEnd(filters.until);
-  return (!since || queuedAt >= since) && (!until || queuedAt <= until);
-}
-
-import type { AppRouter } from "@secondshift/api";
-import type { inferRouterInputs } from "@trpc/server";
-
-export type RunsListInput = Omit<inferRouterInputs<AppRouter>["runs"]["list"], "cursor">;
-
-/** The typed input (status names are checked by the API; dates pass once it filters by them). */
-export function typedRunsListInput(workspaceId: string, filters: RunFilters): RunsListInput {
-  return runsListInput(workspaceId, filters) as unknown as RunsListInput;
 }
 
 export const nextRunsCursor = (page: { nextCursor: string | null }) => page.nextCursor ?? undefined;

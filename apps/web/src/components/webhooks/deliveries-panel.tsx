@@ -13,7 +13,6 @@ type Status = DeliveryItem["status"];
 export function DeliveriesPanel(props: {
   workspaceId: string;
   webhooks: ReadonlyArray<{ id: string; name: string }>;
-  webhookNames: ReadonlyMap<string, string>;
   canOperate: boolean;
 }) {
   const trpc = useTRPC();
@@ -99,7 +98,6 @@ export function DeliveriesPanel(props: {
           <DeliveryList
             workspaceId={props.workspaceId}
             deliveries={items}
-            webhookNames={props.webhookNames}
             canOperate={props.canOperate}
             onMessage={setMessage}
             showRun

@@ -1,7 +1,9 @@
 "use client";
 // Webhook deliveries with every attempt (status code, error in our own words, duration), and
 // Redeliver for a failed one (owners and admins; asks first, says what happened).
+import type { AppRouter } from "@secondshift/api";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
@@ -11,28 +13,8 @@ import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
 
-export interface DeliveryItem {
-  id: string;
-  webhookId: string;
-  /** Present once the API names the webhook with each delivery. */
-  webhook?: { name: string };
-  /** Null for a test report (no run). */
-  runId: string | null;
-  /** What the report is about ("run.finished", "webhook.test"), once the API says so. */
-  event?: string;
-  status: "PENDING" | "DELIVERED" | "FAILED";
-  attemptCount: number;
-  nextAttemptAt: Date | null;
-  deliveredAt: Date | null;
-  createdAt: Date;
-  attempts: ReadonlyArray<{
-    id: string;
-    statusCode: number | null;
-    error: string | null;
-    durationMs: number;
-    createdAt: Date;
-  }>;
-}
+/** A webhook report with every attempt, as runs.get and webhooks.deliveries return it. */
+export type DeliveryItem = inferRouterOutputs<AppRouter>["runs"]["get"]["deliveries"][number];
 
 const DELIVERY_WORDS: Record<DeliveryItem["status"], { word: string; tone: BadgeTone }> = {
   PENDING: { word: "Pending", tone: "info" },
@@ -66,7 +48,6 @@ export function DeliveryStatusBadge({ status }: { status: DeliveryItem["status"]
 export function DeliveryList(props: {
   workspaceId: string;
   deliveries: ReadonlyArray<DeliveryItem>;
-  webhookNames?: ReadonlyMap<string, string>;
   canOperate: boolean;
   showRun?: boolean;
   /** Where to say what a redelivery did, when the list itself may go (a filter empties it). */
@@ -95,8 +76,7 @@ export function DeliveryList(props: {
       },
     }),
   );
-  const nameOf = (d: DeliveryItem) =>
-    d.webhook?.name ?? props.webhookNames?.get(d.webhookId) ?? `Webhook ${shortId(d.webhookId)}`;
+  const nameOf = (d: DeliveryItem) => d.webhook.name;
 
   return (
     <div className="flex flex-col gap-3">
@@ -111,7 +91,7 @@ export function DeliveryList(props: {
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium">{nameOf(d)}</span>
               <DeliveryStatusBadge status={d.status} />
-              {d.runId === null || d.event === "webhook.test" ? <Badge>Test report</Badge> : null}
+              {d.event === "webhook.test" ? <Badge>Test report</Badge> : null}
               {props.showRun && d.runId ? (
                 <Link
                   href={`/w/${props.workspaceId}/runs/${d.runId}`}

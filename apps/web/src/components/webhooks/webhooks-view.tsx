@@ -41,7 +41,6 @@ export function WebhooksView(props: {
       },
     }),
   );
-  const names = new Map(webhooks.map((w) => [w.id, w.name]));
 
   return (
     <div className="flex flex-col gap-8">
@@ -115,7 +114,6 @@ export function WebhooksView(props: {
       <DeliveriesPanel
         workspaceId={props.workspaceId}
         webhooks={webhooks}
-        webhookNames={names}
         canOperate={props.canOperate}
       />
       <ConfirmDialog

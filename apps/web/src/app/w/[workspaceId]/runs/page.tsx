@@ -4,7 +4,7 @@ import { RunsList } from "../../../../components/runs/runs-list.tsx";
 import {
   NO_FILTERS,
   nextRunsCursor,
-  typedRunsListInput,
+  runsListInput,
 } from "../../../../components/runs/runs-query.ts";
 import { PageHeader } from "../../../../components/ui/page-header.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../trpc/server.tsx";
@@ -16,7 +16,7 @@ export default async function RunsPage({ params }: { params: Promise<{ workspace
   void getQueryClient().prefetchQuery(api().jobs.list.queryOptions({ workspaceId }));
   // Awaited: the first page is in the HTML (the table is the page's largest paint).
   await getQueryClient().prefetchInfiniteQuery(
-    api().runs.list.infiniteQueryOptions(typedRunsListInput(workspaceId, NO_FILTERS), {
+    api().runs.list.infiniteQueryOptions(runsListInput(workspaceId, NO_FILTERS), {
       getNextPageParam: nextRunsCursor,
     }),
   );
