@@ -69,7 +69,9 @@ describe("sandbox limits", () => {
       // take a few passes, during which a new command may itself fail to fork. Give it time.
       const check = () =>
         bombed
-          .exec("ps -eo stat=,args= | grep -v '^Z' | grep -c 'f(){ [f] | f' || true; echo alive")
+          .exec("ps -eo stat=,args= | grep -v '^Z' | grep -c 'f(){ [f] | f' || true; echo alive", {
+            timeoutMs: 10_000,
+          })
           .catch((e: unknown) => e as Error);
       let after = await check();
       for (let i = 0; i < 15 && !(after instanceof Error) && after.stdout !== "0\nalive\n"; i++) {
@@ -83,7 +85,9 @@ describe("sandbox limits", () => {
     } finally {
       await bombed.destroy();
     }
-  });
+    // Two cores shared with the other sandbox test files (one of them runs a bomb too): the
+    // sweep under a bomb can take far longer than the bomb's own 3 s.
+  }, 180_000);
 
   it("[C11] a memory hog is killed and reported as out-of-memory; the other sandbox keeps working", async () => {
     const r = await sb.exec("python3 -c 'a=[]\nwhile True: a.append(bytearray(16 << 20))'", {
