@@ -81,14 +81,29 @@ async function signIn(stack: Stack) {
   return browser.trpc.auth.me.query();
 }
 
-/** Starts one service of the app image outside compose, on the host network; how it ended. */
-async function runService(stack: Stack, service: string, env: Record<string, string>) {
+/** `docker run` arguments for one service of the app image outside compose, on the host network. */
+async function serviceArgs(stack: Stack, service: string, env: Record<string, string>) {
   const envFile = join(workDir, `${service}-override.env`);
   await writeFile(envFile, withSettings(await readFile(stack.envFile, "utf8"), env), {
     mode: 0o600,
   });
-  const args = ["run", "--rm", "--network", "host", "--env-file", envFile, image];
-  return run("timeout", ["120", "docker", ...args, "node", `dist/${service}.mjs`]);
+  return ["--network", "host", "--env-file", envFile, image, "node", `dist/${service}.mjs`];
+}
+
+/** Runs one service of the app image until it ends; how it ended. */
+async function runService(stack: Stack, service: string, env: Record<string, string>) {
+  const args = await serviceArgs(stack, service, env);
+  return run("timeout", ["120", "docker", "run", "--rm", ...args]);
+}
+
+/** Polls a service's /readyz on the host until it answers 503; that answer (0: none in time). */
+async function notReadyAnswer(port: number): Promise<{ code: number; body: string }> {
+  for (let i = 0; i < 600; i++) {
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+    if (res?.status === 503) return { code: 503, body: await res.text() };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { code: 0, body: "" };
 }
 
 beforeAll(async () => {
@@ -324,15 +339,29 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
 
     const wrongKey = randomBytes(32).toString("base64");
     const [port] = await freePorts(1);
-    const refused = await runService(b, "gateway", {
+    // A wrong key: the service stays up but serves nothing that reads data; /readyz says why.
+    const name = `ss-smoke-wrong-key-${suffix}`;
+    const args = await serviceArgs(b, "gateway", {
       SECONDSHIFT_ENCRYPTION_KEY: wrongKey,
       PORT: String(port),
     });
-    expect(refused.code, refused.output).toBe(1);
-    expect(refused.output).toContain("Refusing to start");
-    expect(refused.output).toContain(keyId);
-    expect(refused.output).not.toContain(wrongKey);
-    expect(refused.output).not.toContain(aKey);
+    const started = await run("docker", ["run", "-d", "--name", name, ...args]);
+    expect(started.code, started.output).toBe(0);
+    try {
+      const answer = await notReadyAnswer(port!);
+      expect(answer.code).toBe(503);
+      expect(answer.body).toContain(keyId);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      const logs = await run("docker", ["logs", name]);
+      expect(logs.output).toContain("Refusing to start");
+      expect(logs.output).toContain(keyId);
+      for (const text of [answer.body, logs.output]) {
+        expect(text).not.toContain(wrongKey);
+        expect(text).not.toContain(aKey);
+      }
+    } finally {
+      await run("docker", ["rm", "-f", name]);
+    }
   });
 
   it("[C13] the worker image refuses, in production, to start sandboxes without gVisor", async () => {
