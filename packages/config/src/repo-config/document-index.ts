@@ -1,63 +1,33 @@
 // One walk over the YAML tree that (1) indexes every mapping's pairs by the key they become in
 // JavaScript, so an error path finds its line in O(depth) instead of a search per error, and
-// (2) finds what must be refused before the tree is converted: keys that become the same key
-// once read (`1` and `"1"`, `true` and `"true"`, `null` and `""`), which would otherwise be
-// silently last-wins, and keys that are not plain scalars.
-// The `yaml` library's own `uniqueKeys` check is not used: it compares each key with every
-// earlier key of its mapping (quadratic: 20,000 keys took seconds) and compares scalar values,
-// so `1` (a number) and `"1"` (a string) pass it and then collide in the JavaScript object.
-import {
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  type Pair,
-  type Scalar,
-  type YAMLMap,
-} from "yaml";
+// (2) finds what must be refused before the data is built: keys that become the same key once
+// read (`1` and `"1"`, `true` and `"true"`, `~` and `null`), which would otherwise be silently
+// last-wins, and keys that are not plain scalars.
 import type { PathSegments } from "./positions.ts";
+import type { YamlMap, YamlNode, YamlPair } from "./yaml-tree.ts";
 
 export interface DuplicateKey {
   path: PathSegments;
-  first: Scalar;
-  second: Scalar;
+  first: YamlNode;
+  second: YamlNode;
   key: string;
 }
 
 export interface DocumentIndex {
   /** Each mapping's pairs by JavaScript key; the first pair wins for a duplicated key. */
-  pairs: WeakMap<YAMLMap, Map<string, Pair>>;
+  pairs: WeakMap<YamlMap, Map<string, YamlPair>>;
   duplicates: DuplicateKey[];
-  /** Pairs whose key is an alias, a list or a map, with the path of their mapping. */
+  /** Pairs whose key is an alias, a tagged value, a list or a map, with the path of their mapping. */
   complexKeys: Array<{ path: PathSegments; offset: number }>;
-  aliases: number;
 }
 
-/** The property name a scalar key becomes in a JavaScript object (as `yaml`'s `toJS` does). */
-export function jsKeyOf(key: Scalar): string {
-  const value: unknown = key.value;
-  if (value === null || value === undefined) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
-    return String(value);
-  }
-  return JSON.stringify(value) ?? ""; // the core schema resolves no other scalar type
-}
-
-export function indexDocument(root: unknown): DocumentIndex {
-  const index: DocumentIndex = {
-    pairs: new WeakMap(),
-    duplicates: [],
-    complexKeys: [],
-    aliases: 0,
-  };
+export function indexDocument(root: YamlNode | null): DocumentIndex {
+  const index: DocumentIndex = { pairs: new WeakMap(), duplicates: [], complexKeys: [] };
   const path: PathSegments = [];
-  // The parser stops at a small nesting depth (yaml-document.ts), so recursion is bounded.
-  const walk = (node: unknown): void => {
-    if (isAlias(node)) index.aliases++;
-    else if (isMap(node)) walkMap(node);
-    else if (isSeq(node)) {
+  // The reader stops at a small nesting depth (yaml-tree.ts), so recursion is bounded.
+  const walk = (node: YamlNode): void => {
+    if (node.kind === "map") walkMap(node);
+    else if (node.kind === "seq") {
       node.items.forEach((item, i) => {
         path.push(i);
         walk(item);
@@ -65,34 +35,26 @@ export function indexDocument(root: unknown): DocumentIndex {
       });
     }
   };
-  const walkMap = (map: YAMLMap): void => {
-    const byKey = new Map<string, Pair>();
+  const walkMap = (map: YamlMap): void => {
+    const byKey = new Map<string, YamlPair>();
     index.pairs.set(map, byKey);
-    for (const pair of map.items) {
-      if (!isPair(pair)) continue;
-      if (!isScalar(pair.key)) {
-        if (isAlias(pair.key)) index.aliases++;
-        const range = (pair.key as { range?: [number, number, number] } | null)?.range;
-        index.complexKeys.push({ path: [...path], offset: range?.[0] ?? 0 });
+    for (const pair of map.pairs) {
+      if (pair.name === null) {
+        index.complexKeys.push({ path: [...path], offset: pair.key.start });
         continue;
       }
-      const key = jsKeyOf(pair.key);
-      const earlier = byKey.get(key);
+      const earlier = byKey.get(pair.name);
       if (earlier) {
-        index.duplicates.push({
-          path: [...path, key],
-          first: earlier.key as Scalar,
-          second: pair.key,
-          key,
-        });
+        const key = pair.name;
+        index.duplicates.push({ path: [...path, key], first: earlier.key, second: pair.key, key });
       } else {
-        byKey.set(key, pair);
+        byKey.set(pair.name, pair);
       }
-      path.push(key);
+      path.push(pair.name);
       walk(pair.value);
       path.pop();
     }
   };
-  walk(root);
+  if (root) walk(root);
   return index;
 }

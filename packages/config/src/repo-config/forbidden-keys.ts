@@ -2,7 +2,7 @@
 // pick an endpoint, credential, connection or sandbox setting is refused by name, anywhere in
 // the document, with a message that explains why — not just reported as "unknown key", which
 // would invite the author to look for the right spelling.
-import { isMap, isPair, isScalar, isSeq, type Node } from "yaml";
+import type { YamlNode } from "./yaml-tree.ts";
 
 export const ACCESS_ONLY_MESSAGE =
   "repository configuration may only request access: endpoints, URLs, credentials, tokens, connections, grants and sandbox settings (image, network, mounts, environment, runtime, privileges) are chosen by the workspace owner or the server operator, never in .secondshift.yaml";
@@ -125,26 +125,23 @@ export interface ForbiddenKeyHit {
  * Job keys (direct children of `jobs`) are names chosen by the author, not settings, and are
  * skipped; their contents are still searched.
  */
-export function findForbiddenKeys(root: Node | null): ForbiddenKeyHit[] {
+export function findForbiddenKeys(root: YamlNode | null): ForbiddenKeyHit[] {
   const hits: ForbiddenKeyHit[] = [];
-  const walk = (node: unknown, path: Array<string | number>): void => {
-    if (isMap(node)) {
-      for (const pair of node.items) {
-        if (!isPair(pair)) continue;
-        const keyNode = pair.key;
-        const key = isScalar(keyNode) ? String(keyNode.value) : JSON.stringify(keyNode);
+  const walk = (node: YamlNode, path: Array<string | number>): void => {
+    if (node.kind === "map") {
+      for (const pair of node.pairs) {
+        if (pair.name === null) continue; // refused as a complex key before this walk
         const isJobKey = path.length === 1 && path[0] === "jobs";
-        if (!isJobKey && isForbiddenKey(key)) {
-          const offset = isScalar(keyNode) && keyNode.range ? keyNode.range[0] : 0;
-          hits.push({ path: [...path, key], key, offset });
+        if (!isJobKey && isForbiddenKey(pair.name)) {
+          hits.push({ path: [...path, pair.name], key: pair.name, offset: pair.key.start });
           continue;
         }
-        walk(pair.value, [...path, key]);
+        walk(pair.value, [...path, pair.name]);
       }
-    } else if (isSeq(node)) {
+    } else if (node.kind === "seq") {
       node.items.forEach((item, index) => walk(item, [...path, index]));
     }
   };
-  walk(root, []);
+  if (root) walk(root, []);
   return hits;
 }

@@ -35,8 +35,8 @@ describe("parseRepoConfig: keys that become the same key once read", () => {
     ["1.0", "1", 'jobs["1"]'],
     ["0x1", "1", 'jobs["1"]'],
     ["true", '"true"', "jobs.true"],
-    ["null", '""', 'jobs[""]'],
-    ["~", "null", 'jobs[""]'],
+    ["null", '"null"', "jobs.null"],
+    ["~", "null", "jobs.null"],
   ];
 
   it.each(pairs)("[C01] %s and %s in the jobs map are refused, naming both lines", (a, b, path) => {
@@ -129,11 +129,33 @@ describe("parseRepoConfig: nesting and aliases", () => {
     expect(errors.some((e) => e.message.includes("call stack"))).toBe(false);
   });
 
-  it("lines that each leave a level open are reported along with the depth limit", () => {
+  it("thousands of broken lines: reading stops at the first, which is named", () => {
     const errors = errorsOf(brokenNesting());
-    expect(errors[0]).toMatchObject({ line: 3 });
-    expect(errors[0]?.message).toContain("Nested mappings are not allowed in compact mappings");
-    expect(errors.at(-1)?.message).toContain("nested more than 32 levels deep");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ line: 3, column: 11 });
+    expect(errors[0]?.message).toMatch(/^YAML syntax error: /);
+  });
+
+  it("[C01] aliases that multiply the data are refused before it is built", () => {
+    const levels = Array.from({ length: 20 }, (_, i) =>
+      i === 0 ? `      l0: &l0 [x, x]\n` : `      l${i}: &l${i} [*l${i - 1}, *l${i - 1}]\n`,
+    ).join("");
+    const errors = errorsOf(`version: 1\njobs:\n  a:\n${job}    k:\n${levels}`);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toContain("expand the file to more than 200000 values");
+  });
+
+  it("[C01] an alias inside the node it names is refused (no circular data)", () => {
+    const errors = errorsOf(`version: 1\njobs:\n  a:\n${job}    k: &loop [a, *loop]\n`);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ line: 6 });
+    expect(errors[0]?.message).toContain("the alias *loop is inside the node it refers to");
+  });
+
+  it("[C01] a tagged key is refused like an alias key", () => {
+    const errors = errorsOf(`version: 1\njobs:\n  a:\n${job}    !!str name: z\n`);
+    expect(errors.map((e) => e.line)).toEqual([6]);
+    expect(errors[0]?.message).toContain("a tagged value (!tag)");
   });
 
   it("more than 100 aliases are refused before the document is converted", () => {

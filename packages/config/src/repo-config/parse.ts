@@ -1,19 +1,18 @@
 // Parses `.secondshift.yaml`: YAML with positions, forbidden keys, schema, semantic checks,
 // normalisation. It never throws on bad input: every problem comes back as a located error,
 // because the file is written by people who need to be told exactly what to fix.
-// Every step is linear in the file's size (a 256 KiB file parses in well under a second, see
+// Every step is linear in the file's size (a 256 KiB file parses in well under 200 ms, see
 // bench/parse-big.ts): the document is read with a nesting guard, walked once into an index
 // that answers each error's position by lookup, and at most `maxErrors` errors are returned.
-import type { Document, LineCounter, Scalar } from "yaml";
 import { checkJob } from "./checks.ts";
 import { indexDocument, type DocumentIndex, type DuplicateKey } from "./document-index.ts";
 import { ACCESS_ONLY_MESSAGE, findForbiddenKeys, type ForbiddenKeyHit } from "./forbidden-keys.ts";
 import { normaliseConfig } from "./normalise.ts";
-import { formatPath, lineAndColumn, offsetOf, shorten, type PathSegments } from "./positions.ts";
+import { formatPath, LineIndex, offsetOf, shorten, type PathSegments } from "./positions.ts";
 import { REPO_CONFIG_FILE, repoConfigCaps } from "./schema.ts";
 import type { ParseRepoConfigResult, RepoConfigError, RepoConfigLimits } from "./types.ts";
 import { schemaProblems } from "./validator.ts";
-import { readYamlDocument } from "./yaml-document.ts";
+import { constructData, readYamlTree, type YamlNode, type YamlTree } from "./yaml-tree.ts";
 
 export interface ParseRepoConfigOptions {
   /** Shown in errors; defaults to `.secondshift.yaml`. */
@@ -26,11 +25,11 @@ class Report {
   readonly errors: RepoConfigError[] = [];
   constructor(
     readonly file: string,
-    readonly lineCounter: LineCounter,
+    readonly lines: LineIndex,
   ) {}
 
   atOffset(offset: number, path: PathSegments | string, message: string): void {
-    const { line, column } = lineAndColumn(this.lineCounter, offset);
+    const { line, column } = this.lines.lineAndColumn(offset);
     const shown = typeof path === "string" ? path : formatPath(path);
     this.errors.push({ file: this.file, line: Math.max(line, 1), column, path: shown, message });
   }
@@ -56,32 +55,30 @@ class Report {
   }
 }
 
-const sourceOf = (text: string, key: Scalar): string => {
-  const [start = 0, end = start] = key.range ?? [];
-  return shorten(text.slice(start, end));
-};
+const sourceOf = (text: string, key: YamlNode): string =>
+  shorten(text.slice(key.start, key.kind === "scalar" ? key.end : key.start));
 
-function reportStructure(report: Report, text: string, index: DocumentIndex): void {
+function reportStructure(report: Report, text: string, tree: YamlTree, index: DocumentIndex): void {
   for (const duplicate of index.duplicates) reportDuplicate(report, text, duplicate);
   for (const { path, offset } of index.complexKeys) {
     report.atOffset(
       offset,
       path,
-      "a key must be a plain name, not an alias (*name), a list or a map",
+      "a key must be a plain name, not an alias (*name), a tagged value (!tag), a list or a map",
     );
   }
-  if (index.aliases > repoConfigCaps.maxAliases) {
+  if (tree.aliases > repoConfigCaps.maxAliases) {
     report.atOffset(
       0,
       "",
-      `the file uses ${index.aliases} aliases (*name); at most ${repoConfigCaps.maxAliases} are allowed`,
+      `the file uses ${tree.aliases} aliases (*name); at most ${repoConfigCaps.maxAliases} are allowed`,
     );
   }
 }
 
 function reportDuplicate(report: Report, text: string, d: DuplicateKey): void {
-  const firstLine = lineAndColumn(report.lineCounter, d.first.range?.[0] ?? 0).line;
-  const secondLine = lineAndColumn(report.lineCounter, d.second.range?.[0] ?? 0).line;
+  const firstLine = report.lines.lineAndColumn(d.first.start).line;
+  const secondLine = report.lines.lineAndColumn(d.second.start).line;
   const first = sourceOf(text, d.first);
   const second = sourceOf(text, d.second);
   const same =
@@ -89,7 +86,7 @@ function reportDuplicate(report: Report, text: string, d: DuplicateKey): void {
       ? `${first} is set twice`
       : `${first} and ${second} are the same key ${JSON.stringify(shorten(d.key))} once read`;
   report.atOffset(
-    d.second.range?.[0] ?? 0,
+    d.second.start,
     d.path,
     `Map keys must be unique: ${same} (lines ${firstLine} and ${secondLine}); remove or rename one`,
   );
@@ -111,14 +108,14 @@ function insideForbidden(hits: ForbiddenKeyHit[]): (path: PathSegments) => boole
 
 function reportContent(
   report: Report,
-  doc: Document,
+  root: YamlNode,
   index: DocumentIndex,
   data: unknown,
   limits: RepoConfigLimits,
   forbidden: ForbiddenKeyHit[],
 ): void {
   const locate = (path: PathSegments, atKey: boolean, message: string) =>
-    report.atOffset(offsetOf(doc, index, path, atKey), path, message);
+    report.atOffset(offsetOf(root, index, path, atKey), path, message);
   // A forbidden key also fails the schema ("unknown key"); one message per key is enough.
   const isForbidden = insideForbidden(forbidden);
   for (const p of schemaProblems(data)) {
@@ -146,22 +143,25 @@ export function parseRepoConfig(
     const message = `the file is larger than ${repoConfigCaps.maxFileBytes / 1024} KiB; move long prompts into promptFile files`;
     return { ok: false, errors: [{ file, line: 1, column: 1, path: "", message }] };
   }
-  const read = readYamlDocument(text, repoConfigCaps.maxNestingDepth);
-  const report = new Report(file, read.lineCounter);
-  for (const problem of read.problems) {
-    report.atOffset(problem.offset, "", `YAML syntax error: ${shorten(problem.message, 300)}`);
+  const report = new Report(file, new LineIndex(text));
+  const read = readYamlTree(text, {
+    maxDepth: repoConfigCaps.maxNestingDepth,
+    maxExpandedSize: repoConfigCaps.maxExpandedValues,
+  });
+  if (!read.ok) {
+    report.atOffset(read.problem.offset, "", shorten(read.problem.message, 300));
+    return report.result();
   }
-  if (!read.ok) return report.result();
-  const { doc } = read;
-  const index = indexDocument(doc.contents);
-  reportStructure(report, text, index);
+  const { tree } = read;
+  const index = indexDocument(tree.root);
+  reportStructure(report, text, tree, index);
   if (report.errors.length > 0) return report.result();
-  if (doc.contents === null) {
+  if (tree.root === null) {
     report.atOffset(0, "", "the file is empty; it must contain `version: 1` and `jobs:`");
     return report.result();
   }
 
-  const forbidden = findForbiddenKeys(doc.contents);
+  const forbidden = findForbiddenKeys(tree.root);
   for (const hit of forbidden) {
     report.atOffset(
       hit.offset,
@@ -169,15 +169,15 @@ export function parseRepoConfig(
       `"${shorten(hit.key)}" cannot be set: ${ACCESS_ONLY_MESSAGE}`,
     );
   }
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: 50 });
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    report.atOffset(0, "", `the YAML could not be read: ${shorten(detail, 300)}`);
+  const built = constructData(text, tree);
+  if (!built.ok) {
+    report.atOffset(built.problem.offset, "", shorten(built.problem.message, 300));
     return report.result();
   }
-  reportContent(report, doc, index, data, options.limits, forbidden);
+  reportContent(report, tree.root, index, built.data, options.limits, forbidden);
   if (report.errors.length > 0) return report.result();
-  return { ok: true, config: normaliseConfig(data as Record<string, unknown>, options.limits) };
+  return {
+    ok: true,
+    config: normaliseConfig(built.data as Record<string, unknown>, options.limits),
+  };
 }

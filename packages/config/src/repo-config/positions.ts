@@ -1,6 +1,6 @@
 // Maps a JSON path back to the YAML source, so each error can name its line.
-import { isMap, isSeq, type Document, type LineCounter, type Node } from "yaml";
 import type { DocumentIndex } from "./document-index.ts";
+import type { YamlNode } from "./yaml-tree.ts";
 
 export type PathSegments = Array<string | number>;
 
@@ -9,42 +9,52 @@ export type PathSegments = Array<string | number>;
  * Each step is one lookup in the index, so locating every error costs O(errors × depth).
  */
 export function offsetOf(
-  doc: Document,
+  root: YamlNode | null,
   index: DocumentIndex,
   path: PathSegments,
   atKey = false,
 ): number {
-  let node: unknown = doc.contents;
-  let offset = doc.contents?.range?.[0] ?? 0;
-  for (let i = 0; i < path.length; i++) {
+  let node = root;
+  let offset = root?.start ?? 0;
+  for (let i = 0; i < path.length && node; i++) {
     const segment = path[i];
-    const last = i === path.length - 1;
-    if (isMap(node)) {
+    if (node.kind === "map") {
       const pair = index.pairs.get(node)?.get(String(segment));
       if (!pair) return offset;
-      const keyRange = (pair.key as Node | null)?.range;
-      if (last && atKey && keyRange) return keyRange[0];
+      if (i === path.length - 1 && atKey) return pair.key.start;
       node = pair.value;
-      const valueRange = (pair.value as Node | null)?.range;
-      offset = valueRange ? valueRange[0] : (keyRange?.[0] ?? offset);
-    } else if (isSeq(node) && typeof segment === "number") {
-      const item = node.items[segment] as Node | undefined;
+    } else if (node.kind === "seq" && typeof segment === "number") {
+      const item = node.items[segment];
       if (!item) return offset;
       node = item;
-      offset = item.range?.[0] ?? offset;
     } else {
       return offset;
     }
+    offset = node.start;
   }
   return offset;
 }
 
-export function lineAndColumn(
-  lineCounter: LineCounter,
-  offset: number,
-): { line: number; column: number } {
-  const pos = lineCounter.linePos(offset);
-  return { line: pos.line, column: pos.col };
+/** 1-based line and column of an offset, by binary search over the line starts. */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(text: string) {
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
+      this.starts.push(at + 1);
+    }
+  }
+
+  lineAndColumn(offset: number): { line: number; column: number } {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((this.starts[middle] ?? 0) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low + 1, column: offset - (this.starts[low] ?? 0) + 1 };
+  }
 }
 
 /**

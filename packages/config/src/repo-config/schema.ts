@@ -23,8 +23,10 @@ export const repoConfigCaps = {
   maxErrors: 50,
   /** Parser nesting depth; a valid file needs under 10, deeper input stops reading. */
   maxNestingDepth: 32,
-  /** Aliases (`*name`); each one costs a search of the document when it is read. */
+  /** Aliases (`*name`): a file needs a few at most. */
   maxAliases: 100,
+  /** Values (maps, lists, scalars) once aliases are expanded: aliases must not multiply the data. */
+  maxExpandedValues: 200_000,
 } as const;
 
 export const TOOL_NAME_PATTERN = "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$";
