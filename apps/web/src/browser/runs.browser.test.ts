@@ -232,17 +232,9 @@ describe("run detail: usage, timings, the diff and webhook reports from runs.get
         diff: "diff --git a/x.ts b/x.ts\n--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-old line\n+new line",
       },
     });
-    for (const toolName of ["echo", "add"]) {
-      await app.db.auditEvent.create({
-        data: {
-          workspaceId: seed.workspaceId,
-          actorType: "RUN",
-          actorId: run.id,
-          action: "tool.call",
-          toolName,
-          outcome: "ok",
-        },
-      });
+    // A built-in call and one through the broker: both are counted.
+    for (const name of ["shell", "mcp__everything__echo"]) {
+      await appendRunEvent(app.db, run, { type: "tool_call", payload: { turn: 1, name } });
     }
     const webhook = await app.db.webhook.create({
       data: {

@@ -84,16 +84,32 @@ describe("runs as the screens read them", () => {
       tokensUsed: 250,
       diff: "x".repeat(MAX_DIFF_CHARS + 10),
     });
-    for (const outcome of ["ok", "refused"]) {
-      await recordAudit(t.db, {
-        workspaceId: a.workspaceId,
-        actorType: "RUN",
-        actorId: r.id,
-        action: "tool.call",
-        toolName: "search",
-        outcome,
+    // One built-in call and one through the broker (its audit row is not counted twice).
+    for (const [seq, name] of [
+      [1, "read_file"],
+      [3, "mcp__docs__search"],
+    ] as const) {
+      await t.db.runEvent.createMany({
+        data: [
+          { workspaceId: a.workspaceId, runId: r.id, seq, type: "tool_call", payload: { name } },
+          {
+            workspaceId: a.workspaceId,
+            runId: r.id,
+            seq: seq + 1,
+            type: "tool_result",
+            payload: {},
+          },
+        ],
       });
     }
+    await recordAudit(t.db, {
+      workspaceId: a.workspaceId,
+      actorType: "RUN",
+      actorId: r.id,
+      action: "tool.call",
+      toolName: "search",
+      outcome: "ok",
+    });
     const hook = await t.db.webhook.create({
       data: {
         workspaceId: a.workspaceId,

@@ -1,7 +1,6 @@
 // Runs as every member may read them: status, timings, usage against budget, the result, the
 // diff (size-capped) and the run's webhook reports — never the run's token or plan internals.
 import type { Prisma, RunStatus, RunTrigger } from "@secondshift/db";
-import { TOOL_CALL_ACTION } from "../audit/record.ts";
 import { notFound, requireRole, type ActorContext } from "../context.ts";
 import { pageQuery, toPage, type Page, type PageInput } from "../paging.ts";
 import { deliverySelect, type DeliveryView } from "../webhooks/deliveries.ts";
@@ -86,7 +85,7 @@ export interface RunDetail extends RunSummary {
     budgetTokens: number;
     /** 0…100 (rounded down); 100 when the budget is spent. */
     budgetPercent: number;
-    /** Tool calls the broker recorded for this run (allowed and refused). */
+    /** Tool calls the model asked for (built-in and through the broker), from the transcript. */
     toolCalls: number;
   };
   timings: {
@@ -130,10 +129,9 @@ export async function getRun(ctx: ActorContext, input: { runId: string }): Promi
   });
   if (!run) throw notFound("Run");
   const [toolCalls, deliveries] = await Promise.all([
-    // The broker's rows: actor RUN, actorId = the run's id.
-    db.auditEvent.count({
-      where: { workspaceId, actorType: "RUN", actorId: run.id, action: TOOL_CALL_ACTION },
-    }),
+    // Every call the model asked for, built-in (read_file, shell, …) or through the broker:
+    // the transcript's tool_call events (the audit log holds only the broker's).
+    db.runEvent.count({ where: { workspaceId, runId: run.id, type: "tool_call" } }),
     db.webhookDelivery.findMany({
       where: { workspaceId, runId: run.id },
       select: deliverySelect,
