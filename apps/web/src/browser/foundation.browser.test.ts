@@ -136,6 +136,27 @@ describe("the owner web app", () => {
     expect(await again.getByRole("button", { name: "Join the workspace" }).count()).toBe(0);
   }, 120_000);
 
+  it("signed out when an OAuth service sends the browser back: sign-in returns to the message", async () => {
+    const page = await newPage();
+    await page.goto("/connections?oauth=failed&reason=SIGNED_OUT");
+    await page.waitForURL(/\/sign-in\?next=/);
+    await page.getByText("Sign in to continue where you were.").waitFor();
+    await page.getByLabel("Email").fill(owner.email);
+    await page.getByLabel("Password").fill(owner.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/w\/[0-9a-f-]{36}\/connections\?oauth=failed&reason=SIGNED_OUT$/);
+    await page.getByText("you were signed out when the service sent you back").waitFor();
+
+    // A next that leaves the site is ignored: sign-in goes home instead (no open redirect).
+    const other = await newPage();
+    await other.goto(`/sign-in?next=${encodeURIComponent("//evil.example/")}`);
+    expect(await other.getByText("Sign in to continue where you were.").count()).toBe(0);
+    await other.getByLabel("Email").fill(owner.email);
+    await other.getByLabel("Password").fill(owner.password);
+    await other.getByRole("button", { name: "Sign in" }).click();
+    await other.waitForURL(/\/w\/[0-9a-f-]{36}$/);
+  }, 120_000);
+
   it("pages carry a CSP with a fresh nonce; every response the static security headers", async () => {
     const first = await fetch(`${app.origin}/sign-in`);
     const second = await fetch(`${app.origin}/sign-in`);

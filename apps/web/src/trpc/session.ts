@@ -1,14 +1,16 @@
 // Pages that need a signed-in user: the user (and their workspaces), or a redirect to sign-in.
 import "server-only";
 import { redirect } from "next/navigation";
+import { signInPath } from "../components/auth/next-path.ts";
 import { caller, trpcCode } from "./server.tsx";
 
-export async function requireUser() {
+/** `returnTo`: the page sign-in sends the user back to (a path on this site). */
+export async function requireUser(returnTo?: string) {
   const api = await caller();
   try {
     return await api.auth.me();
   } catch (error) {
-    if (trpcCode(error) === "UNAUTHORIZED") redirect("/sign-in");
+    if (trpcCode(error) === "UNAUTHORIZED") redirect(returnTo ? signInPath(returnTo) : "/sign-in");
     throw error;
   }
 }

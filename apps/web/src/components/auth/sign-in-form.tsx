@@ -10,13 +10,14 @@ import { formText } from "../ui/form-data.ts";
 import { useTRPC } from "../../trpc/react.tsx";
 import { FormError } from "./auth-card.tsx";
 
-export function SignInForm() {
+/** `next`: a path on this site to go to after signing in (already checked by safeNextPath). */
+export function SignInForm({ next }: { next?: string | null }) {
   const trpc = useTRPC();
   const router = useRouter();
   const signIn = useMutation(
     trpc.auth.signIn.mutationOptions({
       onSuccess: () => {
-        router.replace("/");
+        router.replace(next ?? "/");
         router.refresh();
       },
     }),
