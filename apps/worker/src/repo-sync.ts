@@ -1,6 +1,6 @@
 // Repository sync: fetch each repository's config, then resync its workspace's schedules (a
 // changed request may stop a schedule).
-import { syncRepository, type MintInstallationToken } from "@secondshift/repo-sync";
+import { fetchByteCap, syncRepository, type MintInstallationToken } from "@secondshift/repo-sync";
 import { syncSchedules } from "@secondshift/scheduler";
 import type { WorkerQueues } from "./queues.ts";
 import type { WorkerServices } from "./services.ts";
@@ -22,6 +22,8 @@ export function buildRepoSync(
     masker,
     mintInstallationToken,
     workDir: settings.workDir,
+    // A repository too large to run is not downloaded whole to read its config either.
+    maxFetchBytes: fetchByteCap(settings.repository.maxBytes),
   };
 
   async function syncAllRepositories(): Promise<void> {

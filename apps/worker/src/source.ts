@@ -12,6 +12,7 @@ import type { SecretMasker } from "@secondshift/logging";
 import {
   checkTreeSize,
   exportTree,
+  fetchByteCap,
   fetchRepository,
   gitCredential,
   repositoryCredential,
@@ -64,6 +65,8 @@ export function createSourceProvider(deps: {
           workDir: deps.workDir,
           policy: deps.policy,
           masker: secrets,
+          // The download is bounded while git runs; the tree itself is checked next.
+          maxFetchBytes: fetchByteCap(deps.limits.maxBytes),
         });
         // Before anything is exported: a refused repository is never written out (C12).
         await checkTreeSize(gitDir, fetched.commit, deps.limits);

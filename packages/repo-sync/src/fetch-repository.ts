@@ -3,11 +3,13 @@
 // push can expand to gigabytes of files, and every reader (git archive for the sandbox copy,
 // git cat-file for .secondshift.yaml) reads the objects, after the size checks. The remote URL is passed on the command
 // line without credentials and is never stored (no `git remote add`, no FETCH_HEAD), so the
-// checkout holds no URL with a token and no credential anywhere (C12, P03).
+// checkout holds no URL with a token and no credential anywhere (C12, P03). With
+// `maxFetchBytes` the download itself is bounded too, while git runs (fetch-watchdog.ts).
 import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
+import { fetchWithinCap } from "./fetch-watchdog.ts";
 import { basicAuthorization, gitEnv, type GitCredential } from "./git-env.ts";
 import { runGit } from "./git.ts";
 import { checkRemote, type GitRemotePolicy } from "./remote.ts";
@@ -27,6 +29,11 @@ export interface FetchRepositoryOptions {
   policy: GitRemotePolicy;
   /** Whole fetch; default 120 s. */
   timeoutMs?: number;
+  /**
+   * Bytes the download may add to `dir`'s object database (`fetchByteCap` of the tree limit);
+   * past it git is stopped and the fetch fails with REPOSITORY_TOO_LARGE. Unbounded if omitted.
+   */
+  maxFetchBytes?: number;
   /** Registered with the credential so git's error output is masked. */
   masker?: SecretMasker;
   gitBinary?: string;
@@ -74,7 +81,7 @@ export async function fetchRepository(
   }
   const home = await mkdtemp(join(options.workDir, "git-home-"));
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-  const git = (args: string[], withRemote = false) =>
+  const git = (args: string[], withRemote = false, signal?: AbortSignal) =>
     runGit(args, {
       cwd: options.dir,
       env: gitEnv({
@@ -86,25 +93,39 @@ export async function fetchRepository(
       timeoutMs: Math.max(1_000, deadline - Date.now()),
       ...(options.masker ? { masker: options.masker } : {}),
       ...(options.gitBinary ? { gitBinary: options.gitBinary } : {}),
+      ...(signal ? { signal } : {}),
     });
   try {
     await mkdir(options.dir, { recursive: true });
     if (!(await isDirectory(join(options.dir, ".git")))) await git(["init", "--quiet"]);
     // The credential is in the environment of this one command only.
-    await git(
-      [
-        "fetch",
-        "--quiet",
-        "--no-tags",
-        "--no-write-fetch-head",
-        "--no-recurse-submodules",
-        "--depth=1",
-        "--end-of-options",
-        remote.url.href,
-        spec,
-      ],
-      true,
-    );
+    const fetch = (signal?: AbortSignal) =>
+      git(
+        [
+          "fetch",
+          "--quiet",
+          "--no-tags",
+          "--no-write-fetch-head",
+          "--no-recurse-submodules",
+          "--depth=1",
+          "--end-of-options",
+          remote.url.href,
+          spec,
+        ],
+        true,
+        signal,
+      );
+    if (options.maxFetchBytes === undefined) await fetch();
+    else
+      await fetchWithinCap(
+        {
+          gitDir: join(options.dir, ".git"),
+          maxBytes: options.maxFetchBytes,
+          // A fetch refused after it finished has set the ref: nothing refused may be read.
+          onRefused: () => git(["update-ref", "-d", FETCHED_REF]),
+        },
+        fetch,
+      );
     const commit = (await git(["rev-parse", "--verify", `${FETCHED_REF}^{commit}`]))
       .toString("utf8")
       .trim();

@@ -37,6 +37,10 @@ export function gitEnv(input: GitEnvInput): Record<string, string> {
     ["submodule.recurse", "false"],
     ["fetch.recurseSubmodules", "false"],
     ["core.fsmonitor", "false"],
+    // No automatic repacking after a fetch: it would be counted as the fetch's growth
+    // (fetch-watchdog.ts) and spends the worker's time on folders that are thrown away.
+    ["gc.auto", "0"],
+    ["maintenance.auto", "false"],
     ["advice.detachedHead", "false"],
     ["init.defaultBranch", "main"],
   ];

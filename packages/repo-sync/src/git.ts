@@ -15,6 +15,8 @@ export interface GitRunOptions {
   masker?: SecretMasker;
   /** Cap on captured stdout; larger output fails instead of filling memory. */
   maxOutputBytes?: number;
+  /** runGit only: aborting stops git (SIGTERM down the same chain as an early stop). */
+  signal?: AbortSignal;
 }
 
 /** Where git and its helpers are looked up; the worker's PATH is not inherited. */
@@ -72,9 +74,13 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = "";
+    // `timeout` passes SIGTERM on to git's whole process group (helpers included).
+    const stop = () => child.kill("SIGTERM");
+    if (options.signal?.aborted) stop();
+    options.signal?.addEventListener("abort", stop, { once: true });
     child.stdout.on("data", (chunk: Buffer) => {
       outBytes += chunk.length;
-      if (outBytes > maxOutput) child.kill("SIGTERM");
+      if (outBytes > maxOutput) stop();
       else out.push(chunk);
     });
     child.stderr.on("data", (chunk: Buffer) => {
@@ -84,7 +90,10 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
       reject(gitFailure(`Could not start git (${error.message}).`, "GIT_UNAVAILABLE")),
     );
     child.on("close", (code) => {
+      options.signal?.removeEventListener("abort", stop);
       if (code === 0) return resolve(Buffer.concat(out));
+      if (options.signal?.aborted)
+        return reject(gitFailure(`git ${args[0] ?? ""} was stopped.`, "GIT_STOPPED"));
       if (outBytes > maxOutput)
         return reject(gitFailure("git produced more output than allowed.", "GIT_OUTPUT_TOO_LARGE"));
       if (code !== null && NOT_STARTED.has(code))

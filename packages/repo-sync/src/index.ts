@@ -1,5 +1,6 @@
 export { fetchRepository, FETCHED_REF } from "./fetch-repository.ts";
 export type { FetchRepositoryOptions, FetchRepositoryResult } from "./fetch-repository.ts";
+export { fetchByteCap } from "./fetch-watchdog.ts";
 export { exportTree, exportTreeToDirectory } from "./export-tree.ts";
 export type { ExportOptions } from "./export-tree.ts";
 export { checkTreeSize, measureTree } from "./tree-size.ts";

@@ -242,6 +242,22 @@ describe("syncRepository", () => {
     }
   });
 
+  it("[C12] a repository whose download passes the cap fails its sync, naming the limit", async () => {
+    const ws = await workspace();
+    const r = await repository(ws.id, repo.fileUrl);
+    // Random bytes do not compress: the pack is about as large as the file.
+    await repo.commit({
+      ".secondshift.yaml": validConfig,
+      "big.bin": randomBytes(3 * 1024 * 1024).toString("base64"),
+    });
+    const capped = deps({ maxFetchBytes: 1024 * 1024 });
+    const result = await syncRepository(db, capped, { workspaceId: ws.id, repositoryId: r.id });
+    expect(result).toMatchObject({ status: "failed", reason: "REPOSITORY_TOO_LARGE" });
+    const stored = await db.repository.findUniqueOrThrow({ where: { id: r.id } });
+    expect(stored.syncError).toContain("REPOSITORY_MAX_MB");
+    expect(await db.job.count({ where: { repositoryId: r.id } })).toBe(0);
+  });
+
   it("a sync writes only under the work folder it is given, and leaves nothing there", async () => {
     await repo.commit({ ".secondshift.yaml": validConfig, "prompts/nightly.md": "x\n" });
     const ws = await workspace();

@@ -39,6 +39,8 @@ export interface SyncDeps {
   workDir: string;
   gitBinary?: string;
   timeoutMs?: number;
+  /** Cap on the fetch's download (`fetchByteCap` of REPOSITORY_MAX_MB); unbounded if omitted. */
+  maxFetchBytes?: number;
 }
 
 export type SyncResult =
@@ -146,6 +148,7 @@ export async function syncRepository(
       ...(credential ? { credential: gitCredential(credential) } : {}),
       ...(deps.gitBinary ? { gitBinary: deps.gitBinary } : {}),
       ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
+      ...(deps.maxFetchBytes ? { maxFetchBytes: deps.maxFetchBytes } : {}),
     });
     // A minted token is needed for the fetch only: revoked at once, not left to expire.
     await credential?.revoke?.();
