@@ -13,12 +13,14 @@ import { seedPlainWorkspace, syncAndApproveAll } from "./harness/seed-plain.ts";
 import { spawnWorkerProcess, type WorkerProcess } from "./harness/worker-process.ts";
 
 const docker = new Docker();
+const QUEUE_LOCK_MS = 5_000;
 let p: Platform;
 let child: WorkerProcess | undefined;
 
 beforeAll(async () => {
-  // The surviving worker: declares a run lost after 4 s without a heartbeat.
-  p = await startPlatform({ heartbeatTimeoutMs: 4_000 });
+  // The surviving worker: declares a run lost after 4 s without a heartbeat, and looks for
+  // stalled queue jobs every 5 s (BullMQ's 30 s default would make this test wait a minute).
+  p = await startPlatform({ heartbeatTimeoutMs: 4_000, queueLockMs: QUEUE_LOCK_MS });
 });
 afterAll(async () => {
   if (child && child.child.exitCode === null && child.child.signalCode === null)
@@ -73,7 +75,7 @@ describe("scenario: worker killed mid-run", () => {
         gatewayUrl: p.gatewayUrl,
         keyB64: p.encryptionKeyB64,
         image: p.settings.sandbox.image,
-        overrides: { concurrency: 1, heartbeatTimeoutMs: 60_000 },
+        overrides: { concurrency: 1, heartbeatTimeoutMs: 60_000, queueLockMs: QUEUE_LOCK_MS },
       });
       await child.started;
 

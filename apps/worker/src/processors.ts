@@ -43,6 +43,7 @@ export function buildProcessors(settings: WorkerSettings, parts: ProcessorParts)
       workerId,
       concurrency: settings.concurrency,
       heartbeatIntervalMs: parts.heartbeatMs,
+      queueLockMs: settings.queueLockMs,
       autorun: claimRuns,
       execute: async (run) => {
         await parts.executeRun(run.id);

@@ -44,6 +44,8 @@ export interface WorkerSettings {
   };
   /** A run whose worker has not sent a heartbeat for this long is marked failed ("worker lost"). */
   heartbeatTimeoutMs: number;
+  /** A dead worker's run queue jobs are handed on after one to two of these (BullMQ's lock). */
+  queueLockMs: number;
 }
 
 export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSettings {
@@ -90,5 +92,6 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
       scheduleSyncMs: 60_000,
     },
     heartbeatTimeoutMs: 60_000,
+    queueLockMs: 30_000,
   };
 }

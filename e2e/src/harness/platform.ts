@@ -86,6 +86,7 @@ export function testSettings(
       scheduleSyncMs: 1_000,
     },
     heartbeatTimeoutMs: 4_000,
+    queueLockMs: 30_000,
     ...overrides,
   };
 }

@@ -20,7 +20,9 @@ export interface WorkerProcessConfig {
   keyB64: string;
   image: string;
   /** Overrides of plain (JSON) settings, e.g. { heartbeatTimeoutMs: 60_000, concurrency: 1 }. */
-  overrides?: Partial<Pick<WorkerSettings, "concurrency" | "heartbeatTimeoutMs" | "intervals">>;
+  overrides?: Partial<
+    Pick<WorkerSettings, "concurrency" | "heartbeatTimeoutMs" | "intervals" | "queueLockMs">
+  >;
 }
 
 export const WORKER_CONFIG_ENV = "SECONDSHIFT_E2E_WORKER";

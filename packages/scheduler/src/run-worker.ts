@@ -30,6 +30,12 @@ export interface RunQueueWorkerOptions extends QueueConnection {
   /** How long a run over its workspace limit waits before trying again (jittered ±50%). */
   limitRetryDelayMs?: number;
   heartbeatIntervalMs?: number;
+  /**
+   * How long a queue job's lock lives without renewal (BullMQ `lockDuration`; stalled jobs are
+   * looked for at the same interval): a dead worker's queue jobs go to another worker after
+   * one to two of these. Default 30 s.
+   */
+  queueLockMs?: number;
   autorun?: boolean;
 }
 
@@ -62,7 +68,14 @@ export function createRunQueueWorker(options: RunQueueWorkerOptions): Worker<Run
       }
       await executeClaimed(runId, workspaceId);
     },
-    { ...withPrefix(options), concurrency: options.concurrency, autorun: options.autorun ?? true },
+    {
+      ...withPrefix(options),
+      concurrency: options.concurrency,
+      autorun: options.autorun ?? true,
+      ...(options.queueLockMs
+        ? { lockDuration: options.queueLockMs, stalledInterval: options.queueLockMs }
+        : {}),
+    },
   );
 
   async function executeClaimed(runId: string, workspaceId: string): Promise<void> {
