@@ -5,8 +5,8 @@
 #
 # usage: scripts/build-sandbox-image.sh [--force] [TAG]     (TAG default: secondshift-sandbox:test)
 # Idempotent: does nothing when TAG exists and was built from the same docker/sandbox files
-# (label org.secondshift.sandbox-source), tags an image built from the same files under another
-# tag, unless --force; an image built from other files is rebuilt.
+# (label org.secondshift.sandbox-source), unless --force; an image built from other files is
+# rebuilt.
 set -euo pipefail
 
 force=0
@@ -14,7 +14,7 @@ tag=""
 for arg in "$@"; do
   case "$arg" in
     --force) force=1 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     *) tag=$arg ;;
   esac
 done
@@ -28,16 +28,6 @@ built_from=$(docker image inspect --format '{{index .Config.Labels "org.secondsh
 if [ "$force" = 0 ] && [ "$built_from" = "$source_hash" ]; then
   echo "sandbox image $tag exists (use --force to rebuild)"
   exit 0
-fi
-# The same files built under another tag (the test command's secondshift-sandbox:test, or a
-# previous release's tag): the image is identical, so it is tagged rather than built again.
-if [ "$force" = 0 ]; then
-  same=$(docker images -q --filter "label=org.secondshift.sandbox-source=$source_hash" | head -n 1)
-  if [ -n "$same" ]; then
-    docker tag "$same" "$tag"
-    echo "sandbox image $tag tagged from $same (built from the same files)"
-    exit 0
-  fi
 fi
 [ -z "$built_from" ] || [ "$built_from" = "$source_hash" ] || echo "sandbox image $tag was built from other files; rebuilding"
 
