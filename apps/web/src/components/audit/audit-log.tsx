@@ -9,8 +9,7 @@ import { formatDuration, formatTime, shortId } from "../runs/format.ts";
 import { DayInput } from "../runs/runs-list.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
-import { errorMessage } from "../ui/error-message.ts";
-import { EmptyState, ErrorState, LoadingState } from "../ui/states.tsx";
+import { PagedList } from "../ui/paged-list.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import {
   auditExportHref,
@@ -50,90 +49,77 @@ export function AuditLog({ workspaceId }: { workspaceId: string }) {
           Download CSV
         </a>
       </p>
-      {events.isPending ? (
-        <LoadingState label="Loading the audit log…" />
-      ) : events.isError ? (
-        <ErrorState
-          title="The audit log could not be loaded"
-          message={errorMessage(events.error)}
-          action={<Button onClick={() => void events.refetch()}>Retry</Button>}
-        />
-      ) : items.length === 0 ? (
-        <EmptyState title={filtered ? "No entry matches these filters" : "Nothing recorded yet"}>
-          {filtered
-            ? "Clear a filter to see more entries."
-            : "Changes to the workspace and every tool call of a run are recorded here."}
-        </EmptyState>
-      ) : (
-        <>
-          <Table caption="Audit log">
-            <thead>
-              <tr>
-                <Th>When</Th>
-                <Th>Actor</Th>
-                <Th>Action</Th>
-                <Th>Target</Th>
-                <Th>Connection / tool</Th>
-                <Th>Outcome</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((e) => (
-                <Tr key={e.id}>
-                  <Td className="whitespace-nowrap">{formatTime(e.createdAt)}</Td>
-                  <Td>
-                    <Actor
-                      workspaceId={workspaceId}
-                      type={e.actorType}
-                      id={e.actorId}
-                      names={names}
-                    />
-                  </Td>
-                  <Td className="font-mono text-xs">{e.action}</Td>
-                  <Td>
-                    {e.targetType
-                      ? `${e.targetType} ${e.targetId ? shortId(e.targetId) : ""}`
-                      : "—"}
-                  </Td>
-                  <Td>
-                    {e.connectionId
-                      ? (names.connections.get(e.connectionId) ?? shortId(e.connectionId))
-                      : "—"}
-                    {e.toolName ? <code className="ml-1 text-xs">{e.toolName}</code> : null}
-                  </Td>
-                  <Td>
-                    {e.outcome ? (
-                      <Badge
-                        tone={e.outcome === "ok" || e.outcome === "success" ? "good" : "neutral"}
-                      >
-                        {e.outcome}
-                      </Badge>
-                    ) : (
-                      "—"
-                    )}
-                    {e.durationMs !== null ? (
-                      <span className="ml-1 text-xs text-slate-600">
-                        {formatDuration(e.durationMs)}
-                      </span>
-                    ) : null}
-                  </Td>
-                </Tr>
-              ))}
-            </tbody>
-          </Table>
-          {events.hasNextPage ? (
-            <div>
-              <Button
-                tone="secondary"
-                pending={events.isFetchingNextPage}
-                onClick={() => void events.fetchNextPage()}
-              >
-                Load more
-              </Button>
-            </div>
-          ) : null}
-        </>
-      )}
+      <PagedList
+        query={events}
+        count={items.length}
+        loading="Loading the audit log…"
+        errorTitle="The audit log could not be loaded"
+        empty={
+          filtered
+            ? {
+                title: "No entry matches these filters",
+                message: "Clear a filter to see more entries.",
+              }
+            : {
+                title: "Nothing recorded yet",
+                message: "Changes to the workspace and every tool call of a run are recorded here.",
+              }
+        }
+      >
+        <Table caption="Audit log">
+          <thead>
+            <tr>
+              <Th>When</Th>
+              <Th>Actor</Th>
+              <Th>Action</Th>
+              <Th>Target</Th>
+              <Th>Connection / tool</Th>
+              <Th>Outcome</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((e) => (
+              <Tr key={e.id}>
+                <Td className="whitespace-nowrap">{formatTime(e.createdAt)}</Td>
+                <Td>
+                  <Actor
+                    workspaceId={workspaceId}
+                    type={e.actorType}
+                    id={e.actorId}
+                    names={names}
+                  />
+                </Td>
+                <Td className="font-mono text-xs">{e.action}</Td>
+                <Td>
+                  {e.targetType ? `${e.targetType} ${e.targetId ? shortId(e.targetId) : ""}` : "—"}
+                </Td>
+                <Td>
+                  {e.connectionId
+                    ? (names.connections.get(e.connectionId) ?? shortId(e.connectionId))
+                    : "—"}
+                  {e.toolName ? <code className="ml-1 text-xs">{e.toolName}</code> : null}
+                </Td>
+                <Td>
+                  {e.outcome ? (
+                    <Badge
+                      tone={e.outcome === "ok" || e.outcome === "success" ? "good" : "neutral"}
+                    >
+                      {e.outcome}
+                    </Badge>
+                  ) : (
+                    "—"
+                  )}
+                  {e.durationMs !== null ? (
+                    <span className="ml-1 text-xs text-slate-600">
+                      {formatDuration(e.durationMs)}
+                    </span>
+                  ) : null}
+                </Td>
+              </Tr>
+            ))}
+          </tbody>
+        </Table>
+      </PagedList>
     </div>
   );
 }

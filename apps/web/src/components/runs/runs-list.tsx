@@ -7,8 +7,7 @@ import Link from "next/link";
 import { useId, useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { Button } from "../ui/button.tsx";
-import { errorMessage } from "../ui/error-message.ts";
-import { EmptyState, ErrorState, LoadingState } from "../ui/states.tsx";
+import { PagedList } from "../ui/paged-list.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { formatDuration, formatTime, formatTokens, shortId } from "./format.ts";
 import { NO_FILTERS, nextRunsCursor, runsListInput, type RunFilters } from "./runs-query.ts";
@@ -40,77 +39,64 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
         jobs={jobs.data ?? []}
         onChange={(next) => setFilters(next)}
       />
-      {runs.isPending ? (
-        <LoadingState label="Loading runs…" />
-      ) : runs.isError ? (
-        <ErrorState
-          title="The runs could not be loaded"
-          message={errorMessage(runs.error)}
-          action={<Button onClick={() => void runs.refetch()}>Retry</Button>}
-        />
-      ) : items.length === 0 ? (
-        <EmptyState title={filtered ? "No run matches these filters" : "No runs yet"}>
-          {filtered
-            ? "Clear a filter to see more runs."
-            : "Runs appear here when a job's schedule fires or someone presses Run now on a job."}
-        </EmptyState>
-      ) : (
-        <>
-          <Table caption="Runs">
-            <thead>
-              <tr>
-                <Th>Run</Th>
-                <Th>Job</Th>
-                <Th>Status</Th>
-                <Th>Trigger</Th>
-                <Th>Queued</Th>
-                <Th>Duration</Th>
-                <Th>Tokens</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((run) => (
-                <Tr key={run.id}>
-                  <Td>
-                    <Link
-                      href={`/w/${workspaceId}/runs/${run.id}`}
-                      className="font-mono text-indigo-700 underline"
-                      aria-label={`Run ${shortId(run.id)}, ${statusWord(run.status).word}`}
-                    >
-                      {shortId(run.id)}
-                    </Link>
-                  </Td>
-                  <Td>{run.job.name}</Td>
-                  <Td>
-                    <RunStatusBadge status={run.status} />
-                  </Td>
-                  <Td>{run.trigger === "SCHEDULE" ? "Schedule" : "Manual"}</Td>
-                  <Td className="whitespace-nowrap">{formatTime(run.queuedAt)}</Td>
-                  <Td>
-                    {run.startedAt && run.finishedAt
-                      ? formatDuration(run.finishedAt.getTime() - run.startedAt.getTime())
-                      : "—"}
-                  </Td>
-                  <Td className="whitespace-nowrap">
-                    {formatTokens(run.tokensUsed)} / {formatTokens(run.budgetTokens)}
-                  </Td>
-                </Tr>
-              ))}
-            </tbody>
-          </Table>
-          {runs.hasNextPage ? (
-            <div>
-              <Button
-                tone="secondary"
-                pending={runs.isFetchingNextPage}
-                onClick={() => void runs.fetchNextPage()}
-              >
-                Load more
-              </Button>
-            </div>
-          ) : null}
-        </>
-      )}
+      <PagedList
+        query={runs}
+        count={items.length}
+        loading="Loading runs…"
+        errorTitle="The runs could not be loaded"
+        empty={
+          filtered
+            ? { title: "No run matches these filters", message: "Clear a filter to see more runs." }
+            : {
+                title: "No runs yet",
+                message:
+                  "Runs appear here when a job's schedule fires or someone presses Run now on a job.",
+              }
+        }
+      >
+        <Table caption="Runs">
+          <thead>
+            <tr>
+              <Th>Run</Th>
+              <Th>Job</Th>
+              <Th>Status</Th>
+              <Th>Trigger</Th>
+              <Th>Queued</Th>
+              <Th>Duration</Th>
+              <Th>Tokens</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((run) => (
+              <Tr key={run.id}>
+                <Td>
+                  <Link
+                    href={`/w/${workspaceId}/runs/${run.id}`}
+                    className="font-mono text-indigo-700 underline"
+                    aria-label={`Run ${shortId(run.id)}, ${statusWord(run.status).word}`}
+                  >
+                    {shortId(run.id)}
+                  </Link>
+                </Td>
+                <Td>{run.job.name}</Td>
+                <Td>
+                  <RunStatusBadge status={run.status} />
+                </Td>
+                <Td>{run.trigger === "SCHEDULE" ? "Schedule" : "Manual"}</Td>
+                <Td className="whitespace-nowrap">{formatTime(run.queuedAt)}</Td>
+                <Td>
+                  {run.startedAt && run.finishedAt
+                    ? formatDuration(run.finishedAt.getTime() - run.startedAt.getTime())
+                    : "—"}
+                </Td>
+                <Td className="whitespace-nowrap">
+                  {formatTokens(run.tokensUsed)} / {formatTokens(run.budgetTokens)}
+                </Td>
+              </Tr>
+            ))}
+          </tbody>
+        </Table>
+      </PagedList>
     </div>
   );
 }

@@ -3,9 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
-import { Button } from "../ui/button.tsx";
-import { errorMessage } from "../ui/error-message.ts";
-import { EmptyState, ErrorState, LoadingState } from "../ui/states.tsx";
+import { PagedList } from "../ui/paged-list.tsx";
 import { ActionMessage, DeliveryList, type DeliveryItem, type Message } from "./delivery-list.tsx";
 
 type Status = DeliveryItem["status"];
@@ -79,42 +77,28 @@ export function DeliveriesPanel(props: {
         </div>
       </form>
       <ActionMessage message={message} />
-      {deliveries.isPending ? (
-        <LoadingState label="Loading deliveries…" />
-      ) : deliveries.isError ? (
-        <ErrorState
-          title="The deliveries could not be loaded"
-          message={errorMessage(deliveries.error)}
-          action={<Button onClick={() => void deliveries.refetch()}>Retry</Button>}
+      <PagedList
+        query={deliveries}
+        count={items.length}
+        loading="Loading deliveries…"
+        errorTitle="The deliveries could not be loaded"
+        empty={{
+          title: "No deliveries",
+          message:
+            webhookId || status
+              ? "No delivery matches these filters."
+              : "A report is sent to each matching webhook when a run ends.",
+        }}
+        moreLabel="Load more deliveries"
+      >
+        <DeliveryList
+          workspaceId={props.workspaceId}
+          deliveries={items}
+          canOperate={props.canOperate}
+          onMessage={setMessage}
+          showRun
         />
-      ) : items.length === 0 ? (
-        <EmptyState title="No deliveries">
-          {webhookId || status
-            ? "No delivery matches these filters."
-            : "A report is sent to each matching webhook when a run ends."}
-        </EmptyState>
-      ) : (
-        <>
-          <DeliveryList
-            workspaceId={props.workspaceId}
-            deliveries={items}
-            canOperate={props.canOperate}
-            onMessage={setMessage}
-            showRun
-          />
-          {deliveries.hasNextPage ? (
-            <div>
-              <Button
-                tone="secondary"
-                pending={deliveries.isFetchingNextPage}
-                onClick={() => void deliveries.fetchNextPage()}
-              >
-                Load more deliveries
-              </Button>
-            </div>
-          ) : null}
-        </>
-      )}
+      </PagedList>
     </section>
   );
 }
