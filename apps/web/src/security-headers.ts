@@ -6,6 +6,8 @@
 
 /** The request header proxy.ts passes the nonce to server components in. */
 export const NONCE_HEADER = "x-nonce";
+/** The page asked for (path and query), set by the proxy: sign-in returns there. */
+export const PAGE_PATH_HEADER = "x-secondshift-page";
 
 /** Headers on every response, pages and JSON alike. */
 export const STATIC_SECURITY_HEADERS: Readonly<Record<string, string>> = {

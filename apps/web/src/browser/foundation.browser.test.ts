@@ -67,9 +67,11 @@ describe("the owner web app", () => {
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL("**/sign-in");
-    // Signed out, a workspace page sends the visitor to sign-in.
-    await page.goto(new URL(page.url()).origin + "/w/00000000-0000-4000-8000-000000000000");
-    await page.waitForURL("**/sign-in");
+    // Signed out, a workspace page sends the visitor to sign-in, remembering the page.
+    const unknown = "/w/00000000-0000-4000-8000-000000000000";
+    await page.goto(new URL(page.url()).origin + unknown);
+    await page.waitForURL(`**/sign-in?next=${encodeURIComponent(unknown)}`);
+    await page.goto("/sign-in");
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, "sign-in");
 
@@ -136,7 +138,7 @@ describe("the owner web app", () => {
     expect(await again.getByRole("button", { name: "Join the workspace" }).count()).toBe(0);
   }, 120_000);
 
-  it("signed out when an OAuth service sends the browser back: sign-in returns to the message", async () => {
+  it("sign-in returns to the page asked for, e.g. an OAuth failure met signed out; never off-site", async () => {
     const page = await newPage();
     await page.goto("/connections?oauth=failed&reason=SIGNED_OUT");
     await page.waitForURL(/\/sign-in\?next=/);
@@ -146,6 +148,15 @@ describe("the owner web app", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(/\/w\/[0-9a-f-]{36}\/connections\?oauth=failed&reason=SIGNED_OUT$/);
     await page.getByText("you were signed out when the service sent you back").waitFor();
+
+    // Any page asked for while signed out is where sign-in leads back to.
+    const later = await newPage();
+    await later.goto("/account/sessions?from=link");
+    await later.waitForURL(/\/sign-in\?next=/);
+    await later.getByLabel("Email").fill(owner.email);
+    await later.getByLabel("Password").fill(owner.password);
+    await later.getByRole("button", { name: "Sign in" }).click();
+    await later.waitForURL("**/account/sessions?from=link");
 
     // A next that leaves the site is ignored: sign-in goes home instead (no open redirect).
     const other = await newPage();

@@ -1,17 +1,23 @@
 // Pages that need a signed-in user: the user (and their workspaces), or a redirect to sign-in.
 import "server-only";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { signInPath } from "../components/auth/next-path.ts";
+import { safeNextPath, signInPath } from "../components/auth/next-path.ts";
+import { PAGE_PATH_HEADER } from "../security-headers.ts";
 import { caller, trpcCode } from "./server.tsx";
 
-/** `returnTo`: the page sign-in sends the user back to (a path on this site). */
+/**
+ * `returnTo`: the page sign-in sends the user back to (a path on this site); by default the page
+ * being rendered, as the proxy recorded it.
+ */
 export async function requireUser(returnTo?: string) {
   const api = await caller();
   try {
     return await api.auth.me();
   } catch (error) {
-    if (trpcCode(error) === "UNAUTHORIZED") redirect(returnTo ? signInPath(returnTo) : "/sign-in");
-    throw error;
+    if (trpcCode(error) !== "UNAUTHORIZED") throw error;
+    const back = safeNextPath(returnTo ?? (await headers()).get(PAGE_PATH_HEADER));
+    redirect(back && back !== "/" ? signInPath(back) : "/sign-in");
   }
 }
 
