@@ -6,9 +6,9 @@ import Link from "next/link";
 import { useId, useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { formatDuration, formatTime, shortId } from "../runs/format.ts";
-import { DayInput } from "../runs/runs-list.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
+import { FilterDay, FilterSelect, FilterText } from "../ui/filter-controls.tsx";
 import { PagedList } from "../ui/paged-list.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import {
@@ -144,80 +144,50 @@ function AuditFiltersForm(props: {
   const id = useId();
   const set = (key: keyof AuditFilters) => (value: string) =>
     props.onChange({ ...props.filters, [key]: value });
-  const control = "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm";
-  const label = "text-sm font-medium text-slate-800";
+  const choices = (names: ReadonlyMap<string, string>) =>
+    [...names].map(([value, label]) => ({ value, label }));
   return (
     <form
       aria-label="Filter the audit log"
       className="flex flex-wrap items-end gap-3"
       onSubmit={(e) => e.preventDefault()}
     >
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-actor`} className={label}>
-          Actor
-        </label>
-        <select
-          id={`${id}-actor`}
-          className={control}
-          value={props.filters.actorId}
-          onChange={(e) => set("actorId")(e.target.value)}
-        >
-          <option value="">Anyone</option>
-          {[...props.names.members].map(([userId, name]) => (
-            <option key={userId} value={userId}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-action`} className={label}>
-          Action
-        </label>
-        <input
-          id={`${id}-action`}
-          className={control}
-          placeholder="e.g. webhook.created"
-          value={props.filters.action}
-          onChange={(e) => set("action")(e.target.value)}
-        />
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-connection`} className={label}>
-          Connection
-        </label>
-        <select
-          id={`${id}-connection`}
-          className={control}
-          value={props.filters.connectionId}
-          onChange={(e) => set("connectionId")(e.target.value)}
-        >
-          <option value="">Any connection</option>
-          {[...props.names.connections].map(([connectionId, name]) => (
-            <option key={connectionId} value={connectionId}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-tool`} className={label}>
-          Tool
-        </label>
-        <input
-          id={`${id}-tool`}
-          className={control}
-          value={props.filters.toolName}
-          onChange={(e) => set("toolName")(e.target.value)}
-        />
-      </div>
-      <DayInput
+      <FilterSelect
+        id={`${id}-actor`}
+        label="Actor"
+        anyLabel="Anyone"
+        options={choices(props.names.members)}
+        value={props.filters.actorId}
+        onChange={set("actorId")}
+      />
+      <FilterText
+        id={`${id}-action`}
+        label="Action"
+        placeholder="e.g. webhook.created"
+        value={props.filters.action}
+        onChange={set("action")}
+      />
+      <FilterSelect
+        id={`${id}-connection`}
+        label="Connection"
+        anyLabel="Any connection"
+        options={choices(props.names.connections)}
+        value={props.filters.connectionId}
+        onChange={set("connectionId")}
+      />
+      <FilterText
+        id={`${id}-tool`}
+        label="Tool"
+        value={props.filters.toolName}
+        onChange={set("toolName")}
+      />
+      <FilterDay
         id={`${id}-since`}
         label="From"
         value={props.filters.since}
         onChange={set("since")}
       />
-      <DayInput
+      <FilterDay
         id={`${id}-until`}
         label="Until"
         value={props.filters.until}

@@ -2,7 +2,7 @@
 // The API filters by every one of them, so the list shows each page as it comes.
 import type { AppRouter } from "@secondshift/api";
 import type { inferRouterInputs } from "@trpc/server";
-import { dayEnd, dayStart } from "../runs/runs-query.ts";
+import { dayEnd, dayStart } from "../ui/utc-day.ts";
 
 export interface AuditFilters {
   actorId: string;

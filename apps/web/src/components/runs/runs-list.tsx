@@ -7,6 +7,7 @@ import Link from "next/link";
 import { useId, useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { Button } from "../ui/button.tsx";
+import { FilterDay, FilterSelect } from "../ui/filter-controls.tsx";
 import { PagedList } from "../ui/paged-list.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { formatDuration, formatTime, formatTokens, shortId } from "./format.ts";
@@ -109,58 +110,37 @@ function RunFiltersForm(props: {
   const id = useId();
   const set = (key: Exclude<keyof RunFilters, "status">) => (value: string) =>
     props.onChange({ ...props.filters, [key]: value });
-  const select = "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm";
   return (
     <form
       aria-label="Filter runs"
       className="flex flex-wrap items-end gap-3"
       onSubmit={(e) => e.preventDefault()}
     >
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-status`} className="text-sm font-medium text-slate-800">
-          Status
-        </label>
-        <select
-          id={`${id}-status`}
-          className={select}
-          value={props.filters.status}
-          onChange={(e) =>
-            props.onChange({ ...props.filters, status: e.target.value as RunFilters["status"] })
-          }
-        >
-          <option value="">Any status</option>
-          {RUN_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {statusWord(s).word}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-job`} className="text-sm font-medium text-slate-800">
-          Job
-        </label>
-        <select
-          id={`${id}-job`}
-          className={select}
-          value={props.filters.jobId}
-          onChange={(e) => set("jobId")(e.target.value)}
-        >
-          <option value="">Any job</option>
-          {props.jobs.map((j) => (
-            <option key={j.id} value={j.id}>
-              {j.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <DayInput
+      <FilterSelect
+        id={`${id}-status`}
+        label="Status"
+        anyLabel="Any status"
+        options={RUN_STATUSES.map((s) => ({ value: s, label: statusWord(s).word }))}
+        value={props.filters.status}
+        onChange={(status) =>
+          props.onChange({ ...props.filters, status: status as RunFilters["status"] })
+        }
+      />
+      <FilterSelect
+        id={`${id}-job`}
+        label="Job"
+        anyLabel="Any job"
+        options={props.jobs.map((j) => ({ value: j.id, label: j.name }))}
+        value={props.filters.jobId}
+        onChange={set("jobId")}
+      />
+      <FilterDay
         id={`${id}-since`}
         label="Queued from"
         value={props.filters.since}
         onChange={set("since")}
       />
-      <DayInput
+      <FilterDay
         id={`${id}-until`}
         label="Queued until"
         value={props.filters.until}
@@ -172,27 +152,5 @@ function RunFiltersForm(props: {
         </Button>
       ) : null}
     </form>
-  );
-}
-
-export function DayInput(props: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={props.id} className="text-sm font-medium text-slate-800">
-        {props.label} <span className="font-normal text-slate-600">(UTC)</span>
-      </label>
-      <input
-        id={props.id}
-        type="date"
-        className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-    </div>
   );
 }

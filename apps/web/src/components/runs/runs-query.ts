@@ -3,6 +3,7 @@
 // `until`), so every page it returns is already what the filters ask for.
 import type { AppRouter } from "@secondshift/api";
 import type { inferRouterInputs } from "@trpc/server";
+import { dayEnd, dayStart } from "../ui/utc-day.ts";
 
 export type RunsListInput = Omit<inferRouterInputs<AppRouter>["runs"]["list"], "cursor">;
 type RunStatus = NonNullable<RunsListInput["status"]>[number];
@@ -18,15 +19,6 @@ export interface RunFilters {
 export const NO_FILTERS: RunFilters = { status: "", jobId: "", since: "", until: "" };
 
 export const RUNS_PAGE_SIZE = 50;
-
-/** Date inputs give "YYYY-MM-DD"; the day is read in UTC (as every time on these pages). */
-export function dayStart(day: string): Date | undefined {
-  return day ? new Date(`${day}T00:00:00.000Z`) : undefined;
-}
-
-export function dayEnd(day: string): Date | undefined {
-  return day ? new Date(`${day}T23:59:59.999Z`) : undefined;
-}
 
 export function runsListInput(workspaceId: string, filters: RunFilters): RunsListInput {
   return {

@@ -3,10 +3,16 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
+import { FilterSelect } from "../ui/filter-controls.tsx";
 import { PagedList } from "../ui/paged-list.tsx";
 import { ActionMessage, DeliveryList, type DeliveryItem, type Message } from "./delivery-list.tsx";
 
 type Status = DeliveryItem["status"];
+const DELIVERY_STATUSES: ReadonlyArray<{ value: Status; label: string }> = [
+  { value: "PENDING", label: "Pending" },
+  { value: "DELIVERED", label: "Delivered" },
+  { value: "FAILED", label: "Failed" },
+];
 
 export function DeliveriesPanel(props: {
   workspaceId: string;
@@ -30,7 +36,6 @@ export function DeliveriesPanel(props: {
     ),
   );
   const items = deliveries.data?.pages.flatMap((p) => p.items) ?? [];
-  const select = "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm";
   return (
     <section aria-labelledby="deliveries-heading" className="flex flex-col gap-3">
       <h2 id="deliveries-heading" className="text-base font-semibold text-slate-900">
@@ -41,40 +46,22 @@ export function DeliveriesPanel(props: {
         className="flex flex-wrap gap-3"
         onSubmit={(e) => e.preventDefault()}
       >
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-webhook`} className="text-sm font-medium text-slate-800">
-            Webhook
-          </label>
-          <select
-            id={`${id}-webhook`}
-            className={select}
-            value={webhookId}
-            onChange={(e) => setWebhookId(e.target.value)}
-          >
-            <option value="">Every webhook</option>
-            {props.webhooks.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-status`} className="text-sm font-medium text-slate-800">
-            Delivery status
-          </label>
-          <select
-            id={`${id}-status`}
-            className={select}
-            value={status}
-            onChange={(e) => setStatus(e.target.value as Status | "")}
-          >
-            <option value="">Any status</option>
-            <option value="PENDING">Pending</option>
-            <option value="DELIVERED">Delivered</option>
-            <option value="FAILED">Failed</option>
-          </select>
-        </div>
+        <FilterSelect
+          id={`${id}-webhook`}
+          label="Webhook"
+          anyLabel="Every webhook"
+          options={props.webhooks.map((w) => ({ value: w.id, label: w.name }))}
+          value={webhookId}
+          onChange={setWebhookId}
+        />
+        <FilterSelect
+          id={`${id}-status`}
+          label="Delivery status"
+          anyLabel="Any status"
+          options={DELIVERY_STATUSES}
+          value={status}
+          onChange={(value) => setStatus(value as Status | "")}
+        />
       </form>
       <ActionMessage message={message} />
       <PagedList
