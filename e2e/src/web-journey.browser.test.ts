@@ -267,6 +267,9 @@ describe("the owner's journey through the web app", () => {
     expect(await page.getByLabel('Connection for MCP server "everything"').inputValue()).toBe(
       ids.mcpConnection,
     );
+    // The job has no schedule: nothing to pause, and no "Schedule on" badge to puzzle over.
+    expect(await page.getByRole("button", { name: "Pause schedule" }).count()).toBe(0);
+    expect(await page.getByText("Schedule on").count()).toBe(0);
     await expectAccessible("review");
     await page.getByRole("button", { name: "Approve" }).click();
     const dialog = page.getByRole("dialog", { name: `Approve "${JOB_NAME}"?` });

@@ -28,7 +28,8 @@ export function JobDetail({ workspaceId, jobId, role }: Props) {
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap gap-2">
         <Badge tone={status.tone}>{status.text}</Badge>
-        {job.enabled ? (
+        {/* Pausing stops scheduled fires only: a job without a schedule has nothing to pause. */}
+        {job.schedule === null ? null : job.enabled ? (
           <Badge tone="good">Schedule on</Badge>
         ) : (
           <Badge tone="neutral">Paused</Badge>
@@ -162,7 +163,7 @@ function Controls({ workspaceId, job }: { workspaceId: string; job: Job }) {
         Controls
       </h2>
       <div className="flex flex-wrap items-center gap-2">
-        {job.enabled ? (
+        {job.schedule === null ? null : job.enabled ? (
           <Button
             tone="secondary"
             pending={pause.isPending}
