@@ -1,6 +1,7 @@
 // Vitest fixtures: `dbTest` gives each test file one migrated database (created on first use,
-// dropped after the file) as `db`, and a freshly seeded workspace per test as `seed`.
-//   import { dbTest as test } from "@secondshift/db/testing";
+// dropped after the file) as `db` (and as `testDatabase`, for a file that needs its url or
+// pool), and a freshly seeded workspace per test as `seed`.
+//   import { dbTest as test } from "@secondshift/db/testing/vitest";
 //   test("…", async ({ db, seed }) => { … });
 import { test as base } from "vitest";
 import { seedWorkspace } from "./seed.ts";
@@ -8,9 +9,10 @@ import { createTestDatabase } from "./test-database.ts";
 
 export const dbTest = base
   // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
-  .extend("db", { scope: "file" }, async ({}, { onCleanup }) => {
+  .extend("testDatabase", { scope: "file" }, async ({}, { onCleanup }) => {
     const database = await createTestDatabase();
     onCleanup(() => database.drop());
-    return database.db;
+    return database;
   })
+  .extend("db", { scope: "file" }, ({ testDatabase }) => testDatabase.db)
   .extend("seed", async ({ db }) => seedWorkspace(db));
