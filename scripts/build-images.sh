@@ -10,8 +10,8 @@
 #                                            Debian's postgresql-15 / redis-server, non-root, the
 #                                            official images' contract (docker/postgres)
 #   secondshift-sandbox:latest               scripts/build-sandbox-image.sh
-# Base images are reused while their recipe is unchanged (a hash label); the app image is rebuilt
-# every time (its dependencies are cached per lockfile by scripts/stage-app.sh). Run from the workspace after `npm ci` and `npm run db:generate`.
+# Each image is reused while its inputs are unchanged (a hash label): the base images' recipe, the
+# app image's staged files (its dependencies are cached per lockfile by scripts/stage-app.sh). Run from the workspace after `npm ci` and `npm run db:generate`.
 #
 # usage: scripts/build-images.sh [--force] [APP_TAG]     (APP_TAG default: latest)
 set -euo pipefail
@@ -101,9 +101,21 @@ rootfs_image "$redis_image" redis-server "" \
 
 echo "staging the app"
 bash "$root/scripts/stage-app.sh" "$work/app"
-docker build --quiet --build-arg "BASE_IMAGE=$node_base" \
-  -f "$root/docker/app-prebuilt.Dockerfile" -t "secondshift-app:$app_tag" "$work/app" >/dev/null
-echo "built secondshift-app:$app_tag"
+# The app image is keyed by what goes into it: the staged files, the Dockerfile and the base
+# image. An image built from the same is tagged, not built again (an upgrade with no change, a
+# second test run on the same machine).
+app_source=$({ (cd "$work/app" && tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - .)
+  cat "$root/docker/app-prebuilt.Dockerfile"; docker image inspect -f '{{.Id}}' "$node_base"; } |
+  sha256sum | cut -c1-16)
+same=$(docker images -q --filter "label=org.secondshift.app-source=$app_source" | head -n 1)
+if [ "$force" = 0 ] && [ -n "$same" ]; then
+  docker tag "$same" "secondshift-app:$app_tag"
+  echo "image secondshift-app:$app_tag is up to date (the same staged app as image ${same:0:12})"
+else
+  docker build --quiet --build-arg "BASE_IMAGE=$node_base" --label "org.secondshift.app-source=$app_source" \
+    -f "$root/docker/app-prebuilt.Dockerfile" -t "secondshift-app:$app_tag" "$work/app" >/dev/null
+  echo "built secondshift-app:$app_tag"
+fi
 
 if [ "$force" = 1 ]; then
   bash "$root/scripts/build-sandbox-image.sh" --force "$sandbox_image"

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The test command (README): on a Debian 12 machine, as root, installs what is missing, starts
-# throwaway PostgreSQL and Redis and (if needed) dockerd with runsc, builds the sandbox image
-# from Debian packages, runs type checks, lint and every test suite, stops what it started, and
-# ends with one line: `N passed, N failed`. Exits non-zero on any failure.
+# throwaway PostgreSQL and Redis and (if needed) dockerd with runsc, builds the images (each once,
+# reused while its inputs are unchanged), runs type checks, lint and every test suite, then the
+# deployment smoke test, stops what it started, prints each phase's wall time and ends with one
+# line: `N passed, N failed`. Exits non-zero on any failure.
+#
+# The suites and the smoke test run in two lanes side by side (scripts/test-lanes.sh): on two
+# cores most of a suite's time is spent waiting on containers, browsers and timers, not CPU.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -10,6 +14,12 @@ export NEXT_TELEMETRY_DISABLED=1 TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 FORCE
 
 state=$(mktemp -d /tmp/secondshift-test.XXXXXX)
 chmod 755 "$state"
+results="$root/.test-results"
+rm -rf "$results" && mkdir -p "$results"
+export PHASES_FILE="$results/phases.tsv" PHASES_T0=$EPOCHREALTIME
+# shellcheck source=lib/phases.sh
+. scripts/lib/phases.sh
+
 cleanup() {
   bash scripts/services/redis.sh stop "$state/redis"
   bash scripts/services/postgres.sh stop "$state/pg"
@@ -20,47 +30,66 @@ trap cleanup EXIT
 trap "exit 130" INT TERM
 
 step() { printf '\n=== %s\n' "$*"; }
-fail_setup() { echo "setup failed: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+fail_setup() {
+  echo "setup failed: $*" >&2
+  node scripts/test-summary.mjs --phases-only 2>/dev/null
+  echo "0 passed, 1 failed"
+  exit 1
+}
 
 step "system packages"
-bash scripts/install-system-deps.sh || fail_setup "installing Debian packages"
+phase "system packages" bash scripts/install-system-deps.sh || fail_setup "installing Debian packages"
 
-# --- Node 24 (scripts/node.sh): the suites run on the Node the service images run ------------
+# Node 24 (scripts/node.sh): the suites run on the Node the service images run.
 step "node"
-node_bin=$(bash scripts/node.sh) || fail_setup "installing Node (scripts/node.sh)"
+node_bin=$(phase "node" bash scripts/node.sh) || fail_setup "installing Node (scripts/node.sh)"
 export PATH="$node_bin:$PATH"
 echo "Node $(node --version), npm $(npm --version)"
-# ----------------------------------------------------------------------------------------------
 
 step "npm ci"
-npm ci --no-audit --no-fund --loglevel=error || fail_setup "npm ci"
-npm run db:generate --silent >/dev/null || fail_setup "prisma generate"
+phase "npm ci" npm ci --no-audit --no-fund --loglevel=error || fail_setup "npm ci"
+phase "prisma generate" npm run db:generate --silent >/dev/null || fail_setup "prisma generate"
 
 step "services"
-TEST_DATABASE_URL=$(bash scripts/services/postgres.sh start "$state/pg") || fail_setup "PostgreSQL"
-TEST_REDIS_URL=$(bash scripts/services/redis.sh start "$state/redis") || fail_setup "Redis"
+start_services() {
+  TEST_DATABASE_URL=$(bash scripts/services/postgres.sh start "$state/pg") || return 1
+  TEST_REDIS_URL=$(bash scripts/services/redis.sh start "$state/redis") || return 1
+  bash scripts/services/dockerd.sh start "$state/docker"
+}
+phase "services" start_services || fail_setup "PostgreSQL, Redis or dockerd"
 export TEST_DATABASE_URL TEST_REDIS_URL
-bash scripts/services/dockerd.sh start "$state/docker" || fail_setup "dockerd"
 export TEST_SANDBOX_IMAGE=${TEST_SANDBOX_IMAGE:-secondshift-sandbox:test}
-if [ -x scripts/build-sandbox-image.sh ]; then
-  bash scripts/build-sandbox-image.sh "$TEST_SANDBOX_IMAGE" || fail_setup "building the sandbox image"
-fi
 echo "PostgreSQL $TEST_DATABASE_URL, Redis $TEST_REDIS_URL, sandbox image $TEST_SANDBOX_IMAGE"
 
-rm -rf .test-results && mkdir -p .test-results
-step "typecheck"
-npx turbo run typecheck --output-logs=errors-only; echo $? >.test-results/typecheck.status
-step "lint"
-npx turbo run lint --output-logs=errors-only; echo $? >.test-results/lint.status
-step "format"
-npx prettier --check . --log-level warn; echo $? >.test-results/format.status
-step "tests"
-npx turbo run test --concurrency=1 --continue --output-logs=full
+# Images (background) beside the checks: the sandbox image the suites and the smoke test share,
+# and the smoke test's service images (base images reused while their recipe is unchanged; the
+# app image while the staged app is). The web app's build is the one the suites and the app
+# image use (turbo's cache), so it runs first.
+step "web build, images, typecheck, lint, format"
+# The web build is cached by its inputs on this machine (turbo's hash), across clean clones.
+export TURBO_CACHE_DIR=${TURBO_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/secondshift/turbo}
+mkdir -p "$TURBO_CACHE_DIR" && find "$TURBO_CACHE_DIR" -type f -mtime +3 -delete
+phase "web build" npx turbo run build --filter=@secondshift/web --output-logs=errors-only ||
+  fail_setup "building the web app"
+export SMOKE_APP_TAG=${SMOKE_APP_TAG:-smoke} SANDBOX_IMAGE_TAG=$TEST_SANDBOX_IMAGE
+build_images() {
+  phase "sandbox image" bash scripts/build-sandbox-image.sh "$TEST_SANDBOX_IMAGE" &&
+    phase "service images" bash scripts/build-images.sh "$SMOKE_APP_TAG"
+}
+build_images >"$results/images.log" 2>&1 &
+images_pid=$!
 
-# --- deployment smoke test (deploy/): builds the images air-gapped, runs the compose stack ---
-step "smoke test of the deployment"
-npm run smoke --silent
-# ----------------------------------------------------------------------------------------------
+phase "typecheck" npm run typecheck --silent; echo $? >"$results/typecheck.status"
+phase "lint" npx turbo run lint --output-logs=errors-only; echo $? >"$results/lint.status"
+phase "format" npx prettier --check . --log-level warn; echo $? >"$results/format.status"
+
+wait "$images_pid"
+images_status=$?
+cat "$results/images.log"
+[ "$images_status" = 0 ] || fail_setup "building the images (above)"
+
+step "test suites and the deployment smoke test"
+phase "suites and smoke" bash scripts/test-lanes.sh
 
 step "summary"
 node scripts/test-summary.mjs

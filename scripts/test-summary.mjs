@@ -1,11 +1,38 @@
-// Adds up the Vitest JSON reports in .test-results/ (one per workspace) and the typecheck and
-// lint and format statuses, prints a line per suite and, last, `N passed, N failed`. A workspace with a
-// test script but no report crashed before reporting and counts as a failure.
+// Prints the wall time of every phase of the test command (.test-results/phases.tsv, written by
+// scripts/lib/phases.sh), then adds up the Vitest JSON reports in .test-results/ (one per
+// workspace) and the typecheck, lint and format statuses, prints a line per suite and, last,
+// `N passed, N failed`. A workspace with a test script but no report crashed before reporting
+// and counts as a failure. --phases-only: the phase table alone (a setup step failed).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const results = join(root, ".test-results");
+
+printPhases(join(results, "phases.tsv"));
+if (process.argv.includes("--phases-only")) process.exit(0);
+
+/** One line per phase: wall time, when it started (phases in lanes overlap), exit code. */
+function printPhases(file) {
+  if (!existsSync(file)) return;
+  const rows = readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => line.split("\t"))
+    .map(([name, seconds, code, start]) => ({ name, seconds: +seconds, code, start: +start }))
+    .sort((a, b) => a.start - b.start);
+  const clock = (s) => {
+    const t = Math.round(s);
+    return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`;
+  };
+  console.log("\nphase                          wall    start  exit");
+  for (const r of rows)
+    console.log(
+      `${r.name.padEnd(30)} ${clock(r.seconds).padStart(5)}  ${clock(r.start).padStart(6)}  ${r.code}`,
+    );
+  const end = Math.max(...rows.map((r) => r.start + r.seconds));
+  console.log(`${"total".padEnd(30)} ${clock(end).padStart(5)}\n`);
+}
 let passed = 0;
 let failed = 0;
 let skipped = 0;

@@ -13,7 +13,8 @@ import {
   type GitHttpServer,
 } from "@secondshift/repo-sync/testing";
 import {
-  freshRedisUrl,
+  claimRedisDatabase,
+  type RedisDatabase,
   launchBrowser,
   LOOPBACK_ALLOWED,
   screenshot,
@@ -82,12 +83,13 @@ async function startGit(): Promise<{ server: GitHttpServer; cloneUrl: string }> 
   return { server, cloneUrl: `http://127.0.0.1:${server.port}/acme/widgets.git` };
 }
 let cloneUrl = "";
+let redis: RedisDatabase | undefined;
 
 beforeAll(async () => {
   // The web app's queues use BullMQ's default prefix: the worker here shares its Redis
   // database (one of its own, emptied first) and that prefix.
-  const redisUrl = await freshRedisUrl();
-  p = await startPlatform({ redis: { url: redisUrl } });
+  redis = await claimRedisDatabase();
+  p = await startPlatform({ redis: { url: redis.url } });
   [mcp, { server: git, cloneUrl }, receiver] = await Promise.all([
     startEverything("streamableHttp"),
     startGit(),
@@ -98,7 +100,7 @@ beforeAll(async () => {
       shared: {
         database: { url: p.t.url, db: p.t.db },
         encryptionKeyB64: p.encryptionKeyB64,
-        redisUrl,
+        redisUrl: redis.url,
       },
       // The fakes listen on plain http on loopback: development mode with the operator's
       // private-address allowance, as the worker's loopback policy.
@@ -116,6 +118,7 @@ afterAll(async () => {
   await app?.close();
   await Promise.all([mcp?.stop(), git?.close(), receiver?.close()]);
   await p?.close();
+  await redis?.release();
 });
 
 async function expectAccessible(name: string): Promise<void> {

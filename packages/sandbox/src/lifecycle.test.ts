@@ -20,7 +20,10 @@ function engineWithoutRunsc(): Docker {
 
 describe("runtime policy", () => {
   it("[C13] with runsc unregistered, creation refuses in production and says how to install it", async () => {
-    const before = (await docker.listContainers({ all: true })).length;
+    // Other suites create sandboxes on the same engine meanwhile: look for this run's only.
+    const opts = runOptions();
+    const ofThisRun = () =>
+      docker.listContainers({ all: true, filters: { label: [`${LABELS.runId}=${opts.runId}`] } });
     const m = createSandboxManager({
       docker: engineWithoutRunsc(),
       image,
@@ -30,14 +33,14 @@ describe("runtime policy", () => {
       limits,
       logger: memoryLogger().logger,
     });
-    const error = await m.create(runOptions()).catch((e: unknown) => e);
+    const error = await m.create(opts).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: "PRECONDITION_FAILED",
       reason: "SANDBOX_RUNSC_NOT_REGISTERED",
     });
     expect((error as Error).message).toMatch(/apt-get install runsc/);
     expect((error as Error).message).toMatch(/daemon\.json/);
-    expect((await docker.listContainers({ all: true })).length).toBe(before);
+    expect(await ofThisRun()).toEqual([]);
   });
 
   it("[C13] runc is refused in production even when allowed, and without the opt-in elsewhere", () => {

@@ -1,4 +1,5 @@
-export { freshRedisUrl, LOOPBACK_ALLOWED, startWebApp } from "./web-app.ts";
+export { claimRedisDatabase, type RedisDatabase } from "./redis-database.ts";
+export { LOOPBACK_ALLOWED, startWebApp } from "./web-app.ts";
 export type { WebApp, WebAppOptions } from "./web-app.ts";
 export { launchBrowser, screenshot, seriousA11yViolations, watchCspViolations } from "./browser.ts";
 export type { A11yViolation } from "./browser.ts";

@@ -1,13 +1,13 @@
 // The real web process for browser tests: src/main.ts (API, health, webhooks and the BUILT
 // Next app — run `npm run build -w @secondshift/web` first; the test pipeline does) on a free
 // loopback port, against a fresh test database and the test Redis.
-import { randomBytes, randomInt } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { createKeyring, type Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { createTestDatabase } from "@secondshift/db/testing";
 import { freePort, startService } from "@secondshift/service/testing";
-import { Redis } from "ioredis";
+import { claimRedisDatabase } from "./redis-database.ts";
 
 const MAIN = resolve(import.meta.dirname, "..", "main.ts");
 
@@ -61,23 +61,6 @@ async function waitForHealth(origin: string, output: () => string): Promise<void
   throw new Error(`The web app did not become healthy:\n${output()}`);
 }
 
-/**
- * A Redis database of its own (index 1–15 of the test Redis, emptied first): the sign-in rate
- * limits count per client address, and every browser here is 127.0.0.1 — shared counters
- * would let one test file's sign-ins lock out the next. At most 20 sign-ins per web app.
- */
-export async function freshRedisUrl(): Promise<string> {
-  const url = new URL(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
-  url.pathname = `/${randomInt(1, 16)}`;
-  const redis = new Redis(url.toString(), { maxRetriesPerRequest: 1 });
-  try {
-    await redis.flushdb();
-  } finally {
-    redis.disconnect();
-  }
-  return url.toString();
-}
-
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
   const { shared } = options;
   const database = shared
@@ -86,9 +69,10 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const encryptionKey = shared ? Buffer.from(shared.encryptionKeyB64, "base64") : randomBytes(32);
+  const redis = shared ? undefined : await claimRedisDatabase();
   const service = startService(MAIN, {
     DATABASE_URL: database.url,
-    REDIS_URL: shared?.redisUrl ?? (await freshRedisUrl()),
+    REDIS_URL: shared?.redisUrl ?? redis!.url,
     SECONDSHIFT_PUBLIC_URL: origin,
     SECONDSHIFT_ENCRYPTION_KEY: encryptionKey.toString("base64"),
     SECONDSHIFT_SETUP_TOKEN_REQUIRED: options.setupTokenRequired ? "true" : "false",
@@ -107,6 +91,7 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
   } catch (error) {
     service.child.kill("SIGKILL");
     await database.drop();
+    await redis?.release();
     throw error;
   }
   return {
@@ -118,6 +103,7 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
       service.child.kill("SIGTERM");
       await service.exited;
       await database.drop();
+      await redis?.release();
     },
   };
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs every workspace's test suite and the deployment smoke test in LANES lanes side by side
+# (default 2, one per core): each lane takes the next item of one queue, longest first, so the
+# lanes end close together. Each item's output is printed whole when it ends, and its wall time
+# goes to $PHASES_FILE (scripts/lib/phases.sh). Called by scripts/test-all.sh, with the services'
+# TEST_* variables set.
+#
+# usage: scripts/test-lanes.sh [ITEM...]     (default: every suite, then the smoke test)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+: "${PHASES_FILE:=$root/.test-results/phases.tsv}"
+export PHASES_FILE
+# shellcheck source=lib/phases.sh
+. scripts/lib/phases.sh
+lanes=${LANES:-2}
+
+# Longest first (figures in docs/NOTES.md, "CI time"); a workspace missing here runs last.
+order=(e2e deploy apps/web packages/sandbox packages/api packages/scheduler packages/access
+  packages/model-gateway packages/repo-sync apps/worker packages/runs packages/broker
+  packages/accounts packages/webhooks apps/gateway packages/netguard packages/connectors)
+
+work=$(mktemp -d /tmp/secondshift-lanes.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+has_tests() { node -e 'const s = require(`./${process.argv[1]}/package.json`).scripts ?? {};
+  process.exit(s.test || s.smoke ? 0 : 1)' "$1"; }
+
+items=("$@")
+if [ "${#items[@]}" = 0 ]; then
+  for w in "${order[@]}"; do [ -f "$w/package.json" ] && has_tests "$w" && items+=("$w"); done
+  for w in apps/* packages/*; do
+    [[ " ${order[*]} " == *" $w "* ]] || ! has_tests "$w" || items+=("$w")
+  done
+fi
+printf '%s\n' "${items[@]}" >"$work/queue"
+
+next_item() {
+  flock "$work/queue.lock" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' _ "$work/queue"
+}
+
+run_item() {
+  if [ "$1" = deploy ]; then (cd deploy && npm run smoke --silent); else (cd "$1" && npx vitest run); fi
+}
+
+lane() {
+  local item log code
+  while item=$(next_item) && [ -n "$item" ]; do
+    log="$work/$(echo "$item" | tr / -).log"
+    phase "$item" run_item "$item" >"$log" 2>&1
+    code=$?
+    echo "$code" >>"$work/codes"
+    # One item's whole output at a time on the console.
+    flock "$work/print.lock" sh -c 'printf "\n--- %s (lane %s, exit %s)\n" "$3" "$2" "$4"; cat "$1"' \
+      _ "$log" "$1" "$item" "$code"
+  done
+}
+
+for n in $(seq "$lanes"); do lane "$n" & done
+wait
+! grep -qv '^0$' "$work/codes" 2>/dev/null
