@@ -20,6 +20,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/versions.env"
 # shellcheck source=lib/debian-mirror.sh
 . "$root/scripts/lib/debian-mirror.sh"
+# shellcheck source=lib/deb-cache.sh
+. "$root/scripts/lib/deb-cache.sh"
+deb_cache_opts
 
 force=0
 app_tag=latest
@@ -65,7 +68,7 @@ rootfs_image() {
   mmdebstrap --quiet --variant=minbase --include="$packages" \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/info/*' \
-    "${hooks[@]}" \
+    "${DEB_CACHE_OPTS[@]}" "${hooks[@]}" \
     --customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*' \
     "$suite" "$work/rootfs.tar" "${sources[@]}"
   docker import "${changes[@]}" --change "LABEL org.secondshift.recipe=$recipe" \

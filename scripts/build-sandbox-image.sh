@@ -42,6 +42,9 @@ packages=$(grep -v '^\s*#' "$here/docker/sandbox/packages.txt" | xargs | tr ' ' 
 # The Debian mirror this machine already uses (never a hard-coded host).
 # shellcheck source=lib/debian-mirror.sh
 . "$here/scripts/lib/debian-mirror.sh"
+# shellcheck source=lib/deb-cache.sh
+. "$here/scripts/lib/deb-cache.sh"
+deb_cache_opts
 mirror=$(find_mirror "$suite")
 if [ -z "$mirror" ]; then
   echo "no apt source for '$suite' found in /etc/apt/sources.list(.d); add your Debian mirror there" >&2
@@ -54,7 +57,7 @@ trap 'rm -rf "$work"' EXIT
 
 # The customize hook is the registry-free twin of the Dockerfile's RUN step (same user, same
 # directories, same setuid stripping). Keep docker/sandbox/setup.sh as the single source.
-mmdebstrap --variant=minbase --include="$packages" \
+mmdebstrap --variant=minbase --include="$packages" "${DEB_CACHE_OPTS[@]}" \
   --customize-hook="copy-in $here/docker/sandbox/setup.sh $here/docker/sandbox/statx-compat.c $here/docker/sandbox/no-device-nodes.c /tmp" \
   --customize-hook='chroot "$1" sh /tmp/setup.sh && rm -f "$1/tmp/setup.sh"' \
   "$suite" "$work/rootfs.tar" \
