@@ -249,10 +249,15 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
     // The approved jobs' schedules reach the scheduler queue (BullMQ job schedulers in Redis)
     // at the workers' next schedule sync (every minute; approving does not sync them itself).
     const expected = result.jobIds.map((id) => `job-${id}`).sort();
-    await waitFor("the approved jobs' schedules", async () => {
-      const listed = await a.redis(["ZRANGE", "bull:secondshift-schedule:repeat", "0", "-1"]);
-      return listed.split("\n").sort().join() === expected.join();
-    });
+    // Each probe is a `docker compose exec`: once a second is enough for a once-a-minute sync.
+    await waitFor(
+      "the approved jobs' schedules",
+      async () => {
+        const listed = await a.redis(["ZRANGE", "bull:secondshift-schedule:repeat", "0", "-1"]);
+        return listed.split("\n").sort().join() === expected.join();
+      },
+      { intervalMs: 1_000 },
+    );
   });
 
   it("the service image runs bundled JavaScript on Node 24, as a non-root user under tini, without dev tools", async () => {

@@ -6,7 +6,7 @@ import { handleFire } from "@secondshift/scheduler";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type Platform } from "./harness/platform.ts";
-import { waitFor } from "./harness/scenario.ts";
+import { queuesDrained, waitFor } from "./harness/scenario.ts";
 import { seedPlainWorkspace, syncAndApproveAll } from "./harness/seed-plain.ts";
 import { createRepository, jobYaml, plantedSecrets } from "./harness/seed.ts";
 
@@ -149,7 +149,8 @@ describe("scenario: fifty jobs due in the same minute", () => {
         const run = runs.find((r) => r.jobId === job.id)!;
         expect(outcome).toEqual({ outcome: "duplicate", runId: run.id });
       }
-      await new Promise((r) => setTimeout(r, 3_000));
+      // Anything those fires enqueued has been processed before the counts below are taken.
+      await queuesDrained(p);
       expect(await db.run.count({ where: { workspaceId: ws.workspaceId } })).toBe(JOBS);
       expect(p.model.requests.filter((r) => r.path === "/v1/messages")).toHaveLength(JOBS);
       // Each scheduler holds its next fire (tomorrow), nothing else is due.

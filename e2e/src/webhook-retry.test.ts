@@ -15,7 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { actAs } from "./harness/actor.ts";
 import { loopbackPolicy, startPlatform, type Platform } from "./harness/platform.ts";
 import { startReceiver } from "./harness/receiver.ts";
-import { everywhere, findLeaks, waitFor, waitForFinishedRun } from "./harness/scenario.ts";
+import {
+  deliveryPassDone,
+  everywhere,
+  findLeaks,
+  waitFor,
+  waitForFinishedRun,
+} from "./harness/scenario.ts";
 import { seedPlainWorkspace, syncAndApproveAll } from "./harness/seed-plain.ts";
 import { createRepository, jobYaml, plantedSecrets } from "./harness/seed.ts";
 
@@ -119,7 +125,8 @@ describe("scenario: webhook receiver down, then up", () => {
         attempted: 0,
       });
     }
-    await new Promise((r) => setTimeout(r, 1_500)); // the worker's own loop keeps polling too
+    // The worker's own loop keeps polling too: one whole pass of it sends nothing more.
+    await deliveryPassDone(p);
     expect(receiver.received).toHaveLength(1);
     expect(await rowOf()).toMatchObject({
       status: "DELIVERED",

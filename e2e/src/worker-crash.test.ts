@@ -4,10 +4,10 @@
 import { runNow } from "@secondshift/access";
 import { WORKER_LOST_ERROR } from "@secondshift/scheduler";
 import Docker from "dockerode";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { actAs } from "./harness/actor.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
-import { everywhere, findLeaks, transcript, waitFor } from "./harness/scenario.ts";
+import { everywhere, findLeaks, queuesDrained, transcript, waitFor } from "./harness/scenario.ts";
 import { createRepository, jobYaml, plantedSecrets } from "./harness/seed.ts";
 import { seedPlainWorkspace, syncAndApproveAll } from "./harness/seed-plain.ts";
 import { spawnWorkerProcess, type WorkerProcess } from "./harness/worker-process.ts";
@@ -144,7 +144,10 @@ describe("scenario: worker killed mid-run", () => {
         },
         120_000,
       );
-      await new Promise((r) => setTimeout(r, 2_000));
+      // Past every point that could run it again: one more recovery pass of the next worker
+      // (which requeues runs), then its queues drained (whatever was enqueued has been run).
+      await p.worker.recover();
+      await queuesDrained(p);
       expect(await p.t.db.run.findMany({ where: { jobId: job.id } })).toMatchObject([
         { id: runId, status: "FAILED", error: WORKER_LOST_ERROR },
       ]);
@@ -190,14 +193,18 @@ describe("scenario: worker killed mid-run", () => {
         where: { workspaceId: ws.workspaceId, key: "slow" },
       });
       // The model takes three heartbeat timeouts to answer; recovery runs every second meanwhile.
+      // The run must outlast the timeout on the wall clock, so the answer waits on the clock
+      // itself, then on one more recovery pass that sees the run that old.
       p.model.script([
-        () =>
-          new Promise((resolve) =>
-            setTimeout(
-              () => resolve({ text: "Slow but fine." }),
-              3 * p.settings.heartbeatTimeoutMs,
-            ),
-          ),
+        async () => {
+          const asked = Date.now();
+          await vi.waitUntil(() => Date.now() - asked > 3 * p.settings.heartbeatTimeoutMs, {
+            timeout: 60_000,
+            interval: 100,
+          });
+          await p.worker.recover();
+          return { text: "Slow but fine." };
+        },
       ]);
       await startSurvivor();
       const { runId } = await runNow(actAs(p, ws.workspaceId, ws.adminId), { jobId: job.id });

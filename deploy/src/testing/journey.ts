@@ -4,6 +4,7 @@
 // then rounds of "run now" (one run per job per round, the two jobs' runs at once).
 import { randomBytes } from "node:crypto";
 import type { TestBrowser } from "@secondshift/api/testing";
+import { vi } from "vitest";
 import { startFakes } from "./fakes.ts";
 
 const JOB_KEYS = ["echo-a", "echo-b"];
@@ -49,18 +50,33 @@ function jobsYaml(): string {
   return lines.join("\n") + "\n";
 }
 
+/**
+ * Polls `probe` (every `intervalMs`, one probe at a time) until it returns something other than
+ * undefined or false, and returns that; a probe that throws ends the wait with its error.
+ */
 export async function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined | false>,
-  timeoutMs = 180_000,
+  { timeoutMs = 180_000, intervalMs = 250 }: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+  let found: { value: T } | undefined;
+  let probeFailed = false;
+  await vi
+    .waitUntil(
+      async () => {
+        const value = await probe().catch((error: unknown) => {
+          probeFailed = true;
+          throw error;
+        });
+        if (value !== undefined && value !== false) found = { value };
+        return found !== undefined;
+      },
+      { timeout: timeoutMs, interval: intervalMs },
+    )
+    .catch((error: unknown) => {
+      throw probeFailed ? error : new Error(`timed out waiting for ${what}`);
+    });
+  return found!.value;
 }
 
 export interface FinishedRun {
@@ -80,7 +96,10 @@ export interface Journey {
   modelRequests(): number;
   /** Bodies of the webhook deliveries received. */
   deliveries(): string[];
-  /** Waits for `count` webhook deliveries, then one delivery interval more; their run ids. */
+  /**
+   * Waits for `count` webhook deliveries and for every delivery to be recorded delivered (none
+   * can be sent again); the run ids of what the receiver got.
+   */
   waitForDeliveries(count: number): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -188,11 +207,17 @@ export async function ownerJourney(
       modelRequests: () => fakes.modelRequests.length,
       deliveries: () => fakes.deliveries(),
       async waitForDeliveries(count) {
-        await waitFor(`${count} webhook deliveries`, () =>
-          Promise.resolve(fakes.deliveries().length >= count),
-        );
-        // The worker's delivery loop runs every 5 s: a duplicate would arrive within one round.
-        await new Promise((r) => setTimeout(r, 6_000));
+        // Settled: a worker claims and sends only a PENDING delivery, so once every one is
+        // DELIVERED none is sent again and what the receiver got is final.
+        await waitFor(`${count} webhook deliveries, each recorded delivered`, async () => {
+          if (fakes.deliveries().length < count) return false;
+          const { items } = await api.webhooks.deliveries.query({
+            workspaceId,
+            webhookId: webhook.id,
+            limit: 100,
+          });
+          return items.length >= count && items.every((d) => d.status === "DELIVERED");
+        });
         return fakes
           .deliveries()
           .map((body) => (JSON.parse(body) as { run: { id: string } }).run.id);

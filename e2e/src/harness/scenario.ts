@@ -32,6 +32,46 @@ export function waitForFinishedRun(
   );
 }
 
+/**
+ * Runs one whole pass of the worker's webhook delivery processor, after any pass already running
+ * has ended (a pass returns null while another is running): every report due by now has then
+ * been attempted, and every attempt this worker started before has been answered and recorded.
+ */
+export async function deliveryPassDone(p: Platform): Promise<void> {
+  await waitFor(
+    "a whole webhook delivery pass",
+    async () => (await p.worker.delivery.tick()) !== null,
+  );
+}
+
+/**
+ * Waits until the run and schedule queues hold nothing to do (nothing waiting, active or
+ * prioritized; no delayed run): whatever was enqueued before has been processed. The schedule
+ * queue's delayed jobs are the schedulers' next fires and stay.
+ */
+export async function queuesDrained(p: Platform, timeoutMs?: number): Promise<void> {
+  await waitFor(
+    "the run and schedule queues to drain",
+    async () => {
+      const runs = await p.worker.runQueue.getJobCounts(
+        "waiting",
+        "active",
+        "delayed",
+        "prioritized",
+        "waiting-children",
+      );
+      const fires = await p.worker.scheduleQueue.getJobCounts(
+        "waiting",
+        "active",
+        "prioritized",
+        "waiting-children",
+      );
+      return [...Object.values(runs), ...Object.values(fires)].every((n) => n === 0);
+    },
+    timeoutMs,
+  );
+}
+
 /** Promotes the job's pending scheduler fire (created by BullMQ from the cron) so it fires now. */
 export async function fireScheduleNow(p: Platform, jobId: string): Promise<void> {
   const job = await waitFor("the job's scheduled fire", async () => {

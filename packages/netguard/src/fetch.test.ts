@@ -102,7 +102,7 @@ describe("fetch", () => {
     const { client, url } = await setup(pumping.handler, { maxResponseBytes: 64 * 1024 * 1024 });
     const reader = ((await client.fetch(url)).body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pumping.heldBack();
     expect(pumping.written()).toBeLessThan(total);
     let received = 0;
     for (let r = await reader.read(); !r.done; r = await reader.read())
@@ -114,7 +114,10 @@ describe("fetch", () => {
   it("[C21] the deadline errors a body nobody read, also one that arrived in full", async () => {
     const { client, url } = await setup((_req, res) => res.end("complete"), { timeoutMs: 150 });
     const response = await client.fetch(url);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Nobody reads: the body stream is errored by the deadline alone, then reading fails too.
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    expect((await failure(reader.closed)).reason).toBe("TIMEOUT");
+    reader.releaseLock();
     expect((await failure(response.text())).reason).toBe("TIMEOUT");
   });
 

@@ -7,6 +7,7 @@ import type { OutboundPolicy } from "./policy.ts";
 import {
   FAKE_PUBLIC_V4,
   loopbackConnector,
+  pumpingHandler,
   startServer,
   tableResolver,
   testPolicy,
@@ -144,20 +145,12 @@ describe("everyday requests", () => {
   });
 
   it("proxies a streamed POST: request body streamed up, response streamed down with backpressure", async () => {
-    const chunk = Buffer.alloc(64 * 1024, 1);
     const total = 512; // 32 MiB, far more than socket buffers hold
-    let written = 0;
+    const pumping = pumpingHandler(total);
     const { client, url } = await setup(
       (req, res, body) => {
         res.setHeader("x-upload", String(body.length));
-        const pump = (): void => {
-          while (written < total) {
-            written += 1;
-            if (!res.write(chunk)) return void res.once("drain", pump);
-          }
-          res.end();
-        };
-        pump();
+        pumping.handler(req, res, body);
       },
       { maxResponseBytes: 64 * 1024 * 1024 },
     );
@@ -170,13 +163,13 @@ describe("everyday requests", () => {
     expect(response.headers.get("x-upload")).toBe(String("part-0;".length * 4));
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pumping.heldBack();
     // The server is held back by the unread stream instead of everything being buffered.
-    expect(written).toBeLessThan(total);
+    expect(pumping.written()).toBeLessThan(total);
     let received = 0;
     for (let r = await reader.read(); !r.done; r = await reader.read())
       received += r.value.byteLength;
-    expect(written).toBe(total);
+    expect(pumping.written()).toBe(total);
     expect(received).toBeGreaterThan(0);
   });
 });

@@ -183,7 +183,7 @@ describe("guarded request (node streams)", () => {
     const server = await serve(pumping.handler);
     const { client } = setup({ maxResponseBytes: 64 * 1024 * 1024 });
     const response = await client.request(`http://a.example.test:${server.port}/`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pumping.heldBack();
     expect(pumping.written()).toBeLessThan(total);
     let received = 0;
     for await (const c of response.body) received += (c as Buffer).byteLength;

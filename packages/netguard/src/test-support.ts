@@ -117,19 +117,45 @@ export async function startServer(handler: Handler): Promise<TestServer> {
   };
 }
 
-/** A handler that writes `total` chunks of 64 KiB, waiting for drain: shows backpressure. */
-export function pumpingHandler(total: number): { handler: Handler; written(): number } {
+/**
+ * A handler that writes `total` chunks of 64 KiB, waiting for drain: shows backpressure.
+ * `heldBack()` waits until the pump is held back: it is waiting for a drain that has not come
+ * through three polls in a row (the reader stopped taking bytes), or it has written everything
+ * (so that the caller's `written() < total` then reports the missing backpressure).
+ */
+export function pumpingHandler(total: number): {
+  handler: Handler;
+  written(): number;
+  heldBack(): Promise<void>;
+} {
   const chunk = Buffer.alloc(64 * 1024, 1);
   let written = 0;
+  let waitingForDrain = false;
   const handler: Handler = (_req, res) => {
     const pump = (): void => {
+      waitingForDrain = false;
       while (written < total) {
         written += 1;
-        if (!res.write(chunk)) return void res.once("drain", pump);
+        if (!res.write(chunk)) {
+          waitingForDrain = true;
+          return void res.once("drain", pump);
+        }
       }
       res.end();
     };
     pump();
   };
-  return { handler, written: () => written };
+  const heldBack = async (): Promise<void> => {
+    let last = -1;
+    let still = 0;
+    await vi.waitUntil(
+      () => {
+        still = waitingForDrain && written === last ? still + 1 : 0;
+        last = written;
+        return written === total || still >= 2;
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+  };
+  return { handler, written: () => written, heldBack };
 }

@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manager, OTHER_PROCESSES, peek, runOptions } from "./testing/harness.ts";
 import type { Sandbox } from "./sandbox.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The escapee's loop body: append a line to a workspace file, then sleep 0.1 s. */
+const turn = (file: string) => `echo x >> /workspace/${file}; sleep 0.1`;
 
 /** A process that escapes its command the hard way and keeps appending to a workspace file. */
 function escapee(file: string): string {
-  return `(setsid sh -c 'while :; do echo x >> /workspace/${file}; sleep 0.1; done' > /dev/null 2>&1 < /dev/null &)`;
+  return `(setsid sh -c 'while :; do ${turn(file)}; done' > /dev/null 2>&1 < /dev/null &)`;
 }
 
 describe("no process outlives its command", () => {
@@ -26,7 +27,15 @@ describe("no process outlives its command", () => {
     expect(await peek(sb.id, OTHER_PROCESSES)).toBe("");
     const size = () => peek(sb.id, `wc -c < /workspace/${file} 2>/dev/null || echo none`);
     const before = await size();
-    await sleep(1_000);
+    // Proving a looping writer is dead means giving it turns to write: a witness runs the same
+    // loop 10 times in the same container, so a live escapee had as many turns, however loaded.
+    const witness = `${file}.witness`;
+    expect(
+      await peek(
+        sb.id,
+        `for i in $(seq 10); do ${turn(witness)}; done; wc -l < /workspace/${witness}`,
+      ),
+    ).toBe("10\n");
     expect(await size()).toBe(before);
   }
 
