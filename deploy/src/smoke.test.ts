@@ -246,10 +246,10 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
     for (const secret of [...journey.planted, owner.password])
       for (const text of everything) expect(text).not.toContain(secret);
 
-    // The approved jobs' schedules reach the scheduler queue (BullMQ job schedulers in Redis)
-    // at the workers' next schedule sync (every minute; approving does not sync them itself).
+    // The approved jobs' schedules reach the scheduler queue (BullMQ job schedulers in Redis):
+    // approving syncs them through the web process's queues (the workers also do every minute).
     const expected = result.jobIds.map((id) => `job-${id}`).sort();
-    // Each probe is a `docker compose exec`: once a second is enough for a once-a-minute sync.
+    // Each probe is a `docker compose exec`: once a second.
     await waitFor(
       "the approved jobs' schedules",
       async () => {

@@ -4,7 +4,6 @@
 // then rounds of "run now" (one run per job per round, the two jobs' runs at once).
 import { randomBytes } from "node:crypto";
 import type { TestBrowser } from "@secondshift/api/testing";
-import { vi } from "vitest";
 import { startFakes } from "./fakes.ts";
 
 const JOB_KEYS = ["echo-a", "echo-b"];
@@ -51,32 +50,21 @@ function jobsYaml(): string {
 }
 
 /**
- * Polls `probe` (every `intervalMs`, one probe at a time) until it returns something other than
- * undefined or false, and returns that; a probe that throws ends the wait with its error.
+ * Polls `probe` (every `intervalMs`) until it returns something other than undefined or false,
+ * and returns that; a probe that throws ends the wait with its error.
  */
 export async function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined | false>,
   { timeoutMs = 180_000, intervalMs = 250 }: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> {
-  let found: { value: T } | undefined;
-  let probeFailed = false;
-  await vi
-    .waitUntil(
-      async () => {
-        const value = await probe().catch((error: unknown) => {
-          probeFailed = true;
-          throw error;
-        });
-        if (value !== undefined && value !== false) found = { value };
-        return found !== undefined;
-      },
-      { timeout: timeoutMs, interval: intervalMs },
-    )
-    .catch((error: unknown) => {
-      throw probeFailed ? error : new Error(`timed out waiting for ${what}`);
-    });
-  return found!.value;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
 }
 
 export interface FinishedRun {
