@@ -3,9 +3,10 @@
 // only read; a member of another workspace and a non-member find no workspace at all (P05). A
 // use case exported from an area's index without a row here fails the completeness test.
 import { randomUUID } from "node:crypto";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { isAppError } from "@secondshift/errors";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { ActorContext, Need } from "./context.ts";
 import {
   actorContext,
@@ -25,28 +26,27 @@ import {
 import { createModelProvider } from "./providers/manage.ts";
 import { useCases, type UseCaseName } from "./use-cases.ts";
 
-let t: TestDatabase;
-let a: Tenant;
-let b: Tenant;
-let stranger: string;
 const keyring = testKeyring();
 const discovery = staticDiscovery([tool("search"), tool("write", true), tool("fresh")]);
 const outbound = modelsListFetch();
 const mcpOAuth = stubAuthorizer();
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-  b = await seedTenant(t.db, "other");
-  stranger = (
-    await t.db.user.create({
+/**
+ * acme (`a`), whose use cases are called; other (`b`), with rows the read use cases must not
+ * leak; and `stranger`, a user who belongs to no workspace.
+ */
+const test = dbTest.extend("tenants", { scope: "file" }, async ({ db }) => {
+  const a = await seedTenant(db, "acme");
+  const b = await seedTenant(db, "other");
+  const stranger = (
+    await db.user.create({
       data: { email: `stranger-${randomUUID()}@x.test`, name: "stranger", passwordHash: "x" },
     })
   ).id;
   // Rows of the other workspace for the read use cases to (not) leak.
-  await createRun(t.db, b.workspaceId, await seedJob(t.db, b));
-  await seedFailedDelivery(t.db, b);
-  await t.db.modelProvider.create({
+  await createRun(db, b.workspaceId, await seedJob(db, b));
+  await seedFailedDelivery(db, b);
+  await db.modelProvider.create({
     data: {
       workspaceId: b.workspaceId,
       name: "b-provider",
@@ -55,8 +55,9 @@ beforeAll(async () => {
       apiKeyCiphertext: new Uint8Array([9]),
     },
   });
+  return { a, b, stranger };
 });
-afterAll(async () => t?.drop());
+type Tenants = { a: Tenant; b: Tenant; stranger: string };
 
 /**
  * `row`: the input names a row, so the owner of this workspace passing another workspace's row
@@ -67,20 +68,20 @@ interface MatrixRow {
   need: Need;
   scope: "row" | "list";
   /** A valid input in `tenant` (fresh rows each call, so mutations do not interfere). */
-  prepare: (tenant: Tenant) => unknown;
+  prepare: (tenant: Tenant, db: Db) => unknown;
 }
 
-const connection = (tenant: Tenant) =>
-  seedConnection(t.db, keyring, tenant, {
+const connection = (db: Db, tenant: Tenant) =>
+  seedConnection(db, keyring, tenant, {
     kind: "MCP",
     label: `docs-${randomUUID().slice(0, 8)}`,
     tools: [tool("search"), tool("write", true)],
     allowed: ["search"],
   });
 
-const grant = async (tenant: Tenant) => {
-  const jobId = await seedJob(t.db, tenant);
-  const row = await t.db.grant.create({
+const grant = async (db: Db, tenant: Tenant) => {
+  const jobId = await seedJob(db, tenant);
+  const row = await db.grant.create({
     data: {
       workspaceId: tenant.workspaceId,
       jobId,
@@ -92,19 +93,19 @@ const grant = async (tenant: Tenant) => {
   return row.id;
 };
 
-const member = async (tenant: Tenant) => {
-  const user = await t.db.user.create({
+const member = async (db: Db, tenant: Tenant) => {
+  const user = await db.user.create({
     data: { email: `member-${randomUUID()}@x.test`, name: "member", passwordHash: "x" },
   });
-  await t.db.membership.create({
+  await db.membership.create({
     data: { workspaceId: tenant.workspaceId, userId: user.id, role: "VIEWER" },
   });
   return user.id;
 };
 
-const invitation = async (tenant: Tenant) =>
+const invitation = async (db: Db, tenant: Tenant) =>
   (
-    await t.db.invitation.create({
+    await db.invitation.create({
       data: {
         workspaceId: tenant.workspaceId,
         email: `invitee-${randomUUID()}@x.test`,
@@ -116,9 +117,9 @@ const invitation = async (tenant: Tenant) =>
     })
   ).id;
 
-const provider = async (tenant: Tenant) =>
+const provider = async (db: Db, tenant: Tenant) =>
   (
-    await t.db.modelProvider.create({
+    await db.modelProvider.create({
       data: {
         workspaceId: tenant.workspaceId,
         name: `p-${randomUUID()}`,
@@ -130,9 +131,9 @@ const provider = async (tenant: Tenant) =>
   ).id;
 
 /** A provider whose key really decrypts (verify reads it). */
-const sealedProvider = async (tenant: Tenant) =>
+const sealedProvider = async (db: Db, tenant: Tenant) =>
   (
-    await createModelProvider(actorContext(t.db, tenant, tenant.ownerId, { keyring }), {
+    await createModelProvider(actorContext(db, tenant, tenant.ownerId, { keyring }), {
       name: `sealed-${randomUUID()}`,
       kind: "OPENAI",
       baseUrl: "https://api.openai.com/v1",
@@ -140,9 +141,9 @@ const sealedProvider = async (tenant: Tenant) =>
     })
   ).id;
 
-const webhook = async (tenant: Tenant) =>
+const webhook = async (db: Db, tenant: Tenant) =>
   (
-    await t.db.webhook.create({
+    await db.webhook.create({
       data: {
         workspaceId: tenant.workspaceId,
         name: "hook",
@@ -157,56 +158,64 @@ const matrix: Record<UseCaseName, MatrixRow> = {
   getAccessReview: {
     need: "read",
     scope: "row",
-    prepare: async (x) => ({ jobId: await seedJob(t.db, x) }),
+    prepare: async (x, db) => ({ jobId: await seedJob(db, x) }),
   },
   listJobs: {
     need: "read",
     scope: "list",
     prepare: (x) => ({ repositoryId: x.repositoryId }),
   },
-  getJob: { need: "read", scope: "row", prepare: async (x) => ({ jobId: await seedJob(t.db, x) }) },
+  getJob: {
+    need: "read",
+    scope: "row",
+    prepare: async (x, db) => ({ jobId: await seedJob(db, x) }),
+  },
   approveJob: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({
-      jobId: await seedJob(t.db, x, { status: "NEEDS_APPROVAL" }),
+    prepare: async (x, db) => ({
+      jobId: await seedJob(db, x, { status: "NEEDS_APPROVAL" }),
       requestHash: "h",
     }),
   },
   rejectJob: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ jobId: await seedJob(t.db, x) }),
+    prepare: async (x, db) => ({ jobId: await seedJob(db, x) }),
   },
-  revokeGrant: { need: "own", scope: "row", prepare: async (x) => ({ grantId: await grant(x) }) },
+  revokeGrant: {
+    need: "own",
+    scope: "row",
+    prepare: async (x, db) => ({ grantId: await grant(db, x) }),
+  },
   runNow: {
     need: "operate",
     scope: "row",
-    prepare: async (x) => ({ jobId: await seedJob(t.db, x) }),
+    prepare: async (x, db) => ({ jobId: await seedJob(db, x) }),
   },
   pauseJob: {
     need: "operate",
     scope: "row",
-    prepare: async (x) => ({ jobId: await seedJob(t.db, x) }),
+    prepare: async (x, db) => ({ jobId: await seedJob(db, x) }),
   },
   resumeJob: {
     need: "operate",
     scope: "row",
-    prepare: async (x) => ({ jobId: await seedJob(t.db, x) }),
+    prepare: async (x, db) => ({ jobId: await seedJob(db, x) }),
   },
   // runs
   cancelRun: {
     need: "operate",
     scope: "row",
-    prepare: async (x) => ({
-      runId: await createRun(t.db, x.workspaceId, await seedJob(t.db, x), "QUEUED"),
+    prepare: async (x, db) => ({
+      runId: await createRun(db, x.workspaceId, await seedJob(db, x), "QUEUED"),
     }),
   },
   listRuns: { need: "read", scope: "list", prepare: () => ({ limit: 100 }) },
   getRun: {
     need: "read",
     scope: "row",
-    prepare: async (x) => ({ runId: await createRun(t.db, x.workspaceId, await seedJob(t.db, x)) }),
+    prepare: async (x, db) => ({ runId: await createRun(db, x.workspaceId, await seedJob(db, x)) }),
   },
   // connections
   createConnection: {
@@ -223,39 +232,42 @@ const matrix: Record<UseCaseName, MatrixRow> = {
   deleteConnection: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ connectionId: await connection(x) }),
+    prepare: async (x, db) => ({ connectionId: await connection(db, x) }),
   },
   setAllowedTools: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ connectionId: await connection(x), tools: ["search", "write"] }),
+    prepare: async (x, db) => ({
+      connectionId: await connection(db, x),
+      tools: ["search", "write"],
+    }),
   },
   storeDiscoveredTools: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ connectionId: await connection(x), tools: [tool("search")] }),
+    prepare: async (x, db) => ({ connectionId: await connection(db, x), tools: [tool("search")] }),
   },
   listConnections: { need: "read", scope: "list", prepare: () => ({}) },
   getConnectionImpact: {
     need: "read",
     scope: "row",
-    prepare: async (x) => ({ connectionId: await connection(x) }),
+    prepare: async (x, db) => ({ connectionId: await connection(db, x) }),
   },
   getConnection: {
     need: "read",
     scope: "row",
-    prepare: async (x) => ({ connectionId: await connection(x) }),
+    prepare: async (x, db) => ({ connectionId: await connection(db, x) }),
   },
   discoverConnectionTools: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ connectionId: await connection(x) }),
+    prepare: async (x, db) => ({ connectionId: await connection(db, x) }),
   },
   startConnectionOAuth: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({
-      connectionId: await seedConnection(t.db, keyring, x, {
+    prepare: async (x, db) => ({
+      connectionId: await seedConnection(db, keyring, x, {
         kind: "MCP",
         label: `oauth-${randomUUID().slice(0, 8)}`,
         tools: [],
@@ -276,16 +288,20 @@ const matrix: Record<UseCaseName, MatrixRow> = {
   redeliverWebhook: {
     need: "operate",
     scope: "row",
-    prepare: async (x) => ({ deliveryId: await seedFailedDelivery(t.db, x) }),
+    prepare: async (x, db) => ({ deliveryId: await seedFailedDelivery(db, x) }),
   },
   // members, providers, audit
   listMembers: { need: "read", scope: "list", prepare: () => ({}) },
   changeMemberRole: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ userId: await member(x), role: "ADMIN" }),
+    prepare: async (x, db) => ({ userId: await member(db, x), role: "ADMIN" }),
   },
-  removeMember: { need: "own", scope: "row", prepare: async (x) => ({ userId: await member(x) }) },
+  removeMember: {
+    need: "own",
+    scope: "row",
+    prepare: async (x, db) => ({ userId: await member(db, x) }),
+  },
   createInvitation: {
     need: "own",
     scope: "list",
@@ -295,7 +311,7 @@ const matrix: Record<UseCaseName, MatrixRow> = {
   revokeInvitation: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ invitationId: await invitation(x) }),
+    prepare: async (x, db) => ({ invitationId: await invitation(db, x) }),
   },
   // providers
   listModelProviders: { need: "read", scope: "list", prepare: () => ({}) },
@@ -312,22 +328,22 @@ const matrix: Record<UseCaseName, MatrixRow> = {
   updateModelProvider: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ providerId: await provider(x), defaultModel: "gpt-x" }),
+    prepare: async (x, db) => ({ providerId: await provider(db, x), defaultModel: "gpt-x" }),
   },
   deleteModelProvider: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ providerId: await provider(x) }),
+    prepare: async (x, db) => ({ providerId: await provider(db, x) }),
   },
   replaceModelProviderKey: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ providerId: await provider(x), apiKey: "matrix-new-key" }),
+    prepare: async (x, db) => ({ providerId: await provider(db, x), apiKey: "matrix-new-key" }),
   },
   verifyModelProvider: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ providerId: await sealedProvider(x) }),
+    prepare: async (x, db) => ({ providerId: await sealedProvider(db, x) }),
   },
   // webhooks (configuration)
   createWebhook: {
@@ -340,17 +356,21 @@ const matrix: Record<UseCaseName, MatrixRow> = {
   deleteWebhook: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ webhookId: await webhook(x) }),
+    prepare: async (x, db) => ({ webhookId: await webhook(db, x) }),
   },
   updateWebhook: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ webhookId: await webhook(x), statuses: ["FAILED"], enabled: false }),
+    prepare: async (x, db) => ({
+      webhookId: await webhook(db, x),
+      statuses: ["FAILED"],
+      enabled: false,
+    }),
   },
   sendTestDelivery: {
     need: "own",
     scope: "row",
-    prepare: async (x) => ({ webhookId: await webhook(x) }),
+    prepare: async (x, db) => ({ webhookId: await webhook(db, x) }),
   },
   // repositories (adding)
   addRepository: {
@@ -369,12 +389,12 @@ const matrix: Record<UseCaseName, MatrixRow> = {
 type ActorKind = "owner" | "admin" | "viewer" | "member of another workspace" | "non-member";
 type Verdict = "allowed" | "FORBIDDEN" | "NOT_FOUND";
 
-const actors: Record<ActorKind, () => string> = {
-  owner: () => a.ownerId,
-  admin: () => a.adminId,
-  viewer: () => a.viewerId,
-  "member of another workspace": () => b.ownerId,
-  "non-member": () => stranger,
+const actors: Record<ActorKind, (tenants: Tenants) => string> = {
+  owner: ({ a }) => a.ownerId,
+  admin: ({ a }) => a.adminId,
+  viewer: ({ a }) => a.viewerId,
+  "member of another workspace": ({ b }) => b.ownerId,
+  "non-member": ({ stranger }) => stranger,
 };
 
 const rolesFor: Record<Need, ActorKind[]> = {
@@ -414,7 +434,8 @@ async function verdict(name: UseCaseName, ctx: ActorContext, input: unknown) {
   }
 }
 
-const auditCount = () => t.db.auditEvent.count({ where: { workspaceId: a.workspaceId } });
+const auditCount = (db: Db, a: Tenant) =>
+  db.auditEvent.count({ where: { workspaceId: a.workspaceId } });
 
 const names = Object.keys(matrix) as UseCaseName[];
 const cells = names.flatMap((name) =>
@@ -424,21 +445,22 @@ const cells = names.flatMap((name) =>
 );
 
 describe("authorization matrix", () => {
-  it("[C02] every use case exported by an area has exactly one matrix row, and takes (ctx, input)", () => {
+  test("[C02] every use case exported by an area has exactly one matrix row, and takes (ctx, input)", () => {
     expect(Object.keys(useCases).sort()).toEqual([...names].sort());
     for (const name of names) expect(useCases[name], name).toHaveLength(2);
   });
 
-  it.each(cells)("[C02][P05] %s as %s → %s", async (name, actor, want) => {
-    const input = await matrix[name].prepare(a);
+  test.for(cells)("[C02][P05] %s as %s → %s", async ([name, actor, want], { db, tenants }) => {
+    const { a } = tenants;
+    const input = await matrix[name].prepare(a, db);
     const services = recordingServices();
     const [before, asked, sent, authorizing] = [
-      await auditCount(),
+      await auditCount(db, a),
       discovery.calls.length,
       outbound.requests.length,
       mcpOAuth.calls.length,
     ];
-    const ctx = actorContext(t.db, a, actors[actor](), {
+    const ctx = actorContext(db, a, actors[actor](tenants), {
       services,
       keyring,
       discovery,
@@ -449,7 +471,7 @@ describe("authorization matrix", () => {
     expect(got.verdict).toBe(want);
     if (want !== "allowed") {
       // A refusal changes nothing: no audit row, no queue call, no call to a service.
-      expect(await auditCount()).toBe(before);
+      expect(await auditCount(db, a)).toBe(before);
       expect(services.calls).toEqual([]);
       expect(discovery.calls.length).toBe(asked);
       expect(outbound.requests.length).toBe(sent);
@@ -457,11 +479,11 @@ describe("authorization matrix", () => {
     }
   });
 
-  it.each(names)(
+  test.for(names)(
     "[P05] %s by this workspace's owner never reaches another workspace's rows",
-    async (name) => {
+    async (name, { db, tenants: { a, b } }) => {
       const row = matrix[name];
-      const ctx = actorContext(t.db, a, a.ownerId, {
+      const ctx = actorContext(db, a, a.ownerId, {
         services: recordingServices(),
         keyring,
         discovery,
@@ -469,16 +491,16 @@ describe("authorization matrix", () => {
         mcpOAuth,
       });
       if (row.scope === "row") {
-        const foreign = await row.prepare(b);
+        const foreign = await row.prepare(b, db);
         expect((await verdict(name, ctx, foreign)).verdict).toBe("NOT_FOUND");
         return;
       }
-      const got = await verdict(name, ctx, await row.prepare(a));
+      const got = await verdict(name, ctx, await row.prepare(a, db));
       expect(got.verdict).toBe("allowed");
       const text = JSON.stringify(got.result ?? null);
       for (const id of [b.workspaceId, b.ownerId, b.adminId, b.viewerId, b.repositoryId])
         expect(text).not.toContain(id);
-      const bRuns = await t.db.run.findMany({
+      const bRuns = await db.run.findMany({
         where: { workspaceId: b.workspaceId },
         select: { id: true },
       });

@@ -1,76 +1,68 @@
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { isAppError } from "@secondshift/errors";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { setAllowedTools } from "./connections/manage.ts";
 import { approveJob } from "./jobs/decisions.ts";
 import { freezePlan } from "./plan.ts";
 import { upsertJobsFromConfig } from "./sync-jobs.ts";
-import {
-  createRun,
-  job,
-  seedConnection,
-  seedTenant,
-  testKeyring,
-  tool,
-  type Tenant,
-} from "./testing/index.ts";
+import { createRun, job, seedConnection, seedTenant, testKeyring, tool } from "./testing/index.ts";
 
-let t: TestDatabase;
-let a: Tenant;
 const keyring = testKeyring();
-let docs: string;
-let wiki: string;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db);
-  const schema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] };
-  docs = await seedConnection(t.db, keyring, a, {
-    kind: "MCP",
-    label: "docs",
-    tools: [tool("search", false, schema), tool("write", true), tool("fetch")],
-    allowed: ["search", "write"],
-  });
-  wiki = await seedConnection(t.db, keyring, a, {
-    kind: "MCP",
-    label: "wiki",
-    tools: [tool("search")],
-    allowed: ["search"],
-  });
-});
-afterAll(async () => t?.drop());
-
-const owner = () => ({ db: t.db, actor: { userId: a.ownerId }, workspaceId: a.workspaceId });
-
-async function approved(
-  key: string,
-  tools: Parameters<typeof job>[1],
-  narrow?: Record<string, string[]>,
-) {
-  const { jobs } = await upsertJobsFromConfig(t.db, {
+const test = dbTest
+  /** acme, with two MCP connections: docs (search and write allowed, fetch not) and wiki. */
+  .extend("acme", { scope: "file" }, async ({ db }) => {
+    const a = await seedTenant(db);
+    const schema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] };
+    const docs = await seedConnection(db, keyring, a, {
+      kind: "MCP",
+      label: "docs",
+      tools: [tool("search", false, schema), tool("write", true), tool("fetch")],
+      allowed: ["search", "write"],
+    });
+    const wiki = await seedConnection(db, keyring, a, {
+      kind: "MCP",
+      label: "wiki",
+      tools: [tool("search")],
+      allowed: ["search"],
+    });
+    return { a, docs, wiki };
+  })
+  .extend("owner", ({ db, acme: { a } }) => () => ({
+    db,
+    actor: { userId: a.ownerId },
     workspaceId: a.workspaceId,
-    repositoryId: a.repositoryId,
-    commit: "c1",
-    jobs: [job(key, tools)],
-  });
-  const jobId = jobs[0]!.jobId;
-  const row = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
-  // The owner binds each labelled MCP group to the connection of that label (C01: the label
-  // alone binds nothing when several connections of the kind exist).
-  const byLabel: Record<string, string> = { docs, wiki };
-  const bindings: Record<string, string> = {};
-  for (const g of tools) {
-    const id = g.kind === "MCP" && g.label ? byLabel[g.label] : undefined;
-    if (id) bindings[`MCP:${g.label}`] = id;
-  }
-  await approveJob(owner(), {
-    jobId,
-    requestHash: row.requestHash,
-    bindings,
-    ...(narrow ? { tools: narrow } : {}),
-  });
-  return jobId;
-}
+  }))
+  /** A synced job the owner approved, each labelled MCP group bound to its connection. */
+  .extend(
+    "approved",
+    ({ db, acme: { a, docs, wiki }, owner }) =>
+      async (key: string, tools: Parameters<typeof job>[1], narrow?: Record<string, string[]>) => {
+        const { jobs } = await upsertJobsFromConfig(db, {
+          workspaceId: a.workspaceId,
+          repositoryId: a.repositoryId,
+          commit: "c1",
+          jobs: [job(key, tools)],
+        });
+        const jobId = jobs[0]!.jobId;
+        const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });
+        // The owner binds each labelled MCP group to the connection of that label (C01: the label
+        // alone binds nothing when several connections of the kind exist).
+        const byLabel: Record<string, string> = { docs, wiki };
+        const bindings: Record<string, string> = {};
+        for (const g of tools) {
+          const id = g.kind === "MCP" && g.label ? byLabel[g.label] : undefined;
+          if (id) bindings[`MCP:${g.label}`] = id;
+        }
+        await approveJob(owner(), {
+          jobId,
+          requestHash: row.requestHash,
+          bindings,
+          ...(narrow ? { tools: narrow } : {}),
+        });
+        return jobId;
+      },
+  );
 
 const failure = (p: Promise<unknown>) =>
   p.then(
@@ -82,14 +74,18 @@ const failure = (p: Promise<unknown>) =>
   );
 
 describe("freezePlan", () => {
-  it("[C03] holds requested ∩ allowed on the connection ∩ approved, with schemas snapshotted", async () => {
+  test("[C03] holds requested ∩ allowed on the connection ∩ approved, with schemas snapshotted", async ({
+    db,
+    acme: { a, docs },
+    approved,
+  }) => {
     const jobId = await approved(
       "c03",
       [{ kind: "MCP", label: "docs", required: false, tools: ["search", "write", "fetch"] }],
       { "MCP:docs": ["search"] },
     );
-    const runId = await createRun(t.db, a.workspaceId, jobId);
-    const plan = await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
+    const runId = await createRun(db, a.workspaceId, jobId);
+    const plan = await freezePlan(db, { workspaceId: a.workspaceId, runId });
     // fetch: not allowed on the connection; write: allowed but the owner did not approve it
     expect(plan.tools).toEqual([
       {
@@ -101,30 +97,39 @@ describe("freezePlan", () => {
         inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
       },
     ]);
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).plan).toEqual(plan);
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).plan).toEqual(plan);
   });
 
-  it("[C03] the plan never grows: allowing more later does not change a frozen run", async () => {
+  test("[C03] the plan never grows: allowing more later does not change a frozen run", async ({
+    db,
+    acme: { a, docs },
+    owner,
+    approved,
+  }) => {
     const jobId = await approved("grow", [
       { kind: "MCP", label: "docs", required: false, tools: ["search", "fetch"] },
     ]);
-    const runId = await createRun(t.db, a.workspaceId, jobId);
-    const first = await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
+    const runId = await createRun(db, a.workspaceId, jobId);
+    const first = await freezePlan(db, { workspaceId: a.workspaceId, runId });
     await setAllowedTools(owner(), { connectionId: docs, tools: ["search", "write", "fetch"] });
-    const second = await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
+    const second = await freezePlan(db, { workspaceId: a.workspaceId, runId });
     expect(second).toEqual(first);
     expect(second.tools.map((x) => x.name)).toEqual(["search"]);
     await setAllowedTools(owner(), { connectionId: docs, tools: ["search", "write"] });
   });
 
-  it("disambiguates the same tool name on two connections", async () => {
+  test("disambiguates the same tool name on two connections", async ({
+    db,
+    acme: { a, docs, wiki },
+    approved,
+  }) => {
     const jobId = await approved("two", [
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
       { kind: "MCP", label: "wiki", required: true, tools: ["search"] },
     ]);
-    const plan = await freezePlan(t.db, {
+    const plan = await freezePlan(db, {
       workspaceId: a.workspaceId,
-      runId: await createRun(t.db, a.workspaceId, jobId),
+      runId: await createRun(db, a.workspaceId, jobId),
     });
     expect(plan.tools.map((x) => [x.name, x.connectionId])).toEqual([
       ["docs.search", docs],
@@ -132,38 +137,50 @@ describe("freezePlan", () => {
     ]);
   });
 
-  it("[C05] a required tool that is not granted fails the run before it starts, naming the tool", async () => {
+  test("[C05] a required tool that is not granted fails the run before it starts, naming the tool", async ({
+    db,
+    acme: { a },
+    approved,
+  }) => {
     const jobId = await approved("c05", [
       { kind: "MCP", label: "docs", required: true, tools: ["search", "fetch"] },
     ]);
-    const runId = await createRun(t.db, a.workspaceId, jobId, "QUEUED");
-    const error = await failure(freezePlan(t.db, { workspaceId: a.workspaceId, runId }));
+    const runId = await createRun(db, a.workspaceId, jobId, "QUEUED");
+    const error = await failure(freezePlan(db, { workspaceId: a.workspaceId, runId }));
     expect(error?.reason).toBe("REQUIRED_TOOL_MISSING");
     expect(error?.message).toContain('tool "fetch"');
-    const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
     expect(run.status).toBe("FAILED");
     expect(run.plan).toBeNull();
     expect(run.error).toContain('"fetch"');
   });
 
-  it("[C05] a required group with no connection bound fails with the tool named", async () => {
+  test("[C05] a required group with no connection bound fails with the tool named", async ({
+    db,
+    acme: { a },
+    approved,
+  }) => {
     const jobId = await approved("nogh", [
       { kind: "SENTRY", label: null, required: true, tools: ["list_issues"] },
     ]);
     const error = await failure(
-      freezePlan(t.db, {
+      freezePlan(db, {
         workspaceId: a.workspaceId,
-        runId: await createRun(t.db, a.workspaceId, jobId, "QUEUED"),
+        runId: await createRun(db, a.workspaceId, jobId, "QUEUED"),
       }),
     );
     expect(error?.message).toContain('sentry tool "list_issues"');
   });
 
-  it("[C04] a job whose request changed since approval cannot start", async () => {
+  test("[C04] a job whose request changed since approval cannot start", async ({
+    db,
+    acme: { a },
+    approved,
+  }) => {
     const jobId = await approved("c04", [
       { kind: "MCP", label: "docs", required: false, tools: ["search"] },
     ]);
-    await upsertJobsFromConfig(t.db, {
+    await upsertJobsFromConfig(db, {
       workspaceId: a.workspaceId,
       repositoryId: a.repositoryId,
       commit: "c2",
@@ -171,29 +188,29 @@ describe("freezePlan", () => {
         job("c04", [{ kind: "MCP", label: "docs", required: false, tools: ["search", "write"] }]),
       ],
     });
-    const runId = await createRun(t.db, a.workspaceId, jobId, "QUEUED");
-    const error = await failure(freezePlan(t.db, { workspaceId: a.workspaceId, runId }));
+    const runId = await createRun(db, a.workspaceId, jobId, "QUEUED");
+    const error = await failure(freezePlan(db, { workspaceId: a.workspaceId, runId }));
     expect(error?.reason).toBe("REQUEST_CHANGED");
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("FAILED");
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("FAILED");
     // even if the status were forced back, the grant's hash no longer matches the request
-    await t.db.job.update({ where: { id: jobId }, data: { status: "APPROVED" } });
+    await db.job.update({ where: { id: jobId }, data: { status: "APPROVED" } });
     const again = await failure(
-      freezePlan(t.db, {
+      freezePlan(db, {
         workspaceId: a.workspaceId,
-        runId: await createRun(t.db, a.workspaceId, jobId, "QUEUED"),
+        runId: await createRun(db, a.workspaceId, jobId, "QUEUED"),
       }),
     );
     expect(again?.reason).toBe("REQUEST_CHANGED");
   });
 
-  it("[P05] another workspace's run is not found", async () => {
+  test("[P05] another workspace's run is not found", async ({ db, acme: { a }, approved }) => {
     const jobId = await approved("p05", [
       { kind: "MCP", label: "docs", required: false, tools: ["search"] },
     ]);
-    const runId = await createRun(t.db, a.workspaceId, jobId);
-    const other = await seedTenant(t.db, "other");
-    expect(
-      await failure(freezePlan(t.db, { workspaceId: other.workspaceId, runId })),
-    ).toMatchObject({ reason: "RUN_NOT_FOUND" });
+    const runId = await createRun(db, a.workspaceId, jobId);
+    const other = await seedTenant(db, "other");
+    expect(await failure(freezePlan(db, { workspaceId: other.workspaceId, runId }))).toMatchObject({
+      reason: "RUN_NOT_FOUND",
+    });
   });
 });

@@ -1,22 +1,21 @@
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { AppError } from "@secondshift/errors";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { resolveSession } from "./sessions.ts";
 import { needsSetup, setup, type SetupInput } from "./setup.ts";
-import { testAccounts, type TestAccounts } from "./testing/index.ts";
+import { testAccounts } from "./testing/index.ts";
 
-let t: TestDatabase | undefined;
-let a: TestAccounts | undefined;
-afterEach(async () => {
-  await a?.close();
-  await t?.drop();
+/**
+ * Account deps over a database as on a first run: no user and no workspace. Each test starts
+ * from that state (emptying the file's database of every user and workspace, and of every row
+ * that belongs to one).
+ */
+const test = dbTest.extend("deps", async ({ db }, { onCleanup }) => {
+  await db.$executeRaw`TRUNCATE "User", "Workspace" CASCADE`;
+  const accounts = testAccounts(db);
+  onCleanup(() => accounts.close());
+  return accounts.deps;
 });
-
-async function fresh() {
-  t = await createTestDatabase();
-  a = testAccounts(t.db);
-  return { db: t.db, deps: a.deps };
-}
 
 const input = (n: number, setupToken?: string): SetupInput => ({
   email: `Owner${n}@Example.test`,
@@ -27,8 +26,10 @@ const input = (n: number, setupToken?: string): SetupInput => ({
 });
 
 describe("first-run setup", () => {
-  it("creates the first user, a workspace and its owner membership, signed in", async () => {
-    const { db, deps } = await fresh();
+  test("creates the first user, a workspace and its owner membership, signed in", async ({
+    db,
+    deps,
+  }) => {
     expect(await needsSetup(db)).toBe(true);
     const result = await setup(deps, input(1), { expectedSetupToken: null });
     const user = await db.user.findUniqueOrThrow({ where: { id: result.userId } });
@@ -43,8 +44,10 @@ describe("first-run setup", () => {
     expect(await needsSetup(db)).toBe(false);
   });
 
-  it("setup race: two at once give exactly one owner, the other a clean CONFLICT", async () => {
-    const { db, deps } = await fresh();
+  test("setup race: two at once give exactly one owner, the other a clean CONFLICT", async ({
+    db,
+    deps,
+  }) => {
     const results = await Promise.allSettled([
       setup(deps, input(1), { expectedSetupToken: null }),
       setup(deps, input(2), { expectedSetupToken: null }),
@@ -61,8 +64,7 @@ describe("first-run setup", () => {
     expect(await db.membership.count({ where: { role: "OWNER" } })).toBe(1);
   });
 
-  it("is refused once a user exists", async () => {
-    const { db, deps } = await fresh();
+  test("is refused once a user exists", async ({ db, deps }) => {
     await setup(deps, input(1), { expectedSetupToken: null });
     const error = await setup(deps, input(2), { expectedSetupToken: null }).catch(
       (e: unknown) => e,
@@ -71,8 +73,7 @@ describe("first-run setup", () => {
     expect(await db.user.count()).toBe(1);
   });
 
-  it("requires the one-time setup token when the operator asks for it", async () => {
-    const { db, deps } = await fresh();
+  test("requires the one-time setup token when the operator asks for it", async ({ db, deps }) => {
     const expected = "setup-token-1234567890abcdef";
     for (const presented of [undefined, "", "setup-token-1234567890abcdeX", expected + "x"]) {
       const error = await setup(deps, input(1, presented), { expectedSetupToken: expected }).catch(

@@ -1,28 +1,25 @@
 import { verifyPassword } from "@secondshift/crypto";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import type { AppError } from "@secondshift/errors";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { signIn } from "./sign-in.ts";
-import { createUser, testAccounts } from "./testing/index.ts";
+import { createUser, testAccounts, type TestAccounts } from "./testing/index.ts";
 
-let t: TestDatabase;
 const password = "correct horse battery staple";
-const closers: Array<() => Promise<void>> = [];
 
-beforeAll(async () => {
-  t = await createTestDatabase();
+/** Account deps with these rate limits, password verification spied on; closed after the test. */
+const test = dbTest.extend("accounts", ({ db }, { onCleanup }) => {
+  const opened: TestAccounts[] = [];
+  onCleanup(async () => {
+    for (const a of opened) await a.close();
+  });
+  return (limits = {}) => {
+    const verify = vi.fn(verifyPassword);
+    const a = testAccounts(db, { verifyPassword: verify }, limits);
+    opened.push(a);
+    return { ...a, verify };
+  };
 });
-afterAll(async () => {
-  for (const close of closers) await close();
-  await t.drop();
-});
-
-function accounts(limits = {}) {
-  const verify = vi.fn(verifyPassword);
-  const a = testAccounts(t.db, { verifyPassword: verify }, limits);
-  closers.push(() => a.close());
-  return { ...a, verify };
-}
 
 const failure = (promise: Promise<unknown>) =>
   promise.then(
@@ -33,9 +30,12 @@ const failure = (promise: Promise<unknown>) =>
   );
 
 describe("sign-in", () => {
-  it("an unknown email runs the same argon2id verify as a wrong password and gets the same answer", async () => {
+  test("an unknown email runs the same argon2id verify as a wrong password and gets the same answer", async ({
+    db,
+    accounts,
+  }) => {
     const { deps, verify } = accounts();
-    const user = await createUser(t.db, password);
+    const user = await createUser(db, password);
     const wrong = await failure(
       signIn(deps, { email: user.email, password: "guess", clientAddress: "10.0.0.1" }),
     );
@@ -49,9 +49,12 @@ describe("sign-in", () => {
     expect(unknown.reason).toBe("INVALID_CREDENTIALS");
   });
 
-  it("brute force on one account is limited, even when the right password comes next", async () => {
+  test("brute force on one account is limited, even when the right password comes next", async ({
+    db,
+    accounts,
+  }) => {
     const { deps } = accounts({ maxPerAccount: 3, maxPerAddress: 100 });
-    const user = await createUser(t.db, password);
+    const user = await createUser(db, password);
     for (let i = 0; i < 3; i++) {
       const e = await failure(
         signIn(deps, { email: user.email, password: `guess-${i}`, clientAddress: `10.1.0.${i}` }),
@@ -63,12 +66,12 @@ describe("sign-in", () => {
     );
     expect(limited.code).toBe("TOO_MANY_REQUESTS");
     expect(limited.message).toMatch(/Try again in 15 minutes/);
-    expect(await t.db.session.count({ where: { userId: user.id } })).toBe(0);
+    expect(await db.session.count({ where: { userId: user.id } })).toBe(0);
   });
 
-  it("parallel guesses cannot slip past the account limit", async () => {
+  test("parallel guesses cannot slip past the account limit", async ({ db, accounts }) => {
     const { deps } = accounts({ maxPerAccount: 3, maxPerAddress: 100 });
-    const user = await createUser(t.db, password);
+    const user = await createUser(db, password);
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         failure(signIn(deps, { email: user.email, password: `g${i}`, clientAddress: "10.2.0.1" })),
@@ -78,9 +81,9 @@ describe("sign-in", () => {
     expect(results.filter((e) => e.code === "TOO_MANY_REQUESTS")).toHaveLength(7);
   });
 
-  it("one client address guessing across many emails is limited", async () => {
+  test("one client address guessing across many emails is limited", async ({ db, accounts }) => {
     const { deps } = accounts({ maxPerAccount: 100, maxPerAddress: 4 });
-    const user = await createUser(t.db, password);
+    const user = await createUser(db, password);
     for (let i = 0; i < 4; i++) {
       await failure(
         signIn(deps, {
@@ -100,9 +103,9 @@ describe("sign-in", () => {
     ).resolves.toMatchObject({ userId: user.id });
   });
 
-  it("a successful sign-in clears the account's failure count", async () => {
+  test("a successful sign-in clears the account's failure count", async ({ db, accounts }) => {
     const { deps } = accounts({ maxPerAccount: 3, maxPerAddress: 100 });
-    const user = await createUser(t.db, password);
+    const user = await createUser(db, password);
     const attempt = (pw: string) =>
       signIn(deps, { email: user.email, password: pw, clientAddress: "10.4.0.1" });
     await failure(attempt("a"));

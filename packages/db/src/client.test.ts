@@ -1,19 +1,15 @@
 // One pool per process: Prisma runs on it, the hot statements are prepared on it, and closing
 // the Prisma client closes it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createDatabase } from "./client.ts";
 import { preparedQuery } from "./prepared.ts";
-import { createTestDatabase, type TestDatabase } from "./testing/test-database.ts";
-
-let t: TestDatabase;
-beforeAll(async () => {
-  t = await createTestDatabase();
-});
-afterAll(async () => t?.drop());
+import { dbTest as test } from "./testing/fixtures.ts";
 
 describe("createDatabase", () => {
-  it("runs Prisma and prepared statements over the same single connection", async () => {
-    const { db, pool, close } = createDatabase(t.url, { maxConnections: 1 });
+  test("runs Prisma and prepared statements over the same single connection", async ({
+    testDatabase,
+  }) => {
+    const { db, pool, close } = createDatabase(testDatabase.url, { maxConnections: 1 });
     try {
       const statement = { name: "secondshift_test_pick", text: "SELECT $1::int + 1 AS n" };
       const rows = await preparedQuery<{ n: number }>(pool, statement, [41]);
@@ -30,12 +26,14 @@ describe("createDatabase", () => {
     expect(pool.ended).toBe(true);
   });
 
-  it("$disconnect ends the pool; close() ends one Prisma never used", async () => {
-    const used = createDatabase(t.url, { maxConnections: 1 });
+  test("$disconnect ends the pool; close() ends one Prisma never used", async ({
+    testDatabase,
+  }) => {
+    const used = createDatabase(testDatabase.url, { maxConnections: 1 });
     await used.db.workspace.count();
     await used.db.$disconnect();
     expect(used.pool.ended).toBe(true);
-    const unused = createDatabase(t.url, { maxConnections: 1 });
+    const unused = createDatabase(testDatabase.url, { maxConnections: 1 });
     await preparedQuery(unused.pool, { name: "secondshift_test_one", text: "SELECT 1" }, []);
     await unused.close();
     expect(unused.pool.ended).toBe(true);

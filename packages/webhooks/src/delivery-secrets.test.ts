@@ -1,9 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@secondshift/db";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { describe, expect } from "vitest";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
-import { createOutboundClient, type OutboundClient } from "@secondshift/netguard";
 import { deliverDue, type DeliveryDeps } from "./deliver.ts";
 import { enqueueReports } from "./enqueue.ts";
 import { RETRY_DELAYS_MS } from "./retry-schedule.ts";
@@ -12,29 +9,19 @@ import {
   createRun,
   createTenant,
   createWebhook,
-  loopbackPolicy,
   startReceiver,
   testKeyring,
 } from "./testing/fixtures.ts";
+import { deliveryTest as test } from "./testing/vitest.ts";
 
-let database: TestDatabase;
-let db: Db;
-let client: OutboundClient;
 const keyring = testKeyring();
 const t0 = new Date("2026-01-05T10:01:00.000Z");
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  client = createOutboundClient(loopbackPolicy({ timeoutMs: 2_000 }));
-});
-afterAll(async () => {
-  await client.close();
-  await database.drop();
-});
-
 describe("webhook URL and secret stay inside the delivery call", () => {
-  it("[C27] the URL and secret never appear in logs, attempts' error text or the body, whatever the outcome", async () => {
+  test("[C27] the URL and secret never appear in logs, attempts' error text or the body, whatever the outcome", async ({
+    db,
+    client,
+  }) => {
     const urlToken = "planted-url-path-token-7f3a9c";
     const queryToken = "planted-query-key-41b2d8";
     const secret = "whsec_planted_signing_secret_c27_5e1d";

@@ -1,10 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { Registry } from "prom-client";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, vi } from "vitest";
 import type { Db } from "@secondshift/db";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
-import { createOutboundClient, type OutboundClient } from "@secondshift/netguard";
 import { deliverDue, type DeliveryDeps } from "./deliver.ts";
 import { claim, INTERRUPTED_ATTEMPT } from "./delivery-state.ts";
 import { enqueueReports } from "./enqueue.ts";
@@ -15,81 +13,79 @@ import {
   createRun,
   createTenant,
   createWebhook,
-  loopbackPolicy,
   startReceiver,
   testKeyring,
   type Receiver,
 } from "./testing/fixtures.ts";
+import { deliveryTest } from "./testing/vitest.ts";
 
-let database: TestDatabase;
-let db: Db;
-let client: OutboundClient;
 const keyring = testKeyring();
-const receivers: Receiver[] = [];
 const t0 = new Date("2026-01-05T10:01:00.000Z");
 const at = (ms: number) => new Date(t0.getTime() + ms);
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  client = createOutboundClient(loopbackPolicy({ timeoutMs: 2_000 }));
-});
-afterAll(async () => {
-  await client.close();
-  await database.drop();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-
-function makeDeps(overrides: Partial<DeliveryDeps> = {}) {
-  const sink = createMemorySink();
-  const masker = new SecretMasker();
-  const deps: DeliveryDeps = {
-    keyring,
-    client,
-    masker,
-    logger: createLogger({
-      name: "webhooks-test",
-      destination: sink.stream,
+const test = deliveryTest
+  /** Starts a loopback receiver (on `port`, or any free one); each is closed after the test. */
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  .extend("receiver", ({}, { onCleanup }) => {
+    const started: Receiver[] = [];
+    onCleanup(async () => {
+      await Promise.all(started.map((r) => r.close()));
+    });
+    return async (port?: number) => {
+      const r = await startReceiver(port);
+      started.push(r);
+      return r;
+    };
+  })
+  /** Delivery deps over the file's client, logging into a memory sink. */
+  .extend("makeDeps", ({ client }) => (overrides: Partial<DeliveryDeps> = {}) => {
+    const sink = createMemorySink();
+    const masker = new SecretMasker();
+    const deps: DeliveryDeps = {
+      keyring,
+      client,
       masker,
-      level: "debug",
-    }),
-    runLink: (run) => `https://secondshift.example.test/runs/${run.id}`,
-    random: () => 0.5,
-    ...overrides,
-  };
-  return { deps, sink };
-}
+      logger: createLogger({
+        name: "webhooks-test",
+        destination: sink.stream,
+        masker,
+        level: "debug",
+      }),
+      runLink: (run) => `https://secondshift.example.test/runs/${run.id}`,
+      random: () => 0.5,
+      ...overrides,
+    };
+    return { deps, sink };
+  })
+  /** A receiver, and a finished run of a new workspace whose webhook reports to it, queued. */
+  .extend(
+    "setup",
+    ({ db, receiver }) =>
+      async (
+        options: { secret?: string; urlFor?: (port: number) => string; port?: number } = {},
+      ) => {
+        const r = await receiver();
+        const port = options.port ?? r.port;
+        const tenant = await createTenant(db);
+        const secret = options.secret ?? "whsec_test_secret_abcdef0123456789";
+        const url = options.urlFor?.(port) ?? `http://127.0.0.1:${port}/hooks/report`;
+        const webhook = await createWebhook(db, keyring, tenant.workspaceId, { url, secret });
+        const run = await createRun(db, tenant);
+        await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: run.id, now: t0 });
+        const delivery = await db.webhookDelivery.findFirstOrThrow({
+          where: { webhookId: webhook.id, runId: run.id },
+        });
+        return { receiver: r, tenant, webhook, run, delivery, secret, url };
+      },
+  );
 
-async function receiver() {
-  const r = await startReceiver();
-  receivers.push(r);
-  return r;
-}
-
-async function setup(
-  options: { secret?: string; urlFor?: (port: number) => string; port?: number } = {},
-) {
-  const r = await receiver();
-  const port = options.port ?? r.port;
-  const tenant = await createTenant(db);
-  const secret = options.secret ?? "whsec_test_secret_abcdef0123456789";
-  const url = options.urlFor?.(port) ?? `http://127.0.0.1:${port}/hooks/report`;
-  const webhook = await createWebhook(db, keyring, tenant.workspaceId, { url, secret });
-  const run = await createRun(db, tenant);
-  await enqueueReports(db, { workspaceId: tenant.workspaceId, runId: run.id, now: t0 });
-  const delivery = await db.webhookDelivery.findFirstOrThrow({
-    where: { webhookId: webhook.id, runId: run.id },
-  });
-  return { receiver: r, tenant, webhook, run, delivery, secret, url };
-}
-
-const attemptsOf = (deliveryId: string) =>
+const attemptsOf = (db: Db, deliveryId: string) =>
   db.webhookDeliveryAttempt.findMany({ where: { deliveryId }, orderBy: { createdAt: "asc" } });
 
 describe("enqueueReports", () => {
-  it("creates one delivery per matching enabled webhook (job key and status filters; empty = all), idempotently", async () => {
+  test("creates one delivery per matching enabled webhook (job key and status filters; empty = all), idempotently", async ({
+    db,
+  }) => {
     const tenant = await createTenant(db, "triage");
     const url = "http://127.0.0.1:9/x";
     const secret = "whsec_filter_secret_123456";
@@ -130,7 +126,7 @@ describe("enqueueReports", () => {
     expect(new Set(second.webhookIds)).toEqual(new Set([all.id, byJob.id, onFailure.id]));
   });
 
-  it("refuses unfinished runs and runs of another workspace", async () => {
+  test("refuses unfinished runs and runs of another workspace", async ({ db }) => {
     const tenant = await createTenant(db);
     const other = await createTenant(db);
     const running = await createRun(db, tenant, { status: "RUNNING" });
@@ -146,11 +142,15 @@ describe("enqueueReports", () => {
 
 describe("deliverDue", () => {
   // deliverDue serves every workspace: start each test with no other report pending.
-  beforeEach(async () => {
+  test.beforeEach(async ({ db }) => {
     await db.webhookDelivery.deleteMany({});
   });
 
-  it("[P08] delivers once, signed: the receiver verifies the signature; later passes send nothing", async () => {
+  test("[P08] delivers once, signed: the receiver verifies the signature; later passes send nothing", async ({
+    db,
+    makeDeps,
+    setup,
+  }) => {
     const { receiver: r, delivery, secret, run } = await setup();
     const { deps } = makeDeps();
     expect(await deliverDue(db, deps, { now: t0 })).toMatchObject({ attempted: 1, delivered: 1 });
@@ -177,10 +177,15 @@ describe("deliverDue", () => {
       lastStatusCode: 200,
       nextAttemptAt: null,
     });
-    expect(await attemptsOf(delivery.id)).toMatchObject([{ statusCode: 200, error: null }]);
+    expect(await attemptsOf(db, delivery.id)).toMatchObject([{ statusCode: 200, error: null }]);
   });
 
-  it("receiver down, then up: retried with backoff and delivered exactly once", async () => {
+  test("receiver down, then up: retried with backoff and delivered exactly once", async ({
+    db,
+    makeDeps,
+    setup,
+    receiver,
+  }) => {
     const down = await receiver();
     const port = down.port;
     await down.close(); // nothing listens on the port now
@@ -199,20 +204,23 @@ describe("deliverDue", () => {
     row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(row.nextAttemptAt).toEqual(at(90_000));
 
-    const up = await startReceiver(port);
-    receivers.push(up);
+    const up = await receiver(port);
     expect(await deliverDue(db, deps, { now: at(90_000) })).toMatchObject({
       attempted: 1,
       delivered: 1,
     });
     expect(await deliverDue(db, deps, { now: at(10_000_000) })).toMatchObject({ attempted: 0 });
     expect(up.received).toHaveLength(1);
-    const attempts = await attemptsOf(delivery.id);
+    const attempts = await attemptsOf(db, delivery.id);
     expect(attempts.map((a) => a.statusCode)).toEqual([null, null, 200]);
     expect(attempts[0]?.error).toMatch(/Could not connect to the receiver/);
   });
 
-  it("records 4xx, 5xx, timeouts and redirects per attempt (redirects are not followed)", async () => {
+  test("records 4xx, 5xx, timeouts and redirects per attempt (redirects are not followed)", async ({
+    db,
+    makeDeps,
+    setup,
+  }) => {
     const { receiver: r, delivery } = await setup();
     const answers = [
       (res: ServerResponse) => res.writeHead(410).end("gone"),
@@ -230,7 +238,7 @@ describe("deliverDue", () => {
       now = new Date(now.getTime() + delay);
       expect((await deliverDue(db, deps, { now })).attempted).toBe(1);
     }
-    const attempts = await attemptsOf(delivery.id);
+    const attempts = await attemptsOf(db, delivery.id);
     expect(attempts.map((a) => a.statusCode)).toEqual([410, 503, null, 302, 204]);
     expect(attempts[0]?.error).toBe("The receiver answered HTTP 410.");
     expect(attempts[2]?.error).toMatch(/did not answer in time/);
@@ -243,7 +251,11 @@ describe("deliverDue", () => {
     ).toMatchObject({ status: "DELIVERED", attemptCount: 5 });
   });
 
-  it("gives up after the schedule: FAILED, with every attempt visible and counted", async () => {
+  test("gives up after the schedule: FAILED, with every attempt visible and counted", async ({
+    db,
+    makeDeps,
+    setup,
+  }) => {
     const { receiver: r, delivery } = await setup();
     r.respond = (_req, res) => res.writeHead(500).end();
     const registry = new Registry();
@@ -261,7 +273,7 @@ describe("deliverDue", () => {
       nextAttemptAt: null,
       lastStatusCode: 500,
     });
-    expect(await attemptsOf(delivery.id)).toHaveLength(MAX_ATTEMPTS);
+    expect(await attemptsOf(db, delivery.id)).toHaveLength(MAX_ATTEMPTS);
     expect(await deliverDue(db, deps, { now: at(100 * 3_600_000) })).toMatchObject({
       attempted: 0,
     });
@@ -273,34 +285,51 @@ describe("deliverDue", () => {
     expect(text).toContain('secondshift_webhook_delivery_failures_total{final="true"} 1');
   });
 
-  it("concurrent processors deliver a report once", async () => {
+  test("concurrent processors deliver a report once", async ({ db, makeDeps, setup }) => {
     const { receiver: r, delivery } = await setup();
-    r.respond = (_req, res) => setTimeout(() => res.writeHead(200).end(), 150);
+    // The receiver answers once the other three passes have ended, so all four run while the
+    // report's request is open. A second request (a double delivery) would wait for passes that
+    // cannot end: it is answered at the deadline, within the client's 2 s timeout, and counted.
+    let ended = 0;
+    r.respond = (_req, res) => {
+      const answer = () => res.writeHead(200).end();
+      void vi.waitUntil(() => ended >= 3, { timeout: 1_500, interval: 10 }).then(answer, answer);
+    };
     const passes = await Promise.all(
-      Array.from({ length: 4 }, () => deliverDue(db, makeDeps().deps, { now: t0 })),
+      Array.from({ length: 4 }, () =>
+        deliverDue(db, makeDeps().deps, { now: t0 }).finally(() => ended++),
+      ),
     );
     expect(passes.reduce((n, p) => n + p.delivered, 0)).toBe(1);
     expect(r.received).toHaveLength(1);
-    expect(await attemptsOf(delivery.id)).toHaveLength(1);
+    expect(await attemptsOf(db, delivery.id)).toHaveLength(1);
   });
 
-  it("an attempt cut short by a worker's death stays in the history, and the report is sent again after its lease", async () => {
+  test("an attempt cut short by a worker's death stays in the history, and the report is sent again after its lease", async ({
+    db,
+    makeDeps,
+    setup,
+  }) => {
     const { receiver: r, delivery } = await setup();
     // A worker claims the delivery and dies before it records a result.
     const lease = 60_000;
     expect(await claim(db, delivery, t0, lease)).toMatchObject({ number: 1 });
-    expect(await attemptsOf(delivery.id)).toMatchObject([{ error: INTERRUPTED_ATTEMPT }]);
+    expect(await attemptsOf(db, delivery.id)).toMatchObject([{ error: INTERRUPTED_ATTEMPT }]);
     await deliverDue(db, makeDeps().deps, { now: new Date(t0.getTime() + lease) });
     expect(r.received).toHaveLength(1);
     const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(row).toMatchObject({ status: "DELIVERED", attemptCount: 2 });
-    expect(await attemptsOf(delivery.id)).toMatchObject([
+    expect(await attemptsOf(db, delivery.id)).toMatchObject([
       { error: INTERRUPTED_ATTEMPT, statusCode: null },
       { error: null, statusCode: 200 },
     ]);
   });
 
-  it("a disabled webhook's pending delivery is abandoned, not sent", async () => {
+  test("a disabled webhook's pending delivery is abandoned, not sent", async ({
+    db,
+    makeDeps,
+    setup,
+  }) => {
     const { receiver: r, webhook, delivery } = await setup();
     await db.webhook.update({ where: { id: webhook.id }, data: { enabled: false } });
     await deliverDue(db, makeDeps().deps, { now: t0 });

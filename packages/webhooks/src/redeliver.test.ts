@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@secondshift/db";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { describe, expect } from "vitest";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
-import { createOutboundClient, type OutboundClient } from "@secondshift/netguard";
 import { enqueueReports } from "./enqueue.ts";
 import { createDeliveryProcessor } from "./processor.ts";
 import { resetFailedDelivery } from "./redeliver.ts";
@@ -10,29 +7,19 @@ import {
   createRun,
   createTenant,
   createWebhook,
-  loopbackPolicy,
   startReceiver,
   testKeyring,
 } from "./testing/fixtures.ts";
+import { deliveryTest as test } from "./testing/vitest.ts";
 
-let database: TestDatabase;
-let db: Db;
-let client: OutboundClient;
 const keyring = testKeyring();
 const t0 = new Date("2026-01-05T10:01:00.000Z");
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  client = createOutboundClient(loopbackPolicy({ timeoutMs: 2_000 }));
-});
-afterAll(async () => {
-  await client.close();
-  await database.drop();
-});
-
 describe("manual redelivery and the polling processor", () => {
-  it("[P05] a FAILED delivery is reset once and delivered again; another workspace's id and DELIVERED reports are refused", async () => {
+  test("[P05] a FAILED delivery is reset once and delivered again; another workspace's id and DELIVERED reports are refused", async ({
+    db,
+    client,
+  }) => {
     const r = await startReceiver();
     const tenant = await createTenant(db);
     const other = await createTenant(db);

@@ -1,24 +1,23 @@
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { describe, expect } from "vitest";
 import { createConnection, setAllowedTools, storeDiscoveredTools } from "../connections/manage.ts";
-import { actorContext, seedTenant, testKeyring, tool, type Tenant } from "../testing/index.ts";
+import { actorContext, seedTenant, testKeyring, tool } from "../testing/index.ts";
 import { listAuditEvents } from "./list.ts";
 import { recordAudit } from "./record.ts";
 
-let t: TestDatabase;
-let a: Tenant;
 const keyring = testKeyring();
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-});
-afterAll(async () => t?.drop());
+const test = dbTest.extend("tenants", { scope: "file" }, async ({ db }) => ({
+  a: await seedTenant(db, "acme"),
+}));
 
 describe("recordAudit", () => {
-  it("[C29] a credential, OAuth tokens and tool schemas given to connection use cases appear in no audit row", async () => {
+  test("[C29] a credential, OAuth tokens and tool schemas given to connection use cases appear in no audit row", async ({
+    db,
+    tenants: { a },
+  }) => {
     const planted = ["cred-8f3a9c1e-secret", "oauth-access-77d2", "oauth-refresh-91b4"];
-    const ctx = actorContext(t.db, a, a.ownerId, { keyring });
+    const ctx = actorContext(db, a, a.ownerId, { keyring });
     const { id } = await createConnection(ctx, {
       kind: "MCP",
       label: "docs",
@@ -37,7 +36,7 @@ describe("recordAudit", () => {
       tools: [tool("search", false, { type: "object", description: "schema-marker-5521" })],
     });
     await setAllowedTools(ctx, { connectionId: id, tools: ["search"] });
-    const rows = await t.db.auditEvent.findMany({ where: { workspaceId: a.workspaceId } });
+    const rows = await db.auditEvent.findMany({ where: { workspaceId: a.workspaceId } });
     expect(rows.map((r) => r.action)).toEqual([
       "connection.created",
       "connection.tools_discovered",
@@ -47,11 +46,14 @@ describe("recordAudit", () => {
     for (const secret of [...planted, "schema-marker-5521"]) expect(text).not.toContain(secret);
   });
 
-  it("[C29] refuses an outcome that is text rather than a code, so no argument or response can ride along", async () => {
-    const before = await t.db.auditEvent.count();
+  test("[C29] refuses an outcome that is text rather than a code, so no argument or response can ride along", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const before = await db.auditEvent.count();
     for (const outcome of ['{"q":"select * from users"}', "token ss_run_abc def", "x".repeat(65)]) {
       await expect(
-        recordAudit(t.db, {
+        recordAudit(db, {
           workspaceId: a.workspaceId,
           actorType: "SYSTEM",
           actorId: "scheduler",
@@ -61,13 +63,16 @@ describe("recordAudit", () => {
         }),
       ).rejects.toMatchObject({ code: "INTERNAL", reason: "AUDIT_OUTCOME_NOT_A_CODE" });
     }
-    expect(await t.db.auditEvent.count()).toBe(before);
+    expect(await db.auditEvent.count()).toBe(before);
   });
 
-  it("lists a workspace's events newest first, one page at a time", async () => {
-    const ctx = actorContext(t.db, a, a.viewerId);
+  test("lists a workspace's events newest first, one page at a time", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const ctx = actorContext(db, a, a.viewerId);
     for (let i = 0; i < 5; i++) {
-      await recordAudit(t.db, {
+      await recordAudit(db, {
         workspaceId: a.workspaceId,
         actorType: "USER",
         actorId: a.ownerId,
@@ -84,7 +89,7 @@ describe("recordAudit", () => {
       seen.push(...page.items.map((e) => e.id));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
-    const total = await t.db.auditEvent.count({ where: { workspaceId: a.workspaceId } });
+    const total = await db.auditEvent.count({ where: { workspaceId: a.workspaceId } });
     expect(seen).toHaveLength(total);
     expect(new Set(seen).size).toBe(total);
     expect(seen).toEqual([...seen].sort().reverse());

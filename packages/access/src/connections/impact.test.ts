@@ -1,8 +1,9 @@
 // Deleting a connection: the owner first sees the jobs it affects; deleting revokes exactly
 // those grants (by granted tool or by binding), sends the jobs back to review, and leaves other
 // jobs' grants alone (C06).
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { describe, expect } from "vitest";
 import {
   actorContext,
   seedConnection,
@@ -15,27 +16,23 @@ import {
 import { getConnectionImpact } from "./impact.ts";
 import { deleteConnection } from "./manage.ts";
 
-let t: TestDatabase;
-let a: Tenant;
 const keyring = testKeyring();
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-});
-afterAll(async () => t?.drop());
+const test = dbTest.extend("tenants", { scope: "file" }, async ({ db }) => ({
+  a: await seedTenant(db, "acme"),
+}));
 
-const connection = (label: string) =>
-  seedConnection(t.db, keyring, a, {
+const connection = (db: Db, a: Tenant, label: string) =>
+  seedConnection(db, keyring, a, {
     kind: "MCP",
     label,
     tools: [tool("search")],
     allowed: ["search"],
   });
 
-async function grantOn(connectionId: string, withTool: boolean) {
-  const jobId = await seedJob(t.db, a);
-  const grant = await t.db.grant.create({
+async function grantOn(db: Db, a: Tenant, connectionId: string, withTool: boolean) {
+  const jobId = await seedJob(db, a);
+  const grant = await db.grant.create({
     data: {
       workspaceId: a.workspaceId,
       jobId,
@@ -45,21 +42,24 @@ async function grantOn(connectionId: string, withTool: boolean) {
     },
   });
   if (withTool)
-    await t.db.grantTool.create({
+    await db.grantTool.create({
       data: { workspaceId: a.workspaceId, grantId: grant.id, connectionId, toolName: "search" },
     });
   return { jobId, grantId: grant.id };
 }
 
 describe("connection impact and deletion", () => {
-  it("[C06] lists the jobs using the connection; deleting revokes exactly their grants", async () => {
-    const docs = await connection("docs");
-    const other = await connection("other");
-    const byTool = await grantOn(docs, true);
-    const byBinding = await grantOn(docs, false);
-    const unrelated = await grantOn(other, true);
-    const owner = actorContext(t.db, a, a.ownerId, { keyring });
-    const viewer = actorContext(t.db, a, a.viewerId);
+  test("[C06] lists the jobs using the connection; deleting revokes exactly their grants", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const docs = await connection(db, a, "docs");
+    const other = await connection(db, a, "other");
+    const byTool = await grantOn(db, a, docs, true);
+    const byBinding = await grantOn(db, a, docs, false);
+    const unrelated = await grantOn(db, a, other, true);
+    const owner = actorContext(db, a, a.ownerId, { keyring });
+    const viewer = actorContext(db, a, a.viewerId);
 
     const impact = await getConnectionImpact(viewer, { connectionId: docs });
     expect(impact.jobs.map((j) => j.grantId).sort()).toEqual(
@@ -67,7 +67,7 @@ describe("connection impact and deletion", () => {
     );
 
     await deleteConnection(owner, { connectionId: docs });
-    const grants = await t.db.grant.findMany({
+    const grants = await db.grant.findMany({
       where: { id: { in: [byTool.grantId, byBinding.grantId, unrelated.grantId] } },
     });
     const revoked = Object.fromEntries(grants.map((g) => [g.id, g.revokedAt !== null]));
@@ -76,7 +76,7 @@ describe("connection impact and deletion", () => {
       [byBinding.grantId]: true,
       [unrelated.grantId]: false,
     });
-    const jobs = await t.db.job.findMany({
+    const jobs = await db.job.findMany({
       where: { id: { in: [byTool.jobId, unrelated.jobId] } },
       select: { id: true, status: true },
     });
@@ -84,7 +84,7 @@ describe("connection impact and deletion", () => {
       [byTool.jobId]: "NEEDS_APPROVAL",
       [unrelated.jobId]: "APPROVED",
     });
-    const audits = await t.db.auditEvent.count({
+    const audits = await db.auditEvent.count({
       where: { action: "grant.revoked", connectionId: docs, outcome: "connection_deleted" },
     });
     expect(audits).toBe(2);

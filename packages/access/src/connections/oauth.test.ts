@@ -3,9 +3,10 @@
 // encrypted bound to the connection row (P06). Over HTTP against a real authorization server:
 // packages/api/src/routers/connections/oauth.http.test.ts.
 import { decryptField, hashToken } from "@secondshift/crypto";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { isAppError } from "@secondshift/errors";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   actorContext,
   seedConnection,
@@ -16,26 +17,22 @@ import {
 } from "../testing/index.ts";
 import { finishConnectionOAuth, startConnectionOAuth } from "./oauth.ts";
 
-let t: TestDatabase;
-let a: Tenant;
 const keyring = testKeyring();
 const mcpOAuth = stubAuthorizer();
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-});
-afterAll(async () => t?.drop());
+const test = dbTest.extend("tenants", { scope: "file" }, async ({ db }) => ({
+  a: await seedTenant(db, "acme"),
+}));
 
-async function started(label: string) {
-  const connectionId = await seedConnection(t.db, keyring, a, {
+async function started(db: Db, a: Tenant, label: string) {
+  const connectionId = await seedConnection(db, keyring, a, {
     kind: "MCP",
     label,
     tools: [],
     allowed: [],
     authType: "OAUTH",
   });
-  const owner = actorContext(t.db, a, a.ownerId, { keyring, mcpOAuth });
+  const owner = actorContext(db, a, a.ownerId, { keyring, mcpOAuth });
   const { authorizationUrl } = await startConnectionOAuth(owner, {
     connectionId,
     redirectUrl: "https://secondshift.example.test/api/oauth/callback",
@@ -44,19 +41,25 @@ async function started(label: string) {
   return { connectionId, state };
 }
 
-const finish = (userId: string, state: string) =>
-  finishConnectionOAuth({ db: t.db, keyring, mcpOAuth }, { userId, state, code: "c" }).catch(
+const finish = (db: Db, userId: string, state: string) =>
+  finishConnectionOAuth({ db, keyring, mcpOAuth }, { userId, state, code: "c" }).catch(
     (e: unknown) => (isAppError(e) ? e.reason : e),
   );
 
 describe("OAuth connection flow", () => {
-  it("[P06] the state is stored hashed and works once; tokens are sealed to the row", async () => {
-    const { connectionId, state } = await started("once");
-    const row = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+  test("[P06] the state is stored hashed and works once; tokens are sealed to the row", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const { connectionId, state } = await started(db, a, "once");
+    const row = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
     expect(Buffer.from(row.oauthStateHash!)).toEqual(hashToken(state));
-    expect(await finish(a.ownerId, state)).toEqual({ workspaceId: a.workspaceId, connectionId });
-    expect(await finish(a.ownerId, state)).toBe("OAUTH_STATE_UNKNOWN");
-    const stored = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    expect(await finish(db, a.ownerId, state)).toEqual({
+      workspaceId: a.workspaceId,
+      connectionId,
+    });
+    expect(await finish(db, a.ownerId, state)).toBe("OAUTH_STATE_UNKNOWN");
+    const stored = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
     const cell = { workspaceId: a.workspaceId, table: "Connection", rowId: connectionId };
     expect(
       await decryptField(keyring, stored.oauthAccessTokenCiphertext!, {
@@ -73,22 +76,25 @@ describe("OAuth connection flow", () => {
     ).rejects.toThrow();
   });
 
-  it("[C02] an owner demoted to admin after starting cannot finish", async () => {
-    const { connectionId, state } = await started("demoted");
+  test("[C02] an owner demoted to admin after starting cannot finish", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const { connectionId, state } = await started(db, a, "demoted");
     const { ownerId, workspaceId } = a;
-    await t.db.membership.update({
+    await db.membership.update({
       where: { workspaceId_userId: { workspaceId, userId: ownerId } },
       data: { role: "ADMIN" },
     });
     try {
-      expect(await finish(ownerId, state)).toBe("ROLE_NOT_ALLOWED");
+      expect(await finish(db, ownerId, state)).toBe("ROLE_NOT_ALLOWED");
     } finally {
-      await t.db.membership.update({
+      await db.membership.update({
         where: { workspaceId_userId: { workspaceId, userId: ownerId } },
         data: { role: "OWNER" },
       });
     }
-    const row = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    const row = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
     expect(row.oauthAccessTokenCiphertext).toBeNull();
   });
 });

@@ -1,49 +1,42 @@
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { describe, expect } from "vitest";
 import { syncRepositoryNow } from "../repositories/sync-now.ts";
-import {
-  actorContext,
-  recordingServices,
-  seedJob,
-  seedTenant,
-  type Tenant,
-} from "../testing/index.ts";
+import { actorContext, recordingServices, seedJob, seedTenant } from "../testing/index.ts";
 import { pauseJob, resumeJob } from "./controls.ts";
 
-let t: TestDatabase;
-let a: Tenant;
-let b: Tenant;
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-  b = await seedTenant(t.db, "other");
+const test = dbTest.extend("tenants", { scope: "file" }, async ({ db }) => {
+  const a = await seedTenant(db, "acme");
+  const b = await seedTenant(db, "other");
+  return { a, b };
 });
-afterAll(async () => t?.drop());
 
-const enabled = async (jobId: string) =>
-  (await t.db.job.findUniqueOrThrow({ where: { id: jobId } })).enabled;
+const enabled = async (db: Db, jobId: string) =>
+  (await db.job.findUniqueOrThrow({ where: { id: jobId } })).enabled;
 
 describe("job controls", () => {
-  it("[C02] an admin pauses and resumes a job's schedule; a viewer cannot; [P05] other workspaces' jobs are not found", async () => {
-    const jobId = await seedJob(t.db, a);
+  test("[C02] an admin pauses and resumes a job's schedule; a viewer cannot; [P05] other workspaces' jobs are not found", async ({
+    db,
+    tenants: { a, b },
+  }) => {
+    const jobId = await seedJob(db, a);
     const services = recordingServices();
-    const admin = actorContext(t.db, a, a.adminId, { services });
-    const viewer = actorContext(t.db, a, a.viewerId, { services });
+    const admin = actorContext(db, a, a.adminId, { services });
+    const viewer = actorContext(db, a, a.viewerId, { services });
 
     await expect(pauseJob(viewer, { jobId })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    expect(await enabled(jobId)).toBe(true);
+    expect(await enabled(db, jobId)).toBe(true);
     expect(services.calls).toEqual([]);
 
     await pauseJob(admin, { jobId });
-    expect(await enabled(jobId)).toBe(false);
+    expect(await enabled(db, jobId)).toBe(false);
     await resumeJob(admin, { jobId });
-    expect(await enabled(jobId)).toBe(true);
+    expect(await enabled(db, jobId)).toBe(true);
     expect(services.calls).toEqual([
       { name: "syncSchedules", arg: a.workspaceId },
       { name: "syncSchedules", arg: a.workspaceId },
     ]);
-    const actions = await t.db.auditEvent.findMany({
+    const actions = await db.auditEvent.findMany({
       where: { workspaceId: a.workspaceId, targetId: jobId },
       orderBy: { createdAt: "asc" },
     });
@@ -52,18 +45,21 @@ describe("job controls", () => {
       ["job.resumed", "Job", a.adminId],
     ]);
 
-    const otherJob = await seedJob(t.db, b);
+    const otherJob = await seedJob(db, b);
     await expect(pauseJob(admin, { jobId: otherJob })).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
-    expect(await enabled(otherJob)).toBe(true);
+    expect(await enabled(db, otherJob)).toBe(true);
   });
 
-  it("[C02] an admin asks for a repository sync; a viewer cannot; [P05] other workspaces' repositories are not found", async () => {
+  test("[C02] an admin asks for a repository sync; a viewer cannot; [P05] other workspaces' repositories are not found", async ({
+    db,
+    tenants: { a, b },
+  }) => {
     const services = recordingServices();
-    const admin = actorContext(t.db, a, a.adminId, { services });
+    const admin = actorContext(db, a, a.adminId, { services });
     await expect(
-      syncRepositoryNow(actorContext(t.db, a, a.viewerId, { services }), {
+      syncRepositoryNow(actorContext(db, a, a.viewerId, { services }), {
         repositoryId: a.repositoryId,
       }),
     ).rejects.toMatchObject({ code: "FORBIDDEN" });
@@ -79,7 +75,7 @@ describe("job controls", () => {
       },
     ]);
     expect(
-      await t.db.auditEvent.findFirst({
+      await db.auditEvent.findFirst({
         where: { action: "repository.sync_requested", targetId: a.repositoryId },
       }),
     ).toMatchObject({ actorId: a.adminId, targetType: "Repository" });

@@ -1,6 +1,6 @@
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { isAppError } from "@secondshift/errors";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { createConnection, deleteConnection, setAllowedTools } from "../connections/manage.ts";
 import { normaliseRequest, requestHash } from "../request.ts";
 import { upsertJobsFromConfig } from "../sync-jobs.ts";
@@ -16,9 +16,6 @@ import {
 import { approveJob, rejectJob, revokeGrant } from "./decisions.ts";
 import { getAccessReview } from "./review.ts";
 
-let t: TestDatabase;
-let a: Tenant;
-let b: Tenant;
 const keyring = testKeyring();
 
 const code = async (p: Promise<unknown>) =>
@@ -27,37 +24,44 @@ const code = async (p: Promise<unknown>) =>
     (e: unknown) => (isAppError(e) ? e.code : String(e)),
   );
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-  b = await seedTenant(t.db, "other");
-});
-afterAll(async () => t?.drop());
-
-const as = (tenant: Tenant, userId: string) => ({
-  db: t.db,
-  keyring,
-  actor: { userId },
-  workspaceId: tenant.workspaceId,
-});
-
-async function syncOne(
-  tenant: Tenant,
-  key: string,
-  tools: Parameters<typeof job>[1],
-  overrides = {},
-) {
-  const result = await upsertJobsFromConfig(t.db, {
+const test = dbTest
+  .extend("tenants", { scope: "file" }, async ({ db }) => {
+    const a = await seedTenant(db, "acme");
+    const b = await seedTenant(db, "other");
+    return { a, b };
+  })
+  /** acme's MCP connection "docs": search and delete_page allowed, fetch offered but not allowed. */
+  .extend("docs", { scope: "file" }, ({ db, tenants: { a } }) =>
+    seedConnection(db, keyring, a, {
+      kind: "MCP",
+      label: "docs",
+      tools: [tool("search"), tool("delete_page", true), tool("fetch")],
+      allowed: ["search", "delete_page"],
+    }),
+  )
+  /** The context `userId` acts in on `tenant`'s workspace. */
+  .extend("as", ({ db }) => (tenant: Tenant, userId: string) => ({
+    db,
+    keyring,
+    actor: { userId },
     workspaceId: tenant.workspaceId,
-    repositoryId: tenant.repositoryId,
-    commit: "c1",
-    jobs: [job(key, tools, overrides)],
-  });
-  return result.jobs.find((j) => j.key === key)!;
-}
+  }))
+  .extend(
+    "syncOne",
+    ({ db }) =>
+      async (tenant: Tenant, key: string, tools: Parameters<typeof job>[1], overrides = {}) => {
+        const result = await upsertJobsFromConfig(db, {
+          workspaceId: tenant.workspaceId,
+          repositoryId: tenant.repositoryId,
+          commit: "c1",
+          jobs: [job(key, tools, overrides)],
+        });
+        return result.jobs.find((j) => j.key === key)!;
+      },
+  );
 
 describe("request hash", () => {
-  it("is stable across order and duplicates, and changes with any widening", () => {
+  test("is stable across order and duplicates, and changes with any widening", () => {
     const x = requestHash([
       { kind: "MCP", label: "docs", required: true, tools: ["b", "a", "a"] },
       { kind: "GITHUB", label: null, required: false, tools: ["c"] },
@@ -82,17 +86,12 @@ describe("request hash", () => {
 });
 
 describe("approvals", () => {
-  let docs: string;
-  beforeAll(async () => {
-    docs = await seedConnection(t.db, keyring, a, {
-      kind: "MCP",
-      label: "docs",
-      tools: [tool("search"), tool("delete_page", true), tool("fetch")],
-      allowed: ["search", "delete_page"],
-    });
-  });
-
-  it("review marks may-change-data and what the connection allows; every role can read it", async () => {
+  test("review marks may-change-data and what the connection allows; every role can read it", async ({
+    tenants: { a },
+    docs,
+    as,
+    syncOne,
+  }) => {
     const j = await syncOne(a, "review", [
       {
         kind: "MCP",
@@ -138,16 +137,22 @@ describe("approvals", () => {
     }
   });
 
-  it("[C02] an admin or viewer cannot approve, reject, revoke, add or change connections", async () => {
+  test("[C02] an admin or viewer cannot approve, reject, revoke, add or change connections", async ({
+    db,
+    tenants: { a },
+    docs,
+    as,
+    syncOne,
+  }) => {
     const j = await syncOne(a, "c02", [
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
     ]);
-    const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
+    const row = await db.job.findUniqueOrThrow({ where: { id: j.jobId } });
     const { grantId } = await approveJob(as(a, a.ownerId), {
       jobId: j.jobId,
       requestHash: row.requestHash,
     });
-    const before = await t.db.auditEvent.count();
+    const before = await db.auditEvent.count();
     for (const userId of [a.adminId, a.viewerId]) {
       const ctx = as(a, userId);
       expect(await code(approveJob(ctx, { jobId: j.jobId, requestHash: row.requestHash }))).toBe(
@@ -175,19 +180,26 @@ describe("approvals", () => {
       ).toBe("FORBIDDEN");
       expect(await code(deleteConnection(ctx, { connectionId: docs }))).toBe("FORBIDDEN");
     }
-    expect(await t.db.auditEvent.count()).toBe(before);
-    expect((await t.db.connection.findUniqueOrThrow({ where: { id: docs } })).allowedTools).toEqual(
-      ["delete_page", "search"],
-    );
-    expect((await t.db.grant.findUniqueOrThrow({ where: { id: grantId } })).revokedAt).toBeNull();
-    expect(await t.db.connection.count({ where: { label: "mine" } })).toBe(0);
+    expect(await db.auditEvent.count()).toBe(before);
+    expect((await db.connection.findUniqueOrThrow({ where: { id: docs } })).allowedTools).toEqual([
+      "delete_page",
+      "search",
+    ]);
+    expect((await db.grant.findUniqueOrThrow({ where: { id: grantId } })).revokedAt).toBeNull();
+    expect(await db.connection.count({ where: { label: "mine" } })).toBe(0);
   });
 
-  it("approving binds the group and grants only tools the connection allows; the decision is audited", async () => {
+  test("approving binds the group and grants only tools the connection allows; the decision is audited", async ({
+    db,
+    tenants: { a },
+    docs,
+    as,
+    syncOne,
+  }) => {
     const j = await syncOne(a, "bind", [
       { kind: "MCP", label: "docs", required: false, tools: ["search", "fetch"] },
     ]);
-    const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
+    const row = await db.job.findUniqueOrThrow({ where: { id: j.jobId } });
     const result = await approveJob(as(a, a.ownerId), {
       jobId: j.jobId,
       requestHash: row.requestHash,
@@ -201,10 +213,10 @@ describe("approvals", () => {
         required: false,
       },
     ]);
-    const tools = await t.db.grantTool.findMany({ where: { grantId: result.grantId } });
+    const tools = await db.grantTool.findMany({ where: { grantId: result.grantId } });
     expect(tools.map((x) => x.toolName)).toEqual(["search"]);
-    expect((await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe("APPROVED");
-    const audit = await t.db.auditEvent.findFirstOrThrow({
+    expect((await db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe("APPROVED");
+    const audit = await db.auditEvent.findFirstOrThrow({
       where: { action: "job.approved", targetId: j.jobId },
     });
     expect(audit).toMatchObject({
@@ -219,8 +231,13 @@ describe("approvals", () => {
     ).toBe("CONFLICT");
   });
 
-  it("[C01] the repository's label is a hint: the owner's binding decides", async () => {
-    const wiki = await seedConnection(t.db, keyring, a, {
+  test("[C01] the repository's label is a hint: the owner's binding decides", async ({
+    db,
+    tenants: { a },
+    as,
+    syncOne,
+  }) => {
+    const wiki = await seedConnection(db, keyring, a, {
       kind: "MCP",
       label: "wiki",
       tools: [tool("search")],
@@ -229,7 +246,7 @@ describe("approvals", () => {
     const j = await syncOne(a, "pick", [
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
     ]);
-    const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
+    const row = await db.job.findUniqueOrThrow({ where: { id: j.jobId } });
     const result = await approveJob(as(a, a.ownerId), {
       jobId: j.jobId,
       requestHash: row.requestHash,
@@ -238,7 +255,13 @@ describe("approvals", () => {
     expect(result.groups[0]?.connectionId).toBe(wiki);
   });
 
-  it("[C01] with two connections of the kind, the repository's label does not pick one: nothing is bound until the owner chooses", async () => {
+  test("[C01] with two connections of the kind, the repository's label does not pick one: nothing is bound until the owner chooses", async ({
+    db,
+    tenants: { a },
+    docs,
+    as,
+    syncOne,
+  }) => {
     // "wiki" (previous test) and "docs" are both MCP connections now.
     const j = await syncOne(a, "label-only", [
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
@@ -246,13 +269,13 @@ describe("approvals", () => {
     const review = await getAccessReview(as(a, a.ownerId), { jobId: j.jobId });
     expect(review.groups[0]?.connection).toBeNull();
     expect(review.groups[0]?.candidates.map((c) => c.label).sort()).toEqual(["docs", "wiki"]);
-    const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
+    const row = await db.job.findUniqueOrThrow({ where: { id: j.jobId } });
     const result = await approveJob(as(a, a.ownerId), {
       jobId: j.jobId,
       requestHash: row.requestHash,
     });
     expect(result.groups[0]).toMatchObject({ connectionId: null, tools: [], missing: ["search"] });
-    expect(await t.db.grantTool.count({ where: { grantId: result.grantId } })).toBe(0);
+    expect(await db.grantTool.count({ where: { grantId: result.grantId } })).toBe(0);
     const chosen = await approveJob(as(a, a.ownerId), {
       jobId: j.jobId,
       requestHash: row.requestHash,
@@ -261,19 +284,27 @@ describe("approvals", () => {
     expect(chosen.groups[0]).toMatchObject({ connectionId: docs, tools: ["search"] });
   });
 
-  it("[C01] a sync landing during an approval cannot leave the job approved for the old request", async () => {
+  test("[C01] a sync landing during an approval cannot leave the job approved for the old request", async ({
+    db,
+    testDatabase,
+    tenants: { a },
+    docs,
+    as,
+    syncOne,
+  }) => {
     const j = await syncOne(a, "race", [
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
     ]);
-    const reviewed = (await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).requestHash;
+    const reviewed = (await db.job.findUniqueOrThrow({ where: { id: j.jobId } })).requestHash;
     // The sync's write, held open while the owner approves what they reviewed.
-    const sync = await t.pool.connect();
+    const sync = await testDatabase.pool.connect();
     try {
       await sync.query("BEGIN");
       await sync.query(
         `UPDATE "Job" SET "requestHash" = $1, "status" = 'NEEDS_APPROVAL' WHERE "id" = $2`,
         ["f".repeat(64), j.jobId],
       );
+      const { rows } = await sync.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
       const approving = code(
         approveJob(as(a, a.ownerId), {
           jobId: j.jobId,
@@ -281,22 +312,37 @@ describe("approvals", () => {
           bindings: { "MCP:docs": docs },
         }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The approval is waiting on the sync's row lock before the sync commits.
+      await vi.waitFor(
+        async () => {
+          const blocked = await testDatabase.pool.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))",
+            [rows[0]!.pid],
+          );
+          expect(blocked.rows[0]!.n).toBe(1);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
       await sync.query("COMMIT");
       expect(await approving).toBe("CONFLICT");
     } finally {
       sync.release();
     }
-    const job = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
+    const job = await db.job.findUniqueOrThrow({ where: { id: j.jobId } });
     expect(job).toMatchObject({ status: "NEEDS_APPROVAL", requestHash: "f".repeat(64) });
-    expect(await t.db.grant.count({ where: { jobId: j.jobId, revokedAt: null } })).toBe(0);
+    expect(await db.grant.count({ where: { jobId: j.jobId, revokedAt: null } })).toBe(0);
   });
 
-  it("reject and revoke are audited and take the job out of APPROVED; each decision syncs the schedules at once", async () => {
+  test("reject and revoke are audited and take the job out of APPROVED; each decision syncs the schedules at once", async ({
+    db,
+    tenants: { a },
+    as,
+    syncOne,
+  }) => {
     const j = await syncOne(a, "rr", [
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
     ]);
-    const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
+    const row = await db.job.findUniqueOrThrow({ where: { id: j.jobId } });
     const services = recordingServices();
     const owner = { ...as(a, a.ownerId), services };
     const { grantId } = await approveJob(owner, {
@@ -304,16 +350,16 @@ describe("approvals", () => {
       requestHash: row.requestHash,
     });
     await revokeGrant(owner, { grantId });
-    expect((await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe(
+    expect((await db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe(
       "NEEDS_APPROVAL",
     );
     await rejectJob(owner, { jobId: j.jobId });
-    expect((await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe("REJECTED");
+    expect((await db.job.findUniqueOrThrow({ where: { id: j.jobId } })).status).toBe("REJECTED");
     expect(services.calls).toEqual(
       Array.from({ length: 3 }, () => ({ name: "syncSchedules", arg: a.workspaceId })),
     );
     const actions = (
-      await t.db.auditEvent.findMany({
+      await db.auditEvent.findMany({
         where: { OR: [{ targetId: j.jobId }, { targetId: grantId }] },
         orderBy: { createdAt: "asc" },
       })
@@ -321,11 +367,17 @@ describe("approvals", () => {
     expect(actions).toEqual(["job.created", "job.approved", "grant.revoked", "job.rejected"]);
   });
 
-  it("[P05] another workspace's ids behave as not found, and non-members see no workspace", async () => {
+  test("[P05] another workspace's ids behave as not found, and non-members see no workspace", async ({
+    db,
+    tenants: { a, b },
+    docs,
+    as,
+    syncOne,
+  }) => {
     const j = await syncOne(a, "iso", [
       { kind: "MCP", label: "docs", required: true, tools: ["search"] },
     ]);
-    const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
+    const row = await db.job.findUniqueOrThrow({ where: { id: j.jobId } });
     const { grantId } = await approveJob(as(a, a.ownerId), {
       jobId: j.jobId,
       requestHash: row.requestHash,
@@ -345,13 +397,13 @@ describe("approvals", () => {
     expect(
       await code(
         getAccessReview(
-          { db: t.db, actor: { userId: b.ownerId }, workspaceId: a.workspaceId },
+          { db, actor: { userId: b.ownerId }, workspaceId: a.workspaceId },
           { jobId: j.jobId },
         ),
       ),
     ).toBe("NOT_FOUND");
     // binding a's job to b's connection
-    const foreign = await seedConnection(t.db, keyring, b, {
+    const foreign = await seedConnection(db, keyring, b, {
       kind: "MCP",
       label: "docs",
       tools: [tool("search")],
@@ -368,7 +420,7 @@ describe("approvals", () => {
     ).toBe("NOT_FOUND");
     expect(
       await code(
-        upsertJobsFromConfig(t.db, {
+        upsertJobsFromConfig(db, {
           workspaceId: b.workspaceId,
           repositoryId: a.repositoryId,
           commit: "x",
@@ -376,10 +428,14 @@ describe("approvals", () => {
         }),
       ),
     ).toBe("NOT_FOUND");
-    expect((await t.db.grant.findUniqueOrThrow({ where: { id: grantId } })).revokedAt).toBeNull();
+    expect((await db.grant.findUniqueOrThrow({ where: { id: grantId } })).revokedAt).toBeNull();
   });
 
-  it("setAllowedTools refuses tools the service does not offer", async () => {
+  test("setAllowedTools refuses tools the service does not offer", async ({
+    tenants: { a },
+    docs,
+    as,
+  }) => {
     expect(
       await code(
         setAllowedTools(as(a, a.ownerId), {
@@ -392,8 +448,13 @@ describe("approvals", () => {
 });
 
 describe("repository sync", () => {
-  it("[C04] a changed request needs approval again; unchanged keeps it; removed jobs are REMOVED", async () => {
-    await seedConnection(t.db, keyring, a, {
+  test("[C04] a changed request needs approval again; unchanged keeps it; removed jobs are REMOVED", async ({
+    db,
+    tenants: { a },
+    as,
+    syncOne,
+  }) => {
+    await seedConnection(db, keyring, a, {
       kind: "GITHUB",
       label: "gh",
       tools: [tool("list_commits"), tool("get_commit")],
@@ -404,7 +465,7 @@ describe("repository sync", () => {
     ];
     const created = await syncOne(a, "sync", gh(["list_commits"]));
     expect(created).toMatchObject({ status: "NEEDS_APPROVAL", change: "created" });
-    const row = await t.db.job.findUniqueOrThrow({ where: { id: created.jobId } });
+    const row = await db.job.findUniqueOrThrow({ where: { id: created.jobId } });
     await approveJob(as(a, a.ownerId), { jobId: created.jobId, requestHash: row.requestHash });
 
     const promptOnly = await syncOne(a, "sync", gh(["list_commits"]), { prompt: "new prompt" });
@@ -414,7 +475,7 @@ describe("repository sync", () => {
     const back = await syncOne(a, "sync", gh(["list_commits"]));
     expect(back.status).toBe("NEEDS_APPROVAL"); // a change in between always needs a fresh look
 
-    const removed = await upsertJobsFromConfig(t.db, {
+    const removed = await upsertJobsFromConfig(db, {
       workspaceId: a.workspaceId,
       repositoryId: a.repositoryId,
       commit: "c2",
@@ -424,7 +485,7 @@ describe("repository sync", () => {
       status: "REMOVED",
       change: "removed",
     });
-    const audit = await t.db.auditEvent.findMany({
+    const audit = await db.auditEvent.findMany({
       where: { targetId: created.jobId, actorType: "SYSTEM" },
     });
     expect(audit.map((e) => e.action)).toEqual(

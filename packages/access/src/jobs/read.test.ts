@@ -1,28 +1,26 @@
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { describe, expect } from "vitest";
 import { recordAudit, SYSTEM_SCHEDULER } from "../audit/record.ts";
-import { actorContext, seedJob, seedTenant, type Tenant } from "../testing/index.ts";
+import { actorContext, seedJob, seedTenant } from "../testing/index.ts";
 import { getJob, listJobs } from "./read.ts";
 
-let t: TestDatabase;
-let a: Tenant;
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-});
-afterAll(async () => t?.drop());
+const test = dbTest.extend("tenants", { scope: "file" }, async ({ db }) => ({
+  a: await seedTenant(db, "acme"),
+}));
 
 const now = new Date("2026-03-27T12:00:00Z");
 
 describe("jobs as the screens read them", () => {
-  it("lists the next three fires in the job's time zone and the cron in words", async () => {
-    const jobId = await seedJob(t.db, a);
-    await t.db.job.update({
+  test("lists the next three fires in the job's time zone and the cron in words", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const jobId = await seedJob(db, a);
+    await db.job.update({
       where: { id: jobId },
       data: { schedule: "0 9 * * 1-5", timezone: "Europe/Berlin" },
     });
-    const ctx = { ...actorContext(t.db, a, a.viewerId), now: () => now };
+    const ctx = { ...actorContext(db, a, a.viewerId), now: () => now };
     const job = (await listJobs(ctx, {})).find((j) => j.id === jobId)!;
     // Friday 27 March 2026, then Monday 30 March after the switch to summer time (UTC+2).
     expect(job.nextFireTimes.map((d) => d.toISOString())).toEqual([
@@ -34,10 +32,10 @@ describe("jobs as the screens read them", () => {
     expect((await getJob(ctx, { jobId })).nextFireTimes).toEqual(job.nextFireTimes);
   });
 
-  it("shows no next fires for a paused or unapproved job", async () => {
-    const paused = await seedJob(t.db, a, { enabled: false });
-    const pending = await seedJob(t.db, a, { status: "NEEDS_APPROVAL" });
-    const ctx = actorContext(t.db, a, a.viewerId);
+  test("shows no next fires for a paused or unapproved job", async ({ db, tenants: { a } }) => {
+    const paused = await seedJob(db, a, { enabled: false });
+    const pending = await seedJob(db, a, { status: "NEEDS_APPROVAL" });
+    const ctx = actorContext(db, a, a.viewerId);
     const jobs = await listJobs(ctx, {});
     for (const id of [paused, pending]) {
       const job = jobs.find((j) => j.id === id)!;
@@ -46,11 +44,14 @@ describe("jobs as the screens read them", () => {
     }
   });
 
-  it("shows the fires the scheduler skipped (previous run still going) or missed (it was down)", async () => {
-    const jobId = await seedJob(t.db, a);
+  test("shows the fires the scheduler skipped (previous run still going) or missed (it was down)", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const jobId = await seedJob(db, a);
     // Exactly the row @secondshift/scheduler's handleFire writes when it skips a fire.
     const skip = () =>
-      recordAudit(t.db, {
+      recordAudit(db, {
         workspaceId: a.workspaceId,
         actorType: "SYSTEM",
         actorId: SYSTEM_SCHEDULER,
@@ -62,7 +63,7 @@ describe("jobs as the screens read them", () => {
     await skip();
     await skip();
     // And the row it writes for fires missed while it was down.
-    await recordAudit(t.db, {
+    await recordAudit(db, {
       workspaceId: a.workspaceId,
       actorType: "SYSTEM",
       actorId: SYSTEM_SCHEDULER,
@@ -71,7 +72,7 @@ describe("jobs as the screens read them", () => {
       targetId: jobId,
       outcome: "scheduler_was_down",
     });
-    const ctx = actorContext(t.db, a, a.viewerId);
+    const ctx = actorContext(db, a, a.viewerId);
     const listed = (await listJobs(ctx, {})).find((j) => j.id === jobId)!;
     expect(listed.skippedFires.lastWeek).toBe(3);
     expect(listed.skippedFires.lastAt).toBeInstanceOf(Date);

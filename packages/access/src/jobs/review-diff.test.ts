@@ -1,72 +1,78 @@
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { describe, expect } from "vitest";
 import { deleteConnection } from "../connections/manage.ts";
 import { groupKey, storedRequest } from "../request.ts";
 import { upsertJobsFromConfig } from "../sync-jobs.ts";
-import {
-  job,
-  seedConnection,
-  seedTenant,
-  testKeyring,
-  tool,
-  type Tenant,
-} from "../testing/index.ts";
+import { job, seedConnection, seedTenant, testKeyring, tool } from "../testing/index.ts";
 import { approveJob, revokeGrant } from "./decisions.ts";
 import { getAccessReview } from "./review.ts";
 
-let t: TestDatabase;
-let a: Tenant;
-let docs: string;
-let wiki: string;
 const keyring = testKeyring();
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-  const tools = [tool("search"), tool("create_issue", true), tool("delete_page", true)];
-  const allowed = ["search", "create_issue", "delete_page"];
-  docs = await seedConnection(t.db, keyring, a, { kind: "MCP", label: "docs", tools, allowed });
-  wiki = await seedConnection(t.db, keyring, a, { kind: "MCP", label: "wiki", tools, allowed });
-});
-afterAll(async () => t?.drop());
-
-const owner = () => ({
-  db: t.db,
-  keyring,
-  actor: { userId: a.ownerId },
-  workspaceId: a.workspaceId,
-});
-
-async function sync(tools: Parameters<typeof job>[1], key = "triage") {
-  const result = await upsertJobsFromConfig(t.db, {
+const test = dbTest
+  /** acme, with two MCP connections (docs and wiki) offering and allowing the same tools. */
+  .extend("acme", { scope: "file" }, async ({ db }) => {
+    const a = await seedTenant(db, "acme");
+    const tools = [tool("search"), tool("create_issue", true), tool("delete_page", true)];
+    const allowed = ["search", "create_issue", "delete_page"];
+    const docs = await seedConnection(db, keyring, a, {
+      kind: "MCP",
+      label: "docs",
+      tools,
+      allowed,
+    });
+    const wiki = await seedConnection(db, keyring, a, {
+      kind: "MCP",
+      label: "wiki",
+      tools,
+      allowed,
+    });
+    return { a, docs, wiki };
+  })
+  .extend("owner", ({ db, acme: { a } }) => () => ({
+    db,
+    keyring,
+    actor: { userId: a.ownerId },
     workspaceId: a.workspaceId,
-    repositoryId: a.repositoryId,
-    commit: "c1",
-    jobs: [job(key, tools)],
+  }))
+  .extend(
+    "sync",
+    ({ db, acme: { a } }) =>
+      async (tools: Parameters<typeof job>[1], key = "triage") => {
+        const result = await upsertJobsFromConfig(db, {
+          workspaceId: a.workspaceId,
+          repositoryId: a.repositoryId,
+          commit: "c1",
+          jobs: [job(key, tools)],
+        });
+        return result.jobs[0]!;
+      },
+  )
+  .extend("approve", ({ db, acme: { docs, wiki }, owner }) => async (jobId: string) => {
+    const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });
+    const ids: Record<string, string> = { "MCP:docs": docs, "MCP:wiki": wiki };
+    const groups = storedRequest(row.requestedTools).map(groupKey);
+    return approveJob(owner(), {
+      jobId,
+      requestHash: row.requestHash,
+      bindings: Object.fromEntries(groups.map((key) => [key, ids[key]!])),
+    });
   });
-  return result.jobs[0]!;
-}
-
-async function approve(jobId: string) {
-  const row = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
-  const ids: Record<string, string> = { "MCP:docs": docs, "MCP:wiki": wiki };
-  const groups = storedRequest(row.requestedTools).map(groupKey);
-  return approveJob(owner(), {
-    jobId,
-    requestHash: row.requestHash,
-    bindings: Object.fromEntries(groups.map((key) => [key, ids[key]!])),
-  });
-}
 
 describe("the access review's diff against the last approval", () => {
-  it("a job never approved has no last approval and no changes", async () => {
+  test("a job never approved has no last approval and no changes", async ({ owner, sync }) => {
     const j = await sync([{ kind: "MCP", label: "docs", required: true, tools: ["search"] }]);
     const review = await getAccessReview(owner(), { jobId: j.jobId });
     expect(review.lastApproval).toBeNull();
     expect(review.changes).toEqual([]);
   });
 
-  it("[C04] after a sync widens the request, the review lists exactly what was added, removed and kept", async () => {
+  test("[C04] after a sync widens the request, the review lists exactly what was added, removed and kept", async ({
+    acme: { docs, wiki },
+    owner,
+    sync,
+    approve,
+  }) => {
     const j = await sync([
       { kind: "MCP", label: "docs", required: true, tools: ["search", "delete_page"] },
       { kind: "MCP", label: "wiki", required: false, tools: ["search"] },
@@ -134,7 +140,11 @@ describe("the access review's diff against the last approval", () => {
     ]);
   });
 
-  it("a revoked approval is still the last one the owner gave, and says so", async () => {
+  test("a revoked approval is still the last one the owner gave, and says so", async ({
+    owner,
+    sync,
+    approve,
+  }) => {
     const j = await sync([{ kind: "MCP", label: "docs", required: true, tools: ["search"] }]);
     const { grantId } = await approve(j.jobId);
     await revokeGrant(owner(), { grantId });
@@ -145,22 +155,27 @@ describe("the access review's diff against the last approval", () => {
     expect(review.changes.map((c) => c.change)).toEqual(["unchanged"]);
   });
 
-  it("a group bound to a connection that was deleted since shows the binding change", async () => {
+  test("a group bound to a connection that was deleted since shows the binding change", async ({
+    db,
+    acme: { a },
+    owner,
+    sync,
+  }) => {
     const github = {
       kind: "GITHUB" as const,
       tools: [tool("list_issues")],
       allowed: ["list_issues"],
     };
-    const first = await seedConnection(t.db, keyring, a, { ...github, label: "GitHub one" });
+    const first = await seedConnection(db, keyring, a, { ...github, label: "GitHub one" });
     const request = [
       { kind: "GITHUB" as const, label: null, required: true, tools: ["list_issues"] },
     ];
     const j = await sync(request, "gh");
-    const row = await t.db.job.findUniqueOrThrow({ where: { id: j.jobId } });
+    const row = await db.job.findUniqueOrThrow({ where: { id: j.jobId } });
     await approveJob(owner(), { jobId: j.jobId, requestHash: row.requestHash });
     // Deleting the connection revokes the grant; the only GitHub connection now is another one.
     await deleteConnection(owner(), { connectionId: first });
-    const second = await seedConnection(t.db, keyring, a, { ...github, label: "GitHub two" });
+    const second = await seedConnection(db, keyring, a, { ...github, label: "GitHub two" });
     const review = await getAccessReview(owner(), { jobId: j.jobId });
     expect(review.lastApproval?.revokedAt).toBeInstanceOf(Date);
     expect(review.changes).toEqual([

@@ -2,39 +2,42 @@
 // not found (P05), and a workspace always keeps an owner — also when two owners demote each
 // other at the same moment.
 import { randomUUID } from "node:crypto";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { isAppError } from "@secondshift/errors";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { actorContext, seedTenant, type Tenant } from "../testing/index.ts";
+import { describe, expect } from "vitest";
+import { actorContext, seedTenant } from "../testing/index.ts";
 import { createInvitation, revokeInvitation } from "./invitations.ts";
 import { changeMemberRole, removeMember } from "./manage.ts";
 
-let t: TestDatabase;
-let a: Tenant;
-let outsider: string;
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-  outsider = (await seedTenant(t.db, "other")).ownerId;
-});
-afterAll(async () => t?.drop());
-
-const as = (userId: string) => actorContext(t.db, a, userId);
+const test = dbTest
+  /** acme, and `outsider`: the owner of another workspace. */
+  .extend("tenants", { scope: "file" }, async ({ db }) => {
+    const a = await seedTenant(db, "acme");
+    const outsider = (await seedTenant(db, "other")).ownerId;
+    return { a, outsider };
+  })
+  /** The context `userId` acts in on acme's workspace. */
+  .extend(
+    "as",
+    ({ db, tenants: { a } }) =>
+      (userId: string) =>
+        actorContext(db, a, userId),
+  );
 const outcome = (p: Promise<unknown>) =>
   p.then(
     () => "ok",
     (e: unknown) => (isAppError(e) ? `${e.code}:${e.reason}` : String(e)),
   );
 
-async function workspaceWithOwners(count: number) {
-  const tenant = await seedTenant(t.db, "owners");
+async function workspaceWithOwners(db: Db, count: number) {
+  const tenant = await seedTenant(db, "owners");
   const owners = [tenant.ownerId];
   for (let i = 1; i < count; i++) {
-    const user = await t.db.user.create({
+    const user = await db.user.create({
       data: { email: `owner-${randomUUID()}@x.test`, name: "o", passwordHash: "x" },
     });
-    await t.db.membership.create({
+    await db.membership.create({
       data: { workspaceId: tenant.workspaceId, userId: user.id, role: "OWNER" },
     });
     owners.push(user.id);
@@ -42,31 +45,39 @@ async function workspaceWithOwners(count: number) {
   return { tenant, owners };
 }
 
-const ownerCount = (workspaceId: string) =>
-  t.db.membership.count({ where: { workspaceId, role: "OWNER" } });
+const ownerCount = (db: Db, workspaceId: string) =>
+  db.membership.count({ where: { workspaceId, role: "OWNER" } });
 
 describe("invitations", () => {
-  it("stores only the token's hash, returns the token once, and records the invitation", async () => {
+  test("stores only the token's hash, returns the token once, and records the invitation", async ({
+    db,
+    tenants: { a },
+    as,
+  }) => {
     const email = `New.${randomUUID()}@Example.test`;
     const created = await createInvitation(as(a.ownerId), { email, role: "VIEWER" });
     expect(created.token).toMatch(/^ss_inv_/);
-    const row = await t.db.invitation.findUniqueOrThrow({ where: { id: created.invitationId } });
+    const row = await db.invitation.findUniqueOrThrow({ where: { id: created.invitationId } });
     expect(row.email).toBe(email.toLowerCase());
     expect(Buffer.from(row.tokenHash).toString("latin1")).not.toContain(created.token);
-    const audit = await t.db.auditEvent.findFirst({
+    const audit = await db.auditEvent.findFirst({
       where: { targetId: created.invitationId, action: "invitation.created" },
     });
     expect(audit?.actorId).toBe(a.ownerId);
   });
 
-  it("inviting a member again is a conflict", async () => {
-    const viewer = await t.db.user.findUniqueOrThrow({ where: { id: a.viewerId } });
+  test("inviting a member again is a conflict", async ({ db, tenants: { a }, as }) => {
+    const viewer = await db.user.findUniqueOrThrow({ where: { id: a.viewerId } });
     expect(
       await outcome(createInvitation(as(a.ownerId), { email: viewer.email, role: "ADMIN" })),
     ).toBe("CONFLICT:ALREADY_MEMBER");
   });
 
-  it("[C02][P05] an admin cannot invite or withdraw, an outsider finds no workspace; nothing changes", async () => {
+  test("[C02][P05] an admin cannot invite or withdraw, an outsider finds no workspace; nothing changes", async ({
+    db,
+    tenants: { a, outsider },
+    as,
+  }) => {
     const email = `x-${randomUUID()}@example.test`;
     const pending = await createInvitation(as(a.ownerId), { email: "p@x.test", role: "VIEWER" });
     expect(await outcome(createInvitation(as(a.adminId), { email, role: "OWNER" }))).toMatch(
@@ -81,12 +92,12 @@ describe("invitations", () => {
     expect(
       await outcome(revokeInvitation(as(outsider), { invitationId: pending.invitationId })),
     ).toMatch(/^NOT_FOUND/);
-    expect(await t.db.invitation.count({ where: { email } })).toBe(0);
-    const row = await t.db.invitation.findUniqueOrThrow({ where: { id: pending.invitationId } });
+    expect(await db.invitation.count({ where: { email } })).toBe(0);
+    const row = await db.invitation.findUniqueOrThrow({ where: { id: pending.invitationId } });
     expect(row.revokedAt).toBeNull();
   });
 
-  it("a withdrawn invitation cannot be withdrawn twice", async () => {
+  test("a withdrawn invitation cannot be withdrawn twice", async ({ tenants: { a }, as }) => {
     const created = await createInvitation(as(a.ownerId), { email: "w@x.test", role: "VIEWER" });
     await revokeInvitation(as(a.ownerId), { invitationId: created.invitationId });
     expect(
@@ -96,44 +107,53 @@ describe("invitations", () => {
 });
 
 describe("members", () => {
-  it("the owner changes a role and removes a member, each audited", async () => {
+  test("the owner changes a role and removes a member, each audited", async ({
+    db,
+    tenants: { a },
+    as,
+  }) => {
     await changeMemberRole(as(a.ownerId), { userId: a.viewerId, role: "ADMIN" });
-    const m = await t.db.membership.findFirstOrThrow({
+    const m = await db.membership.findFirstOrThrow({
       where: { workspaceId: a.workspaceId, userId: a.viewerId },
     });
     expect(m.role).toBe("ADMIN");
     await removeMember(as(a.ownerId), { userId: a.viewerId });
-    expect(await t.db.membership.count({ where: { id: m.id } })).toBe(0);
-    const actions = await t.db.auditEvent.findMany({ where: { targetId: m.id } });
+    expect(await db.membership.count({ where: { id: m.id } })).toBe(0);
+    const actions = await db.auditEvent.findMany({ where: { targetId: m.id } });
     expect(actions.map((e) => e.action).sort()).toEqual(["member.removed", "member.role_changed"]);
   });
 
-  it("the last owner can be neither demoted nor removed, not even by themselves", async () => {
-    const { tenant } = await workspaceWithOwners(1);
-    const ctx = actorContext(t.db, tenant, tenant.ownerId);
+  test("the last owner can be neither demoted nor removed, not even by themselves", async ({
+    db,
+  }) => {
+    const { tenant } = await workspaceWithOwners(db, 1);
+    const ctx = actorContext(db, tenant, tenant.ownerId);
     expect(await outcome(changeMemberRole(ctx, { userId: tenant.ownerId, role: "ADMIN" }))).toBe(
       "PRECONDITION_FAILED:LAST_OWNER",
     );
     expect(await outcome(removeMember(ctx, { userId: tenant.ownerId }))).toBe(
       "PRECONDITION_FAILED:LAST_OWNER",
     );
-    expect(await ownerCount(tenant.workspaceId)).toBe(1);
+    expect(await ownerCount(db, tenant.workspaceId)).toBe(1);
   });
 
-  it("two owners demoting each other at once: one succeeds, an owner remains", async () => {
-    const { tenant, owners } = await workspaceWithOwners(2);
+  test("two owners demoting each other at once: one succeeds, an owner remains", async ({ db }) => {
+    const { tenant, owners } = await workspaceWithOwners(db, 2);
     const [first, second] = owners as [string, string];
     const results = await Promise.all([
       outcome(
-        changeMemberRole(actorContext(t.db, tenant, first), { userId: second, role: "VIEWER" }),
+        changeMemberRole(actorContext(db, tenant, first), { userId: second, role: "VIEWER" }),
       ),
-      outcome(removeMember(actorContext(t.db, tenant, second), { userId: first })),
+      outcome(removeMember(actorContext(db, tenant, second), { userId: first })),
     ]);
     expect(results.filter((r) => r === "ok")).toHaveLength(1);
-    expect(await ownerCount(tenant.workspaceId)).toBe(1);
+    expect(await ownerCount(db, tenant.workspaceId)).toBe(1);
   });
 
-  it("[P05] a person of another workspace is not found", async () => {
+  test("[P05] a person of another workspace is not found", async ({
+    tenants: { a, outsider },
+    as,
+  }) => {
     expect(
       await outcome(changeMemberRole(as(a.ownerId), { userId: outsider, role: "VIEWER" })),
     ).toBe("NOT_FOUND:MEMBER_NOT_FOUND");

@@ -1,38 +1,43 @@
 // Model provider keys are write-only: stored encrypted bound to their row (P06), never read
 // back by any use case (C24), replaced but not shown.
 import { decryptField } from "@secondshift/crypto";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { isAppError } from "@secondshift/errors";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { actorContext, seedTenant, testKeyring, type Tenant } from "../testing/index.ts";
+import { describe, expect, vi } from "vitest";
+import { actorContext, seedTenant, testKeyring } from "../testing/index.ts";
 import { listModelProviders } from "./list.ts";
 import { createModelProvider, replaceModelProviderKey, updateModelProvider } from "./manage.ts";
 
-let t: TestDatabase;
-let a: Tenant;
 const keyring = testKeyring();
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-});
-afterAll(async () => t?.drop());
-
-const owner = () => actorContext(t.db, a, a.ownerId, { keyring });
-const stored = async (id: string) => {
-  const row = await t.db.modelProvider.findUniqueOrThrow({ where: { id } });
-  const binding = { workspaceId: a.workspaceId, table: "ModelProvider", rowId: id };
-  return {
-    row,
-    key: await decryptField(keyring, row.apiKeyCiphertext, {
-      ...binding,
-      field: "apiKeyCiphertext",
-    }),
-  };
-};
+const test = dbTest
+  .extend("tenants", { scope: "file" }, async ({ db }) => ({
+    a: await seedTenant(db, "acme"),
+  }))
+  .extend(
+    "owner",
+    ({ db, tenants: { a } }) =>
+      () =>
+        actorContext(db, a, a.ownerId, { keyring }),
+  )
+  /** A provider's row and its key, decrypted as bound to that row. */
+  .extend("stored", ({ db, tenants: { a } }) => async (id: string) => {
+    const row = await db.modelProvider.findUniqueOrThrow({ where: { id } });
+    const binding = { workspaceId: a.workspaceId, table: "ModelProvider", rowId: id };
+    return {
+      row,
+      key: await decryptField(keyring, row.apiKeyCiphertext, {
+        ...binding,
+        field: "apiKeyCiphertext",
+      }),
+    };
+  });
 
 describe("model providers", () => {
-  it("[C24][P06] the key is stored encrypted to its row and no use case returns it", async () => {
+  test("[C24][P06] the key is stored encrypted to its row and no use case returns it", async ({
+    owner,
+    stored,
+  }) => {
     const apiKey = "sk-ant-planted-key-0123456789";
     const { id } = await createModelProvider(owner(), {
       name: "anthropic",
@@ -49,7 +54,10 @@ describe("model providers", () => {
     expect(listed).not.toContain("Ciphertext");
   });
 
-  it("[P06] replacing the key re-encrypts it for the same row; the old key is gone", async () => {
+  test("[P06] replacing the key re-encrypts it for the same row; the old key is gone", async ({
+    owner,
+    stored,
+  }) => {
     const { id } = await createModelProvider(owner(), {
       name: "openai",
       kind: "OPENAI",
@@ -59,14 +67,19 @@ describe("model providers", () => {
     const keyTime = async () =>
       (await listModelProviders(owner(), {})).find((p) => p.id === id)!.keyUpdatedAt.getTime();
     const before = await keyTime();
-    await new Promise((r) => setTimeout(r, 5));
+    // The key's time comes from the clock: let it pass the millisecond of `before`.
+    await vi.waitUntil(() => Date.now() > before, { timeout: 1_000, interval: 1 });
     await replaceModelProviderKey(owner(), { providerId: id, apiKey: "new-key" });
     expect((await stored(id)).key).toBe("new-key");
     // The list says when the key changed (never the key).
     expect(await keyTime()).toBeGreaterThan(before);
   });
 
-  it("one default per workspace; a base URL with credentials is refused", async () => {
+  test("one default per workspace; a base URL with credentials is refused", async ({
+    db,
+    tenants: { a },
+    owner,
+  }) => {
     const make = (name: string) =>
       createModelProvider(owner(), {
         name,
@@ -78,7 +91,7 @@ describe("model providers", () => {
     const first = await make("d1");
     const second = await make("d2");
     await updateModelProvider(owner(), { providerId: first.id, isDefault: true });
-    const defaults = await t.db.modelProvider.findMany({
+    const defaults = await db.modelProvider.findMany({
       where: { workspaceId: a.workspaceId, isDefault: true },
     });
     expect(defaults.map((p) => p.id)).toEqual([first.id]);

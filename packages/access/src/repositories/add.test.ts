@@ -1,8 +1,9 @@
 // Adding a repository: only with a connection of this workspace (P05); the push secret is
 // encrypted bound to the row (P06) and returned once; the first sync is queued.
 import { decryptField } from "@secondshift/crypto";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { describe, expect } from "vitest";
 import {
   actorContext,
   recordingServices,
@@ -14,20 +15,16 @@ import {
 import { addRepository } from "./add.ts";
 import { listRepositories } from "./list.ts";
 
-let t: TestDatabase;
-let a: Tenant;
-let b: Tenant;
 const keyring = testKeyring();
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-  b = await seedTenant(t.db, "other");
+const test = dbTest.extend("tenants", { scope: "file" }, async ({ db }) => {
+  const a = await seedTenant(db, "acme");
+  const b = await seedTenant(db, "other");
+  return { a, b };
 });
-afterAll(async () => t?.drop());
 
-const github = (tenant: Tenant) =>
-  seedConnection(t.db, keyring, tenant, {
+const github = (db: Db, tenant: Tenant) =>
+  seedConnection(db, keyring, tenant, {
     kind: "GITHUB",
     label: "gh",
     tools: [],
@@ -36,16 +33,19 @@ const github = (tenant: Tenant) =>
   });
 
 describe("addRepository", () => {
-  it("[P06] stores the push secret encrypted, returns it once, and queues the first sync", async () => {
+  test("[P06] stores the push secret encrypted, returns it once, and queues the first sync", async ({
+    db,
+    tenants: { a },
+  }) => {
     const services = recordingServices();
-    const ctx = actorContext(t.db, a, a.ownerId, { keyring, services });
+    const ctx = actorContext(db, a, a.ownerId, { keyring, services });
     const added = await addRepository(ctx, {
       cloneUrl: "https://github.com/acme/api.git",
-      connectionId: await github(a),
+      connectionId: await github(db, a),
     });
     expect(added.fullName).toBe("acme/api");
     expect(added.pushPath).toBe(`/webhooks/repositories/${added.id}/push`);
-    const row = await t.db.repository.findUniqueOrThrow({ where: { id: added.id } });
+    const row = await db.repository.findUniqueOrThrow({ where: { id: added.id } });
     const secret = await decryptField(keyring, row.webhookSecretCiphertext!, {
       workspaceId: a.workspaceId,
       table: "Repository",
@@ -59,17 +59,23 @@ describe("addRepository", () => {
     expect(JSON.stringify(await listRepositories(ctx, {}))).not.toContain(added.pushSecret);
   });
 
-  it("[P05] a connection of another workspace is not found and nothing is added", async () => {
-    const ctx = actorContext(t.db, a, a.ownerId, { keyring, services: recordingServices() });
-    const foreign = await github(b);
+  test("[P05] a connection of another workspace is not found and nothing is added", async ({
+    db,
+    tenants: { a, b },
+  }) => {
+    const ctx = actorContext(db, a, a.ownerId, { keyring, services: recordingServices() });
+    const foreign = await github(db, b);
     await expect(
       addRepository(ctx, { cloneUrl: "https://github.com/acme/x.git", connectionId: foreign }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
-    expect(await t.db.repository.count({ where: { fullName: "acme/x" } })).toBe(0);
+    expect(await db.repository.count({ where: { fullName: "acme/x" } })).toBe(0);
   });
 
-  it("a clone URL with credentials or without a repository path is refused", async () => {
-    const ctx = actorContext(t.db, a, a.ownerId, { keyring, services: recordingServices() });
+  test("a clone URL with credentials or without a repository path is refused", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const ctx = actorContext(db, a, a.ownerId, { keyring, services: recordingServices() });
     for (const cloneUrl of ["https://x:token@github.com/acme/y.git", "https://github.com/"])
       await expect(addRepository(ctx, { cloneUrl })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });

@@ -1,24 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { describe, expect } from "vitest";
 import { recordAudit } from "../audit/record.ts";
 import { actorContext, seedJob, seedTenant, type Tenant } from "../testing/index.ts";
 import { getRun, listRuns, MAX_DIFF_CHARS } from "./read.ts";
 
-let t: TestDatabase;
-let a: Tenant;
-let b: Tenant;
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-  b = await seedTenant(t.db, "other");
+const test = dbTest.extend("tenants", { scope: "file" }, async ({ db }) => {
+  const a = await seedTenant(db, "acme");
+  const b = await seedTenant(db, "other");
+  return { a, b };
 });
-afterAll(async () => t?.drop());
 
-async function secondRepository(tenant: Tenant): Promise<string> {
+async function secondRepository(db: Db, tenant: Tenant): Promise<string> {
   const name = `acme/second-${randomUUID().slice(0, 6)}`;
-  const repo = await t.db.repository.create({
+  const repo = await db.repository.create({
     data: {
       workspaceId: tenant.workspaceId,
       fullName: name,
@@ -28,8 +24,8 @@ async function secondRepository(tenant: Tenant): Promise<string> {
   return repo.id;
 }
 
-const run = (jobId: string, data: Record<string, unknown> = {}) =>
-  t.db.run.create({
+const run = (db: Db, a: Tenant, jobId: string, data: Record<string, unknown> = {}) =>
+  db.run.create({
     data: {
       workspaceId: a.workspaceId,
       jobId,
@@ -41,15 +37,18 @@ const run = (jobId: string, data: Record<string, unknown> = {}) =>
   });
 
 describe("runs as the screens read them", () => {
-  it("filters by status, job, repository and queued time, one cursor page at a time", async () => {
-    const jobA = await seedJob(t.db, a);
-    const otherRepo = { workspaceId: a.workspaceId, repositoryId: await secondRepository(a) };
-    const jobB = await seedJob(t.db, otherRepo);
+  test("filters by status, job, repository and queued time, one cursor page at a time", async ({
+    db,
+    tenants: { a, b },
+  }) => {
+    const jobA = await seedJob(db, a);
+    const otherRepo = { workspaceId: a.workspaceId, repositoryId: await secondRepository(db, a) };
+    const jobB = await seedJob(db, otherRepo);
     const day = (d: number) => new Date(Date.UTC(2026, 0, d));
-    for (let d = 1; d <= 6; d++) await run(jobA, { queuedAt: day(d) });
-    await run(jobA, { status: "FAILED", queuedAt: day(3) });
-    await run(jobB, { queuedAt: day(4) });
-    const ctx = actorContext(t.db, a, a.viewerId);
+    for (let d = 1; d <= 6; d++) await run(db, a, jobA, { queuedAt: day(d) });
+    await run(db, a, jobA, { status: "FAILED", queuedAt: day(3) });
+    await run(db, a, jobB, { queuedAt: day(4) });
+    const ctx = actorContext(db, a, a.viewerId);
 
     const ids: string[] = [];
     let cursor: string | undefined;
@@ -74,10 +73,13 @@ describe("runs as the screens read them", () => {
     expect((await listRuns(ctx, { repositoryId: b.repositoryId })).items).toEqual([]);
   });
 
-  it("shows usage against budget, tool calls, timings, the capped diff and every webhook attempt", async () => {
-    const jobId = await seedJob(t.db, a);
+  test("shows usage against budget, tool calls, timings, the capped diff and every webhook attempt", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const jobId = await seedJob(db, a);
     const queuedAt = new Date("2026-02-01T10:00:00Z");
-    const r = await run(jobId, {
+    const r = await run(db, a, jobId, {
       queuedAt,
       startedAt: new Date(queuedAt.getTime() + 1_500),
       finishedAt: new Date(queuedAt.getTime() + 61_500),
@@ -89,7 +91,7 @@ describe("runs as the screens read them", () => {
       [1, "read_file"],
       [3, "mcp__docs__search"],
     ] as const) {
-      await t.db.runEvent.createMany({
+      await db.runEvent.createMany({
         data: [
           { workspaceId: a.workspaceId, runId: r.id, seq, type: "tool_call", payload: { name } },
           {
@@ -102,7 +104,7 @@ describe("runs as the screens read them", () => {
         ],
       });
     }
-    await recordAudit(t.db, {
+    await recordAudit(db, {
       workspaceId: a.workspaceId,
       actorType: "RUN",
       actorId: r.id,
@@ -110,7 +112,7 @@ describe("runs as the screens read them", () => {
       toolName: "search",
       outcome: "ok",
     });
-    const hook = await t.db.webhook.create({
+    const hook = await db.webhook.create({
       data: {
         workspaceId: a.workspaceId,
         name: "ci",
@@ -118,16 +120,16 @@ describe("runs as the screens read them", () => {
         secretCiphertext: new Uint8Array([2]),
       },
     });
-    const delivery = await t.db.webhookDelivery.create({
+    const delivery = await db.webhookDelivery.create({
       data: { workspaceId: a.workspaceId, webhookId: hook.id, runId: r.id, attemptCount: 2 },
     });
     for (const statusCode of [500, 200]) {
-      await t.db.webhookDeliveryAttempt.create({
+      await db.webhookDeliveryAttempt.create({
         data: { workspaceId: a.workspaceId, deliveryId: delivery.id, statusCode, durationMs: 12 },
       });
     }
 
-    const detail = await getRun(actorContext(t.db, a, a.viewerId), { runId: r.id });
+    const detail = await getRun(actorContext(db, a, a.viewerId), { runId: r.id });
     expect(detail.usage).toEqual({
       tokensUsed: 250,
       budgetTokens: 1_000,
@@ -142,25 +144,28 @@ describe("runs as the screens read them", () => {
     expect(detail.deliveries[0]?.attempts.map((x) => x.statusCode)).toEqual([500, 200]);
   });
 
-  it("a run not started yet has no timings beyond its queue time and no diff", async () => {
-    const r = await run(await seedJob(t.db, a), { status: "QUEUED" });
-    const detail = await getRun(actorContext(t.db, a, a.ownerId), { runId: r.id });
+  test("a run not started yet has no timings beyond its queue time and no diff", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const r = await run(db, a, await seedJob(db, a), { status: "QUEUED" });
+    const detail = await getRun(actorContext(db, a, a.ownerId), { runId: r.id });
     expect(detail.timings).toEqual({ waitMs: null, runMs: null, totalMs: null });
     expect(detail.diff).toBeNull();
     expect(detail.deliveries).toEqual([]);
   });
 
-  it("[P05] another workspace's run is not found", async () => {
-    const other = await t.db.run.create({
+  test("[P05] another workspace's run is not found", async ({ db, tenants: { a, b } }) => {
+    const other = await db.run.create({
       data: {
         workspaceId: b.workspaceId,
-        jobId: await seedJob(t.db, b),
+        jobId: await seedJob(db, b),
         trigger: "MANUAL",
         budgetTokens: 1,
       },
     });
-    await expect(
-      getRun(actorContext(t.db, a, a.ownerId), { runId: other.id }),
-    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(getRun(actorContext(db, a, a.ownerId), { runId: other.id })).rejects.toMatchObject(
+      { code: "NOT_FOUND" },
+    );
   });
 });

@@ -1,34 +1,27 @@
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { describe, expect } from "vitest";
 import { getJob } from "../jobs/read.ts";
 import { runNow } from "../jobs/run-now.ts";
 import { insertQueuedRun } from "../runs/queued-run.ts";
-import {
-  actorContext,
-  recordingServices,
-  seedJob,
-  seedTenant,
-  type Tenant,
-} from "../testing/index.ts";
+import { actorContext, recordingServices, seedJob, seedTenant } from "../testing/index.ts";
 import { getWorkspace, updateWorkspace } from "./settings.ts";
 
-let t: TestDatabase;
-let a: Tenant;
+const test = dbTest.extend("tenants", { scope: "file" }, async ({ db }) => ({
+  a: await seedTenant(db, "acme"),
+}));
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db, "acme");
-});
-afterAll(async () => t?.drop());
-
-const budgetOf = async (runId: string) =>
-  (await t.db.run.findUniqueOrThrow({ where: { id: runId } })).budgetTokens;
+const budgetOf = async (db: Db, runId: string) =>
+  (await db.run.findUniqueOrThrow({ where: { id: runId } })).budgetTokens;
 
 describe("workspace settings", () => {
-  it("an owner sets concurrency and the default budget (up to the operator's cap); every member reads them", async () => {
-    const owner = actorContext(t.db, a, a.ownerId);
+  test("an owner sets concurrency and the default budget (up to the operator's cap); every member reads them", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const owner = actorContext(db, a, a.ownerId);
     await updateWorkspace(owner, { maxConcurrentRuns: 4, defaultTokenBudget: 75_000 });
-    expect(await getWorkspace(actorContext(t.db, a, a.viewerId), {})).toMatchObject({
+    expect(await getWorkspace(actorContext(db, a, a.viewerId), {})).toMatchObject({
       maxConcurrentRuns: 4,
       defaultTokenBudget: 75_000,
     });
@@ -39,7 +32,7 @@ describe("workspace settings", () => {
       });
     }
     await expect(
-      updateWorkspace(actorContext(t.db, a, a.adminId), { defaultTokenBudget: 5_000 }),
+      updateWorkspace(actorContext(db, a, a.adminId), { defaultTokenBudget: 5_000 }),
     ).rejects.toMatchObject({ code: "FORBIDDEN" });
     // The operator's RUN_MAX_TOKEN_BUDGET bounds the default as it bounds a job's own budget.
     const capped = { ...owner, maxTokenBudget: 50_000 };
@@ -50,22 +43,25 @@ describe("workspace settings", () => {
     await updateWorkspace(capped, { defaultTokenBudget: 50_000 });
   });
 
-  it("a job without its own budget runs with the workspace default as it stands at each run", async () => {
-    const jobId = await seedJob(t.db, a);
-    await t.db.job.update({ where: { id: jobId }, data: { tokenBudget: null } });
-    const owner = actorContext(t.db, a, a.ownerId, { services: recordingServices() });
+  test("a job without its own budget runs with the workspace default as it stands at each run", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const jobId = await seedJob(db, a);
+    await db.job.update({ where: { id: jobId }, data: { tokenBudget: null } });
+    const owner = actorContext(db, a, a.ownerId, { services: recordingServices() });
     await updateWorkspace(owner, { defaultTokenBudget: 42_000 });
     expect(await getJob(owner, { jobId })).toMatchObject({
       tokenBudget: null,
       effectiveTokenBudget: 42_000,
     });
     const manual = await runNow(owner, { jobId });
-    expect(await budgetOf(manual.runId)).toBe(42_000);
-    await t.db.run.update({ where: { id: manual.runId }, data: { status: "CANCELLED" } });
+    expect(await budgetOf(db, manual.runId)).toBe(42_000);
+    await db.run.update({ where: { id: manual.runId }, data: { status: "CANCELLED" } });
 
     // The scheduler's fire inserts through the same function (handleFire → insertQueuedRun).
     await updateWorkspace(owner, { defaultTokenBudget: 43_000 });
-    const fired = await t.db.$transaction((tx) =>
+    const fired = await db.$transaction((tx) =>
       insertQueuedRun(tx, {
         workspaceId: a.workspaceId,
         jobId,
@@ -77,10 +73,10 @@ describe("workspace settings", () => {
     expect(fired.budgetTokens).toBe(43_000);
   });
 
-  it("a job's own budget wins over the workspace default", async () => {
-    const jobId = await seedJob(t.db, a);
-    const owner = actorContext(t.db, a, a.ownerId, { services: recordingServices() });
+  test("a job's own budget wins over the workspace default", async ({ db, tenants: { a } }) => {
+    const jobId = await seedJob(db, a);
+    const owner = actorContext(db, a, a.ownerId, { services: recordingServices() });
     const { runId } = await runNow(owner, { jobId });
-    expect(await budgetOf(runId)).toBe(10_000);
+    expect(await budgetOf(db, runId)).toBe(10_000);
   });
 });

@@ -9,8 +9,9 @@ import {
   CryptoError,
   type Keyring,
 } from "@secondshift/crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database.ts";
+import { describe, expect } from "vitest";
+import type { Db } from "../client.ts";
+import { dbTest as test } from "../testing/fixtures.ts";
 import { encryptedColumns } from "./encrypted-fields.ts";
 import { ensureKeyCheck } from "./key-check-store.ts";
 import { keyUsage, rotateKeys } from "./rotate-keys.ts";
@@ -19,14 +20,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const newKey = () => new Uint8Array(randomBytes(32));
 const b64 = (k: Uint8Array) => Buffer.from(k).toString("base64");
 
-let t: TestDatabase;
-beforeAll(async () => {
-  t = await createTestDatabase();
-});
-afterAll(() => t.drop());
-
-async function seed(keyring: Keyring, connections: number) {
-  const workspace = await t.db.workspace.create({
+async function seed(db: Db, keyring: Keyring, connections: number) {
+  const workspace = await db.workspace.create({
     data: { slug: `ws-${randomUUID()}`, name: "W" },
   });
   const expected = new Map<string, string>();
@@ -50,10 +45,10 @@ async function seed(keyring: Keyring, connections: number) {
       credentialCiphertext: await encryptField(keyring, secret, binding),
     });
   }
-  await t.db.connection.createMany({ data: rows });
+  await db.connection.createMany({ data: rows });
   const webhookId = randomUUID();
   const url = "https://hooks.example.com/planted-path";
-  await t.db.webhook.create({
+  await db.webhook.create({
     data: {
       id: webhookId,
       workspaceId: workspace.id,
@@ -75,8 +70,8 @@ async function seed(keyring: Keyring, connections: number) {
   return { workspaceId: workspace.id, expected, webhookId, url };
 }
 
-async function readAll(keyring: Keyring, workspaceId: string) {
-  const rows = await t.db.connection.findMany({ where: { workspaceId } });
+async function readAll(db: Db, keyring: Keyring, workspaceId: string) {
+  const rows = await db.connection.findMany({ where: { workspaceId } });
   const out = new Map<string, string>();
   for (const row of rows) {
     out.set(
@@ -93,28 +88,28 @@ async function readAll(keyring: Keyring, workspaceId: string) {
 }
 
 describe("key check at startup", () => {
-  it("[P07] a service with the wrong key refuses to start, and says why", async () => {
-    await t.db.encryptionKeyCheck.deleteMany();
+  test("[P07] a service with the wrong key refuses to start, and says why", async ({ db }) => {
+    await db.encryptionKeyCheck.deleteMany();
     const right = createKeyring(newKey());
-    await ensureKeyCheck(t.db, right);
-    await ensureKeyCheck(t.db, right); // idempotent
-    expect(await t.db.encryptionKeyCheck.count()).toBe(1);
+    await ensureKeyCheck(db, right);
+    await ensureKeyCheck(db, right); // idempotent
+    expect(await db.encryptionKeyCheck.count()).toBe(1);
     const wrong = createKeyring(newKey());
-    const error: unknown = await ensureKeyCheck(t.db, wrong).catch((e: unknown) => e);
+    const error: unknown = await ensureKeyCheck(db, wrong).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CryptoError);
     expect((error as Error).message).toMatch(
       new RegExp(`encrypted with key ${right.currentKeyId}.*Refusing to start`),
     );
-    await t.db.encryptionKeyCheck.deleteMany();
+    await db.encryptionKeyCheck.deleteMany();
   });
 });
 
 describe("rotate-keys", () => {
-  it("[C23] stores every secret only as ciphertext", async () => {
+  test("[C23] stores every secret only as ciphertext", async ({ db }) => {
     const keyring = createKeyring(newKey());
-    const { expected, workspaceId } = await seed(keyring, 3);
+    const { expected, workspaceId } = await seed(db, keyring, 3);
     for (const { table, field } of encryptedColumns) {
-      const rows = await t.db.$queryRawUnsafe<Array<{ v: Uint8Array | null }>>(
+      const rows = await db.$queryRawUnsafe<Array<{ v: Uint8Array | null }>>(
         `SELECT "${field}" AS v FROM "${table}" WHERE "workspaceId" = $1`,
         workspaceId,
       );
@@ -126,21 +121,23 @@ describe("rotate-keys", () => {
     }
   });
 
-  it("re-encrypts everything with the new key and retires the old key's check", async () => {
-    await t.db.connection.deleteMany();
-    await t.db.webhook.deleteMany();
-    await t.db.encryptionKeyCheck.deleteMany();
+  test("re-encrypts everything with the new key and retires the old key's check", async ({
+    db,
+  }) => {
+    await db.connection.deleteMany();
+    await db.webhook.deleteMany();
+    await db.encryptionKeyCheck.deleteMany();
     const oldKey = newKey();
     const old = createKeyring(oldKey);
-    await ensureKeyCheck(t.db, old);
-    const { workspaceId, expected, webhookId, url } = await seed(old, 25);
+    await ensureKeyCheck(db, old);
+    const { workspaceId, expected, webhookId, url } = await seed(db, old, 25);
     const next = createKeyring(newKey(), [oldKey]);
-    const result = await rotateKeys(t.db, next, { batchSize: 7 });
+    const result = await rotateKeys(db, next, { batchSize: 7 });
     expect(result.failed).toEqual([]);
-    expect([...(await keyUsage(t.db)).keys()]).toEqual([next.currentKeyId]);
+    expect([...(await keyUsage(db)).keys()]).toEqual([next.currentKeyId]);
     const onlyNew = createKeyring(next.currentKey);
-    expect(await readAll(onlyNew, workspaceId)).toEqual(expected);
-    const hook = await t.db.webhook.findUniqueOrThrow({ where: { id: webhookId } });
+    expect(await readAll(db, onlyNew, workspaceId)).toEqual(expected);
+    const hook = await db.webhook.findUniqueOrThrow({ where: { id: webhookId } });
     expect(
       await decryptField(onlyNew, hook.urlCiphertext, {
         workspaceId,
@@ -150,23 +147,26 @@ describe("rotate-keys", () => {
       }),
     ).toBe(url);
     // The old key is no longer needed to start; the new one alone passes the key check.
-    await ensureKeyCheck(t.db, onlyNew);
-    await expect(ensureKeyCheck(t.db, old)).rejects.toThrow(/Refusing to start/);
-    expect((await rotateKeys(t.db, next)).rotated).toBe(0);
+    await ensureKeyCheck(db, onlyNew);
+    await expect(ensureKeyCheck(db, old)).rejects.toThrow(/Refusing to start/);
+    expect((await rotateKeys(db, next)).rotated).toBe(0);
   });
 
-  it("survives being killed half-way, then re-run, and loses nothing", async () => {
-    await t.db.connection.deleteMany();
-    await t.db.webhook.deleteMany();
-    await t.db.encryptionKeyCheck.deleteMany();
+  test("survives being killed half-way, then re-run, and loses nothing", async ({
+    db,
+    testDatabase,
+  }) => {
+    await db.connection.deleteMany();
+    await db.webhook.deleteMany();
+    await db.encryptionKeyCheck.deleteMany();
     const oldKey = newKey();
     const old = createKeyring(oldKey);
-    await ensureKeyCheck(t.db, old);
-    const { workspaceId, expected } = await seed(old, 600);
+    await ensureKeyCheck(db, old);
+    const { workspaceId, expected } = await seed(db, old, 600);
     const currentKey = newKey();
     const env = {
       ...process.env,
-      DATABASE_URL: t.url,
+      DATABASE_URL: testDatabase.url,
       SECONDSHIFT_ENCRYPTION_KEY: b64(currentKey),
       SECONDSHIFT_PREVIOUS_ENCRYPTION_KEYS: b64(oldKey),
       ROTATE_BATCH_SIZE: "5",
@@ -190,15 +190,15 @@ describe("rotate-keys", () => {
           : fail(new Error(`rotation finished before it was killed (${signal})`)),
       );
     });
-    const midway = await keyUsage(t.db);
+    const midway = await keyUsage(db);
     const next = createKeyring(currentKey, [oldKey]);
     expect(midway.get(next.currentKeyId)).toBeGreaterThan(0);
     expect(midway.get(old.currentKeyId)).toBeGreaterThan(0);
     // While data still uses the old key, a service with only the new key must refuse to start.
-    await expect(ensureKeyCheck(t.db, createKeyring(currentKey))).rejects.toThrow(
+    await expect(ensureKeyCheck(db, createKeyring(currentKey))).rejects.toThrow(
       /Refusing to start/,
     );
-    expect(await readAll(next, workspaceId)).toEqual(expected);
+    expect(await readAll(db, next, workspaceId)).toEqual(expected);
 
     // Second run completes.
     const exitCode = await new Promise<number | null>((done) => {
@@ -206,30 +206,32 @@ describe("rotate-keys", () => {
       child.on("exit", done);
     });
     expect(exitCode).toBe(0);
-    expect([...(await keyUsage(t.db)).keys()]).toEqual([next.currentKeyId]);
-    expect(await readAll(createKeyring(currentKey), workspaceId)).toEqual(expected);
-    await ensureKeyCheck(t.db, createKeyring(currentKey));
+    expect([...(await keyUsage(db)).keys()]).toEqual([next.currentKeyId]);
+    expect(await readAll(db, createKeyring(currentKey), workspaceId)).toEqual(expected);
+    await ensureKeyCheck(db, createKeyring(currentKey));
   });
 
-  it("reports a row it cannot decrypt, keeps it, and keeps requiring the old key", async () => {
-    await t.db.connection.deleteMany();
-    await t.db.webhook.deleteMany();
-    await t.db.encryptionKeyCheck.deleteMany();
+  test("reports a row it cannot decrypt, keeps it, and keeps requiring the old key", async ({
+    db,
+  }) => {
+    await db.connection.deleteMany();
+    await db.webhook.deleteMany();
+    await db.encryptionKeyCheck.deleteMany();
     const oldKey = newKey();
     const old = createKeyring(oldKey);
-    await ensureKeyCheck(t.db, old);
-    const { expected } = await seed(old, 3);
+    await ensureKeyCheck(db, old);
+    const { expected } = await seed(db, old, 3);
     const [victim] = [...expected.keys()];
-    const row = await t.db.connection.findUniqueOrThrow({ where: { id: victim! } });
+    const row = await db.connection.findUniqueOrThrow({ where: { id: victim! } });
     const tampered = Uint8Array.from(row.credentialCiphertext!);
     tampered[tampered.length - 1] = (tampered[tampered.length - 1] ?? 0) ^ 1;
-    await t.db.connection.update({
+    await db.connection.update({
       where: { id: victim! },
       data: { credentialCiphertext: tampered },
     });
-    const result = await rotateKeys(t.db, createKeyring(newKey(), [oldKey]));
+    const result = await rotateKeys(db, createKeyring(newKey(), [oldKey]));
     expect(result.rotated).toBe(4);
     expect(result.failed.map((f) => f.rowId)).toEqual([victim]);
-    expect(await t.db.encryptionKeyCheck.count()).toBe(2);
+    expect(await db.encryptionKeyCheck.count()).toBe(2);
   });
 });
