@@ -209,7 +209,8 @@ describe("rotate-keys", () => {
     expect([...(await keyUsage(db)).keys()]).toEqual([next.currentKeyId]);
     expect(await readAll(db, createKeyring(currentKey), workspaceId)).toEqual(expected);
     await ensureKeyCheck(db, createKeyring(currentKey));
-  });
+    // Two tsx processes (10–30 s on a loaded 2-core machine, suites running side by side).
+  }, 90_000);
 
   test("reports a row it cannot decrypt, keeps it, and keeps requiring the old key", async ({
     db,
