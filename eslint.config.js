@@ -37,6 +37,14 @@ export default tseslint.config(
     },
   },
   {
+    // The Node-side workspaces share one TypeScript program (tsconfig.typecheck.json, as the
+    // typecheck does): one lint process then computes types once, not once per workspace.
+    files: ["apps/gateway/**", "apps/worker/**", "packages/**", "e2e/**", "deploy/**"],
+    languageOptions: {
+      parserOptions: { projectService: false, project: "./tsconfig.typecheck.json" },
+    },
+  },
+  {
     // The web app's pages are their own TypeScript project (DOM, JSX and Next's global types,
     // which the Node side must not see): apps/web/tsconfig.next.json.
     files: [
