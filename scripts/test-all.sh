@@ -80,7 +80,7 @@ build_images >"$results/images.log" 2>&1 &
 images_pid=$!
 
 phase "typecheck" npm run typecheck --silent; echo $? >"$results/typecheck.status"
-phase "lint" npx turbo run lint --output-logs=errors-only; echo $? >"$results/lint.status"
+phase "lint" npm run lint --silent; echo $? >"$results/lint.status"
 phase "format" npx prettier --check . --log-level warn; echo $? >"$results/format.status"
 
 wait "$images_pid"
