@@ -12,19 +12,35 @@ import {
   createWebhook,
 } from "@secondshift/access";
 import { seedTenant, testKeyring, type Tenant } from "@secondshift/access/testing";
-import { encryptedColumns, type Pool } from "@secondshift/db";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { encryptedColumns, type Db, type Pool } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { SecretMasker } from "@secondshift/logging";
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { refreshUnderLock } from "./oauth-refresh.ts";
 import { tokenEndpointRefresher } from "./secrets.ts";
 import { startFakeOAuthServer, type FakeOAuthServer } from "./testing/oauth-server.ts";
 
 const keyring = testKeyring();
-let t: TestDatabase;
-let a: Tenant;
-let oauth: FakeOAuthServer;
+
+const test = dbTest
+  .extend("tenant", { scope: "file" }, ({ db }) => seedTenant(db))
+  /** A loopback OAuth token endpoint. */
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  .extend("oauth", { scope: "file" }, async ({}, { onCleanup }) => {
+    const oauth = await startFakeOAuthServer(3600);
+    onCleanup(() => oauth.stop());
+    return oauth;
+  })
+  /** The workspace owner's actor context for the owner's use cases. */
+  .extend("owner", { scope: "file" }, ({ db, tenant }) => ({
+    db,
+    keyring,
+    actor: { userId: tenant.ownerId },
+    workspaceId: tenant.workspaceId,
+  }));
+
+type Owner = Parameters<typeof createConnection>[0];
 
 /** Every plaintext written below, by what it is. */
 const planted = new Map<string, string>();
@@ -63,30 +79,23 @@ async function scanDatabase(pool: Pool, needles: ReadonlyMap<string, string>): P
   return hits;
 }
 
-const owner = () => ({
-  db: t.db,
-  keyring,
-  actor: { userId: a.ownerId },
-  workspaceId: a.workspaceId,
-});
-
 /** Connections of every auth kind through the owner's use case. */
-async function writeConnections(): Promise<string> {
+async function writeConnections(owner: Owner, oauth: FakeOAuthServer): Promise<string> {
   const base = { kind: "MCP" as const, endpoint: "https://mcp.example.com/mcp" };
-  await createConnection(owner(), {
+  await createConnection(owner, {
     ...base,
     label: "bearer",
     authType: "BEARER",
     credential: plant("bearer credential"),
   });
-  await createConnection(owner(), {
+  await createConnection(owner, {
     ...base,
     label: "header",
     authType: "HEADER",
     authHeaderName: "X-Api-Key",
     credential: plant("header credential"),
   });
-  await createConnection(owner(), {
+  await createConnection(owner, {
     kind: "GITHUB",
     label: "github",
     endpoint: "https://api.github.com",
@@ -97,7 +106,7 @@ async function writeConnections(): Promise<string> {
   });
   const refreshToken = plant("OAuth refresh token (connect)");
   oauth.valid.add(refreshToken);
-  const { id } = await createConnection(owner(), {
+  const { id } = await createConnection(owner, {
     ...base,
     label: "oauth",
     authType: "OAUTH",
@@ -112,16 +121,19 @@ async function writeConnections(): Promise<string> {
 }
 
 /** The broker's writer of refreshed OAuth tokens, against the loopback token endpoint. */
-async function refreshOAuth(connectionId: string): Promise<void> {
+async function refreshOAuth(
+  { db, tenant, oauth }: { db: Db; tenant: Tenant; oauth: FakeOAuthServer },
+  connectionId: string,
+): Promise<void> {
   const fresh = await refreshUnderLock(
     {
-      db: t.db,
+      db,
       keyring,
       masker: new SecretMasker(),
       refresher: tokenEndpointRefresher(fetch),
       now: () => new Date(),
     },
-    { workspaceId: a.workspaceId, connectionId },
+    { workspaceId: tenant.workspaceId, connectionId },
     { stale: planted.get("OAuth access token (connect)") ?? null, rejected: false },
     AbortSignal.timeout(5_000),
   );
@@ -137,9 +149,9 @@ async function refreshOAuth(connectionId: string): Promise<void> {
  * push secret. When `@secondshift/access` gains them, call them here instead.
  */
 /** Provider key, webhook URL and secret, repository push secret: each through its use case. */
-async function writeOtherSecrets(): Promise<void> {
+async function writeOtherSecrets(owner: Owner): Promise<void> {
   const ctx = {
-    ...owner(),
+    ...owner,
     services: {
       enqueueRun: () => Promise.resolve(),
       syncSchedules: () => Promise.resolve(),
@@ -163,51 +175,51 @@ async function writeOtherSecrets(): Promise<void> {
   planted.set("repository push secret", repository.pushSecret);
 }
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db);
-  oauth = await startFakeOAuthServer(3600);
-});
-afterAll(async () => {
-  await oauth?.stop();
-  await t?.drop();
-});
-
 describe("credentials at rest", () => {
-  it("[C23] no credential of any kind is stored in the clear or base64-encoded, in any column", async () => {
-    const oauthConnection = await writeConnections();
-    await refreshOAuth(oauthConnection);
-    await writeOtherSecrets();
+  test("[C23] no credential of any kind is stored in the clear or base64-encoded, in any column", async ({
+    db,
+    testDatabase,
+    tenant,
+    oauth,
+    owner,
+  }) => {
+    const oauthConnection = await writeConnections(owner, oauth);
+    await refreshOAuth({ db, tenant, oauth }, oauthConnection);
+    await writeOtherSecrets(owner);
 
     // Every ciphertext column holds a value written above: a new secret column fails this test
     // until it is written here too.
     for (const { table, field } of encryptedColumns) {
-      const { rows } = await t.pool.query<{ n: string }>(
+      const { rows } = await testDatabase.pool.query<{ n: string }>(
         `SELECT count(*) AS n FROM "${table}" WHERE "${field}" IS NOT NULL`,
       );
       expect(Number(rows[0]?.n), `${table}.${field} written`).toBeGreaterThan(0);
     }
     expect(planted.size).toBeGreaterThanOrEqual(11);
-    expect(await scanDatabase(t.pool, planted)).toEqual([]);
+    expect(await scanDatabase(testDatabase.pool, planted)).toEqual([]);
   });
 
-  it("[C23] the scan finds a secret put in a plaintext JSON setting, also base64-encoded", async () => {
+  test("[C23] the scan finds a secret put in a plaintext JSON setting, also base64-encoded", async ({
+    db,
+    testDatabase,
+    owner,
+  }) => {
     const canary = new Map([["canary", `canary-${randomUUID()}`]]);
-    const { id } = await createConnection(owner(), {
+    const { id } = await createConnection(owner, {
       kind: "HTTP",
       label: "leaky",
       endpoint: "https://api.example.com",
       authType: "NONE",
       settings: { note: Buffer.from(canary.get("canary")!).toString("base64") },
     });
-    const before = await scanDatabase(t.pool, canary);
+    const before = await scanDatabase(testDatabase.pool, canary);
     expect(before).toContain("Connection.settings: canary (base64)");
     expect(before.filter((hit) => !hit.startsWith("Connection.settings:"))).toEqual([]);
-    await t.db.connection.update({
+    await db.connection.update({
       where: { id },
       data: { oauthConfig: { clientSecret: canary.get("canary") } },
     });
-    expect(await scanDatabase(t.pool, canary)).toContain(
+    expect(await scanDatabase(testDatabase.pool, canary)).toContain(
       "Connection.oauthConfig: canary (plaintext)",
     );
   });

@@ -13,14 +13,13 @@ import {
   seedTenant,
   testKeyring,
   tool,
-  type Tenant,
 } from "@secondshift/access/testing";
 import { decryptField } from "@secondshift/crypto";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { AppError } from "@secondshift/errors";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import { Registry } from "prom-client";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect } from "vitest";
 import { openCall } from "./access-state.ts";
 import { recordAudit } from "./audit.ts";
 import { createBroker, type BrokerOptions, type BrokerRun } from "./broker.ts";
@@ -38,8 +37,6 @@ const searchSchema = {
   required: ["q"],
 };
 
-let t: TestDatabase;
-let a: Tenant;
 const keyring = testKeyring();
 const mcp = fakeConnector("MCP", ({ args, secrets }) => ({
   content: [
@@ -60,93 +57,142 @@ const github = fakeConnector("GITHUB", ({ args, options }) => {
 });
 const sink = createMemorySink();
 const masker = new SecretMasker();
-let broker: ReturnType<typeof createBroker>;
-let brokerOptions: BrokerOptions;
 
-async function startRun(
-  key: string,
-  label = "docs",
-  tools = ["search", "echo"],
-): Promise<BrokerRun> {
-  const { jobs } = await upsertJobsFromConfig(t.db, {
-    workspaceId: a.workspaceId,
-    repositoryId: a.repositoryId,
-    commit: "c1",
-    jobs: [job(key, [{ kind: "MCP", label, required: true, tools }])],
-  });
-  const jobId = jobs[0]!.jobId;
-  const row = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
-  // The owner binds the group to the connection of that label (C01: a label alone binds nothing).
-  const connection = await t.db.connection.findFirst({
-    where: { workspaceId: a.workspaceId, kind: "MCP", label, deletedAt: null },
-  });
-  await approveJob(
-    { db: t.db, actor: { userId: a.ownerId }, workspaceId: a.workspaceId },
-    {
-      jobId,
-      requestHash: row.requestHash,
-      ...(connection ? { bindings: { [`MCP:${label}`]: connection.id } } : {}),
-    },
-  );
-  const runId = await createRun(t.db, a.workspaceId, jobId);
-  await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
-  return { id: runId, workspaceId: a.workspaceId, jobId, repositoryFullName: "acme/app" };
-}
-
-const owner = () => ({ db: t.db, actor: { userId: a.ownerId }, workspaceId: a.workspaceId });
-const audits = (runId: string) =>
-  t.db.auditEvent.findMany({ where: { actorId: runId }, orderBy: { createdAt: "asc" } });
-
-/** A refusal: the reason, no connector call, exactly one audit row for the call. */
-async function expectRefused(run: BrokerRun, name: string, args: unknown, reason: string) {
-  const before = (await audits(run.id)).length;
-  const calls = mcp.calls.length + github.calls.length;
-  const error = await broker.call(run, name, args).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(isToolCallError(error) ? error.reason : error).toBe(reason);
-  expect(mcp.calls.length + github.calls.length).toBe(calls);
-  const after = await audits(run.id);
-  expect(after).toHaveLength(before + 1);
-  expect(after.at(-1)?.outcome).toBe(reason);
-  return error as Error;
-}
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db);
-  const tools = [
-    tool("search", false, searchSchema),
-    tool("echo", false, searchSchema),
-    tool("write", true),
-  ];
-  await seedConnection(t.db, keyring, a, {
-    kind: "MCP",
-    label: "docs",
-    tools,
-    allowed: ["search", "echo", "write"],
-    credential: CREDENTIAL,
-  });
-  brokerOptions = {
-    db: t.db,
-    pool: t.pool,
+const test = dbTest
+  /** The workspace of the file's runs, with an MCP connection labelled "docs". */
+  .extend("tenant", { scope: "file" }, async ({ db }) => {
+    const tenant = await seedTenant(db);
+    const tools = [
+      tool("search", false, searchSchema),
+      tool("echo", false, searchSchema),
+      tool("write", true),
+    ];
+    await seedConnection(db, keyring, tenant, {
+      kind: "MCP",
+      label: "docs",
+      tools,
+      allowed: ["search", "echo", "write"],
+      credential: CREDENTIAL,
+    });
+    return tenant;
+  })
+  .extend("brokerOptions", { scope: "file" }, ({ testDatabase }): BrokerOptions => ({
+    db: testDatabase.db,
+    pool: testDatabase.pool,
     keyring,
     connectors: { MCP: mcp.connector, GITHUB: github.connector },
     logger: createLogger({ name: "t", destination: sink.stream, masker }),
     masker,
     limits,
-  };
-  broker = createBroker(brokerOptions);
-});
-afterAll(async () => t?.drop());
+  }))
+  .extend("broker", { scope: "file" }, ({ brokerOptions }) => createBroker(brokerOptions))
+  .extend(
+    "startRun",
+    { scope: "file" },
+    ({ db, tenant }) =>
+      async (key: string, label = "docs", tools = ["search", "echo"]): Promise<BrokerRun> => {
+        const { jobs } = await upsertJobsFromConfig(db, {
+          workspaceId: tenant.workspaceId,
+          repositoryId: tenant.repositoryId,
+          commit: "c1",
+          jobs: [job(key, [{ kind: "MCP", label, required: true, tools }])],
+        });
+        const jobId = jobs[0]!.jobId;
+        const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });
+        // The owner binds the group to the connection of that label (C01: a label alone binds nothing).
+        const connection = await db.connection.findFirst({
+          where: { workspaceId: tenant.workspaceId, kind: "MCP", label, deletedAt: null },
+        });
+        await approveJob(
+          { db, actor: { userId: tenant.ownerId }, workspaceId: tenant.workspaceId },
+          {
+            jobId,
+            requestHash: row.requestHash,
+            ...(connection ? { bindings: { [`MCP:${label}`]: connection.id } } : {}),
+          },
+        );
+        const runId = await createRun(db, tenant.workspaceId, jobId);
+        await freezePlan(db, { workspaceId: tenant.workspaceId, runId });
+        return {
+          id: runId,
+          workspaceId: tenant.workspaceId,
+          jobId,
+          repositoryFullName: "acme/app",
+        };
+      },
+  )
+  /** The workspace owner's actor context. */
+  .extend("owner", { scope: "file" }, ({ db, tenant }) => ({
+    db,
+    actor: { userId: tenant.ownerId },
+    workspaceId: tenant.workspaceId,
+  }))
+  .extend(
+    "audits",
+    { scope: "file" },
+    ({ db }) =>
+      (runId: string) =>
+        db.auditEvent.findMany({ where: { actorId: runId }, orderBy: { createdAt: "asc" } }),
+  )
+  /** The outcome of each of a run's audit rows, and whether it has a duration. */
+  .extend(
+    "outcomes",
+    { scope: "file" },
+    ({ audits }) =>
+      async (runId: string) =>
+        (await audits(runId)).map((r) => [r.outcome, r.durationMs === null ? null : "ms"]),
+  )
+  /** A refusal: the reason, no connector call, exactly one audit row for the call. */
+  .extend(
+    "expectRefused",
+    { scope: "file" },
+    ({ broker, audits }) =>
+      async (run: BrokerRun, name: string, args: unknown, reason: string) => {
+        const before = (await audits(run.id)).length;
+        const calls = mcp.calls.length + github.calls.length;
+        const error = await broker.call(run, name, args).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(isToolCallError(error) ? error.reason : error).toBe(reason);
+        expect(mcp.calls.length + github.calls.length).toBe(calls);
+        const after = await audits(run.id);
+        expect(after).toHaveLength(before + 1);
+        expect(after.at(-1)?.outcome).toBe(reason);
+        return error as Error;
+      },
+  )
+  /** A test-only trigger refuses audit writes of chosen runs (INSERT or UPDATE). */
+  .extend("refuseAudit", { scope: "file" }, async ({ db }) => {
+    await db.$executeRawUnsafe(
+      `CREATE TABLE IF NOT EXISTS audit_refused (run_id text NOT NULL, op text NOT NULL)`,
+    );
+    await db.$executeRawUnsafe(`
+      CREATE OR REPLACE FUNCTION audit_refused_check() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM audit_refused WHERE run_id = NEW."actorId" AND op = TG_OP) THEN
+          RAISE EXCEPTION 'audit write refused by the test';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await db.$executeRawUnsafe(`
+      CREATE OR REPLACE TRIGGER audit_refused BEFORE INSERT OR UPDATE ON "AuditEvent"
+      FOR EACH ROW EXECUTE FUNCTION audit_refused_check()`);
+    return (runId: string, op: "INSERT" | "UPDATE") =>
+      db.$executeRawUnsafe(`INSERT INTO audit_refused VALUES ($1, $2)`, runId, op);
+  });
+
 beforeEach(() => {
   mcp.calls.length = 0;
   github.calls.length = 0;
 });
 
 describe("broker", () => {
-  it("calls the connector with the decrypted credential and returns untrusted data; one audit row", async () => {
+  test("calls the connector with the decrypted credential and returns untrusted data; one audit row", async ({
+    broker,
+    startRun,
+    audits,
+  }) => {
     const run = await startRun("happy");
     const result = await broker.call(run, "search", { q: "x" });
     expect(result).toMatchObject({
@@ -170,7 +216,11 @@ describe("broker", () => {
     });
   });
 
-  it("[C18] refuses a tool that is not in the plan, its case variants and look-alikes", async () => {
+  test("[C18] refuses a tool that is not in the plan, its case variants and look-alikes", async ({
+    startRun,
+    audits,
+    expectRefused,
+  }) => {
     const run = await startRun("c18");
     for (const name of [
       "write",
@@ -189,7 +239,11 @@ describe("broker", () => {
     expect((await audits(run.id)).every((row) => row.toolName === null)).toBe(true);
   });
 
-  it("[C19] refuses arguments that break the schema: type, extra property, oversize, coercion", async () => {
+  test("[C19] refuses arguments that break the schema: type, extra property, oversize, coercion", async ({
+    db,
+    startRun,
+    expectRefused,
+  }) => {
     const run = await startRun("c19");
     await expectRefused(run, "search", { q: 1 }, "INVALID_ARGUMENTS");
     await expectRefused(run, "search", { q: "x", evil: true }, "INVALID_ARGUMENTS");
@@ -205,25 +259,38 @@ describe("broker", () => {
     await expectRefused(run, "search", {}, "INVALID_ARGUMENTS");
     await expectRefused(run, "search", [], "INVALID_ARGUMENTS");
     await expectRefused(run, "search", null, "INVALID_ARGUMENTS");
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("RUNNING");
+    expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("RUNNING");
   });
 
-  it("[C06] revoking the grant mid-run refuses the next call and marks the run; every later call fails", async () => {
+  test("[C06] revoking the grant mid-run refuses the next call and marks the run; every later call fails", async ({
+    db,
+    broker,
+    startRun,
+    owner,
+    expectRefused,
+  }) => {
     const run = await startRun("c06-grant");
     await broker.call(run, "search", { q: "x" });
-    const grant = await t.db.grant.findFirstOrThrow({
+    const grant = await db.grant.findFirstOrThrow({
       where: { jobId: run.jobId, revokedAt: null },
     });
-    await revokeGrant(owner(), { grantId: grant.id });
+    await revokeGrant(owner, { grantId: grant.id });
     await expectRefused(run, "search", { q: "x" }, "GRANT_REVOKED");
-    const row = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    const row = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(row.status).toBe("REVOKED");
     expect(row.error).toContain("revoked");
     await expectRefused(run, "search", { q: "x" }, "RUN_NOT_ACTIVE");
   });
 
-  it("[C06] removing a tool from the connection's allowed list refuses the next call and marks the run", async () => {
-    const conn = await seedConnection(t.db, keyring, a, {
+  test("[C06] removing a tool from the connection's allowed list refuses the next call and marks the run", async ({
+    db,
+    tenant,
+    broker,
+    startRun,
+    owner,
+    expectRefused,
+  }) => {
+    const conn = await seedConnection(db, keyring, tenant, {
       kind: "MCP",
       label: "allowed",
       tools: [tool("search", false, searchSchema), tool("echo")],
@@ -231,13 +298,20 @@ describe("broker", () => {
     });
     const run = await startRun("c06-tool", "allowed");
     await broker.call(run, "search", { q: "x" });
-    await setAllowedTools(owner(), { connectionId: conn, tools: ["echo"] });
+    await setAllowedTools(owner, { connectionId: conn, tools: ["echo"] });
     await expectRefused(run, "search", { q: "x" }, "TOOL_NOT_ALLOWED");
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
+    expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
   });
 
-  it("[C06] deleting the connection refuses the next call and marks the run", async () => {
-    const conn = await seedConnection(t.db, keyring, a, {
+  test("[C06] deleting the connection refuses the next call and marks the run", async ({
+    db,
+    tenant,
+    broker,
+    startRun,
+    owner,
+    expectRefused,
+  }) => {
+    const conn = await seedConnection(db, keyring, tenant, {
       kind: "MCP",
       label: "gone",
       tools: [tool("search", false, searchSchema), tool("echo")],
@@ -245,17 +319,22 @@ describe("broker", () => {
     });
     const run = await startRun("c06-conn", "gone");
     await broker.call(run, "search", { q: "x" });
-    await deleteConnection(owner(), { connectionId: conn });
+    await deleteConnection(owner, { connectionId: conn });
     // Deleting a connection also revokes the grants that use it, so the grant check refuses first.
     await expectRefused(run, "search", { q: "x" }, "GRANT_REVOKED");
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
+    expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
   });
 
-  it("[C04] a request changed in the repository mid-run refuses the next call", async () => {
+  test("[C04] a request changed in the repository mid-run refuses the next call", async ({
+    db,
+    tenant,
+    startRun,
+    expectRefused,
+  }) => {
     const run = await startRun("c04");
-    await upsertJobsFromConfig(t.db, {
-      workspaceId: a.workspaceId,
-      repositoryId: a.repositoryId,
+    await upsertJobsFromConfig(db, {
+      workspaceId: tenant.workspaceId,
+      repositoryId: tenant.repositoryId,
       commit: "c2",
       jobs: [
         job("c04", [
@@ -266,8 +345,14 @@ describe("broker", () => {
     await expectRefused(run, "search", { q: "x" }, "REQUEST_CHANGED");
   });
 
-  it("[C22] passes the job's repository as scope; a call naming another repository is refused and audited", async () => {
-    await seedConnection(t.db, keyring, a, {
+  test("[C22] passes the job's repository as scope; a call naming another repository is refused and audited", async ({
+    db,
+    tenant,
+    broker,
+    owner,
+    audits,
+  }) => {
+    await seedConnection(db, keyring, tenant, {
       kind: "GITHUB",
       label: "gh",
       tools: [
@@ -280,20 +365,25 @@ describe("broker", () => {
       allowed: ["list_commits"],
       credential: "ghp_planted_token_123456",
     });
-    const { jobs } = await upsertJobsFromConfig(t.db, {
-      workspaceId: a.workspaceId,
-      repositoryId: a.repositoryId,
+    const { jobs } = await upsertJobsFromConfig(db, {
+      workspaceId: tenant.workspaceId,
+      repositoryId: tenant.repositoryId,
       commit: "c1",
       jobs: [
         job("c22", [{ kind: "GITHUB", label: null, required: true, tools: ["list_commits"] }]),
       ],
     });
     const jobId = jobs[0]!.jobId;
-    const hash = (await t.db.job.findUniqueOrThrow({ where: { id: jobId } })).requestHash;
-    await approveJob(owner(), { jobId, requestHash: hash });
-    const runId = await createRun(t.db, a.workspaceId, jobId);
-    await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
-    const run = { id: runId, workspaceId: a.workspaceId, jobId, repositoryFullName: "acme/app" };
+    const hash = (await db.job.findUniqueOrThrow({ where: { id: jobId } })).requestHash;
+    await approveJob(owner, { jobId, requestHash: hash });
+    const runId = await createRun(db, tenant.workspaceId, jobId);
+    await freezePlan(db, { workspaceId: tenant.workspaceId, runId });
+    const run = {
+      id: runId,
+      workspaceId: tenant.workspaceId,
+      jobId,
+      repositoryFullName: "acme/app",
+    };
     expect((await broker.call(run, "list_commits", { repo: "acme/app" })).content[0]?.text).toBe(
       "commits",
     );
@@ -310,7 +400,12 @@ describe("broker", () => {
     expect(rows.map((r) => r.outcome)).toEqual(["ok", "OUT_OF_SCOPE"]);
   });
 
-  it("[C25] credentials never appear in audit rows, results, errors or logs", async () => {
+  test("[C25] credentials never appear in audit rows, results, errors or logs", async ({
+    db,
+    testDatabase,
+    broker,
+    startRun,
+  }) => {
     const run = await startRun("c25");
     const echoed = await broker.call(run, "echo", { q: "x", echo: "yes" }).catch((e: unknown) => e);
     // echo's schema has no `echo` property: refused before any decryption
@@ -327,8 +422,8 @@ describe("broker", () => {
     }));
     const logger = createLogger({ name: "t", destination: sink.stream, masker });
     const echoBroker = createBroker({
-      db: t.db,
-      pool: t.pool,
+      db: db,
+      pool: testDatabase.pool,
       keyring,
       connectors: { MCP: echo.connector },
       logger,
@@ -338,8 +433,8 @@ describe("broker", () => {
     const result = await echoBroker.call(run, "search", { q: "x" });
     expect(JSON.stringify(result)).not.toContain(CREDENTIAL);
     const leakyBroker = createBroker({
-      db: t.db,
-      pool: t.pool,
+      db: db,
+      pool: testDatabase.pool,
       keyring,
       connectors: { MCP: leaky.connector },
       logger,
@@ -353,19 +448,24 @@ describe("broker", () => {
     expect(`${error.message} ${JSON.stringify(error)} ${error.stack ?? ""}`).not.toContain(
       CREDENTIAL,
     );
-    const rows = await t.db.auditEvent.findMany();
+    const rows = await db.auditEvent.findMany();
     expect(JSON.stringify(rows)).not.toContain(CREDENTIAL);
     expect(sink.text()).not.toContain(CREDENTIAL);
   });
 
-  it("[C29] audit rows hold ids, tool, connection, outcome and duration — never argument or result text", async () => {
+  test("[C29] audit rows hold ids, tool, connection, outcome and duration — never argument or result text", async ({
+    db,
+    broker,
+    startRun,
+    audits,
+  }) => {
     const run = await startRun("c29");
     await broker.call(run, "search", { q: ARG_PLANT });
     await broker.call(run, "search", { q: ARG_PLANT, extra: ARG_PLANT }).catch(() => undefined);
     await broker.call(run, ARG_PLANT, { q: ARG_PLANT }).catch(() => undefined);
     const rows = await audits(run.id);
     expect(rows).toHaveLength(3);
-    const text = JSON.stringify(await t.db.$queryRawUnsafe(`SELECT * FROM "AuditEvent"`));
+    const text = JSON.stringify(await db.$queryRawUnsafe(`SELECT * FROM "AuditEvent"`));
     expect(text).not.toContain(ARG_PLANT);
     expect(text).not.toContain(RESULT_PLANT);
     for (const row of rows) {
@@ -395,23 +495,27 @@ describe("broker", () => {
     }
   });
 
-  it("[P05] a run id used with another workspace behaves as not found", async () => {
+  test("[P05] a run id used with another workspace behaves as not found", async ({
+    db,
+    broker,
+    startRun,
+  }) => {
     const run = await startRun("p05");
-    const other = await seedTenant(t.db, "other");
+    const other = await seedTenant(db, "other");
     const error = await broker
       .call({ ...run, workspaceId: other.workspaceId }, "search", { q: "x" })
       .catch((e: unknown) => e);
     expect(isToolCallError(error, "RUN_NOT_ACTIVE")).toBe(true);
     expect(mcp.calls).toHaveLength(0);
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("RUNNING");
+    expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("RUNNING");
   });
 
-  it("times out slow tools and caps large results", async () => {
+  test("times out slow tools and caps large results", async ({ db, testDatabase, startRun }) => {
     const run = await startRun("limits");
     const slow = fakeConnector("MCP", () => new Promise(() => undefined));
     const slowBroker = createBroker({
-      db: t.db,
-      pool: t.pool,
+      db: db,
+      pool: testDatabase.pool,
       keyring,
       connectors: { MCP: slow.connector },
       logger: createLogger({ name: "t", destination: sink.stream }),
@@ -426,8 +530,8 @@ describe("broker", () => {
       truncated: false,
     }));
     const bigBroker = createBroker({
-      db: t.db,
-      pool: t.pool,
+      db: db,
+      pool: testDatabase.pool,
       keyring,
       connectors: { MCP: big.connector },
       logger: createLogger({ name: "t", destination: sink.stream }),
@@ -438,7 +542,12 @@ describe("broker", () => {
     expect(Buffer.byteLength(result.content[0]?.text ?? "")).toBeLessThanOrEqual(64);
   });
 
-  it("[C26] the refresh token is used only when the access token expired; new tokens are re-encrypted", async () => {
+  test("[C26] the refresh token is used only when the access token expired; new tokens are re-encrypted", async ({
+    db,
+    testDatabase,
+    tenant,
+    startRun,
+  }) => {
     const refreshed: string[] = [];
     const refresher = ({ refreshToken }: { refreshToken: string }) => {
       refreshed.push(refreshToken);
@@ -449,7 +558,7 @@ describe("broker", () => {
       });
     };
     const tools = [tool("search", false, searchSchema), tool("echo")];
-    const conn = await seedConnection(t.db, keyring, a, {
+    const conn = await seedConnection(db, keyring, tenant, {
       kind: "MCP",
       label: "oauth",
       tools,
@@ -464,8 +573,8 @@ describe("broker", () => {
     });
     const run = await startRun("c26", "oauth");
     const oauthBroker = createBroker({
-      db: t.db,
-      pool: t.pool,
+      db: db,
+      pool: testDatabase.pool,
       keyring,
       connectors: { MCP: mcp.connector },
       logger: createLogger({ name: "t", destination: sink.stream }),
@@ -476,16 +585,16 @@ describe("broker", () => {
     expect(mcp.calls.at(-1)?.secrets.oauth?.accessToken).toBe("at-old-123456");
     expect(await mcp.calls.at(-1)?.secrets.oauth?.refresh()).toBe("at-old-123456"); // still valid: no refresh
     expect(refreshed).toEqual([]);
-    await t.db.connection.update({
+    await db.connection.update({
       where: { id: conn },
       data: { oauthAccessTokenExpiresAt: new Date(Date.now() - 1000) },
     });
     await oauthBroker.call(run, "search", { q: "x" });
     expect(refreshed).toEqual(["rt-old-123456"]);
     expect(mcp.calls.at(-1)?.secrets.oauth?.accessToken).toBe("at-new-123456");
-    const row = await t.db.connection.findUniqueOrThrow({ where: { id: conn } });
+    const row = await db.connection.findUniqueOrThrow({ where: { id: conn } });
     const bind = (field: string) => ({
-      workspaceId: a.workspaceId,
+      workspaceId: tenant.workspaceId,
       table: "Connection",
       rowId: conn,
       field,
@@ -508,9 +617,14 @@ describe("broker", () => {
 });
 
 describe("the per-call statement", () => {
-  it("[C06] reads the connection's current access state, OAuth ciphertexts and expiry included", async () => {
+  test("[C06] reads the connection's current access state, OAuth ciphertexts and expiry included", async ({
+    db,
+    testDatabase,
+    tenant,
+    startRun,
+  }) => {
     const expiresAt = new Date(Date.now() + 3600_123);
-    const connectionId = await seedConnection(t.db, keyring, a, {
+    const connectionId = await seedConnection(db, keyring, tenant, {
       kind: "MCP",
       label: "oauth-state",
       tools: [tool("search", false, searchSchema)],
@@ -525,21 +639,21 @@ describe("the per-call statement", () => {
       },
     });
     const run = await startRun("call-state", "oauth-state", ["search"]);
-    const { plan } = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    const { plan } = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     const ids = {
-      workspaceId: a.workspaceId,
+      workspaceId: tenant.workspaceId,
       runId: run.id,
       grantId: (plan as { grantId: string }).grantId,
       connectionId,
       tool: "search",
       toolName: "search",
     };
-    const read = () => openCall(t.pool, { ...ids, auditId: crypto.randomUUID() });
+    const read = () => openCall(testDatabase.pool, { ...ids, auditId: crypto.randomUUID() });
     // Twice: the second execution uses the statement prepared on the connection.
     const first = await read();
     const state = await read();
     expect(state).toEqual(first);
-    const stored = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    const stored = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
     expect(state).toMatchObject({
       runStatus: "RUNNING",
       grantFound: true,
@@ -560,7 +674,7 @@ describe("the per-call statement", () => {
     });
     expect(state?.grantHash).toBe(state?.jobHash);
     expect(
-      await openCall(t.pool, {
+      await openCall(testDatabase.pool, {
         ...ids,
         connectionId: "missing",
         tool: "x",
@@ -568,7 +682,7 @@ describe("the per-call statement", () => {
       }),
     ).toMatchObject({ connectionFound: false, granted: false });
     expect(
-      await openCall(t.pool, { ...ids, runId: "missing", auditId: crypto.randomUUID() }),
+      await openCall(testDatabase.pool, { ...ids, runId: "missing", auditId: crypto.randomUUID() }),
     ).toBeNull();
   });
 });
@@ -593,10 +707,10 @@ describe("write-ahead audit", () => {
     };
   });
   const memory = createMemorySink();
-  const make = () =>
+  const make = ({ db, pool }: Pick<BrokerOptions, "db" | "pool">) =>
     createBroker({
-      db: t.db,
-      pool: t.pool,
+      db,
+      pool,
       keyring,
       connectors: { MCP: blocking.connector },
       logger: createLogger({ name: "t", destination: memory.stream, masker }),
@@ -608,35 +722,17 @@ describe("write-ahead audit", () => {
     for (let i = 0; i < 500 && gates.length < n; i++) await new Promise((r) => setTimeout(r, 5));
     expect(gates).toHaveLength(n);
   };
-  const outcomes = async (runId: string) =>
-    (await audits(runId)).map((r) => [r.outcome, r.durationMs === null ? null : "ms"]);
-  // A test-only trigger refuses audit writes of chosen runs (INSERT or UPDATE).
-  const refuseAudit = (runId: string, op: "INSERT" | "UPDATE") =>
-    t.db.$executeRawUnsafe(`INSERT INTO audit_refused VALUES ($1, $2)`, runId, op);
-
-  beforeAll(async () => {
-    await t.db.$executeRawUnsafe(
-      `CREATE TABLE IF NOT EXISTS audit_refused (run_id text NOT NULL, op text NOT NULL)`,
-    );
-    await t.db.$executeRawUnsafe(`
-      CREATE OR REPLACE FUNCTION audit_refused_check() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF EXISTS (SELECT 1 FROM audit_refused WHERE run_id = NEW."actorId" AND op = TG_OP) THEN
-          RAISE EXCEPTION 'audit write refused by the test';
-        END IF;
-        RETURN NEW;
-      END $$`);
-    await t.db.$executeRawUnsafe(`
-      CREATE OR REPLACE TRIGGER audit_refused BEFORE INSERT OR UPDATE ON "AuditEvent"
-      FOR EACH ROW EXECUTE FUNCTION audit_refused_check()`);
-  });
   beforeEach(() => {
     gates = [];
     blocking.calls.length = 0;
   });
 
-  it("[C29] the row exists as 'started' while the connector call is in flight and is complete when the call returns", async () => {
-    const b = make();
+  test("[C29] the row exists as 'started' while the connector call is in flight and is complete when the call returns", async ({
+    testDatabase,
+    startRun,
+    audits,
+  }) => {
+    const b = make(testDatabase);
     const run = await startRun("ahead");
     const call = b.call(run, "search", { q: ARG_PLANT });
     await inFlight(1);
@@ -661,8 +757,12 @@ describe("write-ahead audit", () => {
     expect(done?.createdAt).toEqual(row?.createdAt);
   });
 
-  it("[C29] a tool error is recorded as such before the call returns", async () => {
-    const b = make();
+  test("[C29] a tool error is recorded as such before the call returns", async ({
+    testDatabase,
+    startRun,
+    outcomes,
+  }) => {
+    const b = make(testDatabase);
     const run = await startRun("tool-error");
     const call = b.call(run, "search", { q: "tool-error" });
     await inFlight(1);
@@ -671,8 +771,13 @@ describe("write-ahead audit", () => {
     expect(await outcomes(run.id)).toEqual([["tool_error", "ms"]]);
   });
 
-  it("[C29] release() at the run's end drops its plan; a call still in flight is completed when it ends", async () => {
-    const b = make();
+  test("[C29] release() at the run's end drops its plan; a call still in flight is completed when it ends", async ({
+    db,
+    testDatabase,
+    startRun,
+    outcomes,
+  }) => {
+    const b = make(testDatabase);
     const run = await startRun("release");
     // A call the agent loop gave up on (cancelled run) is still at the connector.
     const late = b.call(run, "search", { q: "late" });
@@ -683,13 +788,18 @@ describe("write-ahead audit", () => {
     await late;
     expect(await outcomes(run.id)).toEqual([["ok", "ms"]]);
     // The plan is read again on the next use: a released run's plan is not kept.
-    await t.db.run.update({ where: { id: run.id }, data: { plan: {} } });
+    await db.run.update({ where: { id: run.id }, data: { plan: {} } });
     const error = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
     expect(isToolCallError(error, "RUN_NOT_ACTIVE")).toBe(true);
   });
 
-  it("[C29] exactly one row per call, parallel calls included, and never argument or result text", async () => {
-    const b = make();
+  test("[C29] exactly one row per call, parallel calls included, and never argument or result text", async ({
+    db,
+    testDatabase,
+    startRun,
+    audits,
+  }) => {
+    const b = make(testDatabase);
     const run = await startRun("one-per-call");
     const calls = [
       b.call(run, "search", { q: ARG_PLANT }),
@@ -710,13 +820,19 @@ describe("write-ahead audit", () => {
       ].sort(),
     );
     expect(new Set(rows.map((r) => r.id)).size).toBe(4);
-    const text = JSON.stringify(await t.db.$queryRawUnsafe(`SELECT * FROM "AuditEvent"`));
+    const text = JSON.stringify(await db.$queryRawUnsafe(`SELECT * FROM "AuditEvent"`));
     expect(text).not.toContain(ARG_PLANT);
     expect(text).not.toContain(RESULT_PLANT);
   });
 
-  it("[C29] an outcome that cannot be written refuses the call with AUDIT_UNAVAILABLE and fails the run; logged without arguments", async () => {
-    const b = make();
+  test("[C29] an outcome that cannot be written refuses the call with AUDIT_UNAVAILABLE and fails the run; logged without arguments", async ({
+    db,
+    testDatabase,
+    startRun,
+    outcomes,
+    refuseAudit,
+  }) => {
+    const b = make(testDatabase);
     const run = await startRun("outcome-fails");
     await refuseAudit(run.id, "UPDATE");
     const call = b.call(run, "search", { q: ARG_PLANT });
@@ -727,13 +843,13 @@ describe("write-ahead audit", () => {
     expect(JSON.stringify(refused)).not.toContain(RESULT_PLANT);
     expect(memory.text()).toContain("broker audit write failed");
     expect(memory.text()).not.toContain(ARG_PLANT);
-    const row = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    const row = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(row.status).toBe("FAILED");
     expect(row.error).toContain("audit");
     // The attempt stays on record as 'started'; the run's next call is refused (and recorded,
     // once the database takes writes again).
     expect(await outcomes(run.id)).toEqual([["started", null]]);
-    await t.db.$executeRawUnsafe(`DELETE FROM audit_refused WHERE run_id = $1`, run.id);
+    await db.$executeRawUnsafe(`DELETE FROM audit_refused WHERE run_id = $1`, run.id);
     const next = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
     expect(isToolCallError(next, "RUN_NOT_ACTIVE")).toBe(true);
     expect(blocking.calls).toHaveLength(1);
@@ -743,32 +859,42 @@ describe("write-ahead audit", () => {
     ]);
   });
 
-  it("[C29] a call whose row cannot be written ahead never reaches the connector and fails the run", async () => {
-    const b = make();
+  test("[C29] a call whose row cannot be written ahead never reaches the connector and fails the run", async ({
+    db,
+    testDatabase,
+    startRun,
+    refuseAudit,
+  }) => {
+    const b = make(testDatabase);
     const run = await startRun("insert-fails");
     await refuseAudit(run.id, "INSERT");
     const refused = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
     expect(isToolCallError(refused, "AUDIT_UNAVAILABLE")).toBe(true);
     expect(blocking.calls).toHaveLength(0);
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("FAILED");
+    expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("FAILED");
   });
 
-  it("[C29][P05] an outcome completes only a 'started' row of its own run and workspace; a retry changes nothing", async () => {
-    const b = make();
+  test("[C29][P05] an outcome completes only a 'started' row of its own run and workspace; a retry changes nothing", async ({
+    db,
+    testDatabase,
+    startRun,
+    audits,
+  }) => {
+    const b = make(testDatabase);
     const run = await startRun("scope");
     const call = b.call(run, "search", { q: "x" });
     await inFlight(1);
     const [row] = await audits(run.id);
     const logger = createLogger({ name: "t", destination: memory.stream });
     const write = (key: { runId: string; workspaceId: string }, outcome: string) =>
-      recordAudit(t.pool, logger, key, {
+      recordAudit(testDatabase.pool, logger, key, {
         id: row!.id,
         toolName: "forged",
         connectionId: null,
         outcome,
         durationMs: 1,
       });
-    const other = await seedTenant(t.db, "scope-other");
+    const other = await seedTenant(db, "scope-other");
     await write({ runId: run.id, workspaceId: other.workspaceId }, "ok"); // another workspace
     await write({ runId: "another-run", workspaceId: run.workspaceId }, "ok"); // another run
     expect(await audits(run.id)).toMatchObject([
@@ -777,23 +903,29 @@ describe("write-ahead audit", () => {
     gates[0]?.release();
     await call;
     await write({ runId: run.id, workspaceId: run.workspaceId }, "TIMEOUT"); // a late retry
-    const rows = await t.db.auditEvent.findMany({ where: { id: row!.id } });
+    const rows = await db.auditEvent.findMany({ where: { id: row!.id } });
     expect(rows).toMatchObject([
       { outcome: "ok", toolName: "search", workspaceId: run.workspaceId },
     ]);
   });
 
-  it("[C06] a revocation between two calls is seen by the second one, which is recorded before it is refused", async () => {
-    const b = make();
+  test("[C06] a revocation between two calls is seen by the second one, which is recorded before it is refused", async ({
+    db,
+    testDatabase,
+    startRun,
+    owner,
+    outcomes,
+  }) => {
+    const b = make(testDatabase);
     const run = await startRun("revoke-between");
     const first = b.call(run, "search", { q: "x" });
     await inFlight(1);
     gates[0]?.release();
     await first;
-    const grant = await t.db.grant.findFirstOrThrow({
+    const grant = await db.grant.findFirstOrThrow({
       where: { jobId: run.jobId, revokedAt: null },
     });
-    await revokeGrant(owner(), { grantId: grant.id });
+    await revokeGrant(owner, { grantId: grant.id });
     const refused = await b.call(run, "search", { q: "x" }).catch((e: unknown) => e);
     expect(isToolCallError(refused, "GRANT_REVOKED")).toBe(true);
     expect(blocking.calls).toHaveLength(1);
@@ -801,12 +933,12 @@ describe("write-ahead audit", () => {
       ["ok", "ms"],
       ["GRANT_REVOKED", "ms"],
     ]);
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
+    expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("REVOKED");
   });
 });
 
 describe("broker metrics", () => {
-  it("counts calls by outcome and refusals by reason", async () => {
+  test("counts calls by outcome and refusals by reason", async ({ brokerOptions, startRun }) => {
     const registry = new Registry();
     const counted = createBroker({ ...brokerOptions, metrics: createBrokerMetrics(registry) });
     const run = await startRun("metrics");

@@ -9,31 +9,24 @@ import {
   seedTenant,
   testKeyring,
   tool,
-  type Tenant,
 } from "@secondshift/access/testing";
 import { decryptField } from "@secondshift/crypto";
 import { createDatabase, type Database } from "@secondshift/db";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { createLogger, createMemorySink } from "@secondshift/logging";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createBroker, type BrokerRun } from "./broker.ts";
 import { listConnectionTools } from "./discovery.ts";
 import { isToolCallError } from "./refusals.ts";
 import { tokenEndpointRefresher } from "./secrets.ts";
 import { fakeConnector } from "./testing/fake-connector.ts";
-import { startFakeOAuthServer, type FakeOAuthServer } from "./testing/oauth-server.ts";
+import { startFakeOAuthServer } from "./testing/oauth-server.ts";
 
 const limits = { timeoutMs: 5_000, maxResultBytes: 4096, maxStringLength: 50, maxArrayItems: 5 };
 const schema = { type: "object", properties: { q: { type: "string" } } };
 const keyring = testKeyring();
 const sink = createMemorySink();
 const mcp = fakeConnector("MCP");
-
-let t: TestDatabase;
-let a: Tenant;
-let oauth: FakeOAuthServer;
-// Two workers: each its own pool and broker, sharing only the database.
-const workers: Database[] = [];
 
 function brokerOn(database: Database) {
   return createBroker({
@@ -47,60 +40,80 @@ function brokerOn(database: Database) {
   });
 }
 
-async function oauthConnection(label: string, refreshToken: string): Promise<string> {
-  oauth.valid.add(refreshToken);
-  return seedConnection(t.db, keyring, a, {
-    kind: "MCP",
-    label,
-    tools: [tool("search", false, schema)],
-    allowed: ["search"],
-    authType: "OAUTH",
-    oauth: {
-      accessToken: `at-expired-${label}-3c8e`,
-      refreshToken,
-      expiresAt: new Date(Date.now() - 1_000),
-      config: { tokenEndpoint: oauth.tokenEndpoint },
-    },
-  });
-}
-
-async function startRun(key: string, label: string, connectionId: string): Promise<BrokerRun> {
-  const { jobs } = await upsertJobsFromConfig(t.db, {
-    workspaceId: a.workspaceId,
-    repositoryId: a.repositoryId,
-    commit: "c1",
-    jobs: [job(key, [{ kind: "MCP", label, required: true, tools: ["search"] }])],
-  });
-  const jobId = jobs[0]!.jobId;
-  const row = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
-  await approveJob(
-    { db: t.db, actor: { userId: a.ownerId }, workspaceId: a.workspaceId },
-    { jobId, requestHash: row.requestHash, bindings: { [`MCP:${label}`]: connectionId } },
+const test = dbTest
+  .extend("tenant", { scope: "file" }, ({ db }) => seedTenant(db))
+  /** A loopback OAuth token endpoint. */
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  .extend("oauth", { scope: "file" }, async ({}, { onCleanup }) => {
+    const oauth = await startFakeOAuthServer(3600);
+    onCleanup(() => oauth.stop());
+    return oauth;
+  })
+  // Two workers: each its own pool and broker, sharing only the database.
+  .extend("workers", { scope: "file" }, ({ testDatabase }, { onCleanup }) => {
+    const workers = [createDatabase(testDatabase.url), createDatabase(testDatabase.url)];
+    onCleanup(async () => {
+      await Promise.all(workers.map((w) => w.close()));
+    });
+    return workers;
+  })
+  .extend(
+    "oauthConnection",
+    { scope: "file" },
+    ({ db, tenant, oauth }) =>
+      (label: string, refreshToken: string): Promise<string> => {
+        oauth.valid.add(refreshToken);
+        return seedConnection(db, keyring, tenant, {
+          kind: "MCP",
+          label,
+          tools: [tool("search", false, schema)],
+          allowed: ["search"],
+          authType: "OAUTH",
+          oauth: {
+            accessToken: `at-expired-${label}-3c8e`,
+            refreshToken,
+            expiresAt: new Date(Date.now() - 1_000),
+            config: { tokenEndpoint: oauth.tokenEndpoint },
+          },
+        });
+      },
+  )
+  .extend(
+    "startRun",
+    { scope: "file" },
+    ({ db, tenant }) =>
+      async (key: string, label: string, connectionId: string): Promise<BrokerRun> => {
+        const { jobs } = await upsertJobsFromConfig(db, {
+          workspaceId: tenant.workspaceId,
+          repositoryId: tenant.repositoryId,
+          commit: "c1",
+          jobs: [job(key, [{ kind: "MCP", label, required: true, tools: ["search"] }])],
+        });
+        const jobId = jobs[0]!.jobId;
+        const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });
+        await approveJob(
+          { db, actor: { userId: tenant.ownerId }, workspaceId: tenant.workspaceId },
+          { jobId, requestHash: row.requestHash, bindings: { [`MCP:${label}`]: connectionId } },
+        );
+        const runId = await createRun(db, tenant.workspaceId, jobId);
+        await freezePlan(db, { workspaceId: tenant.workspaceId, runId });
+        return {
+          id: runId,
+          workspaceId: tenant.workspaceId,
+          jobId,
+          repositoryFullName: "acme/app",
+        };
+      },
   );
-  const runId = await createRun(t.db, a.workspaceId, jobId);
-  await freezePlan(t.db, { workspaceId: a.workspaceId, runId });
-  return { id: runId, workspaceId: a.workspaceId, jobId, repositoryFullName: "acme/app" };
-}
 
-const bind = (rowId: string, field: string) => ({
-  workspaceId: a.workspaceId,
+const bind = (workspaceId: string, rowId: string, field: string) => ({
+  workspaceId,
   table: "Connection",
   rowId,
   field,
 });
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  a = await seedTenant(t.db);
-  oauth = await startFakeOAuthServer(3600);
-  workers.push(createDatabase(t.url), createDatabase(t.url));
-});
-afterAll(async () => {
-  await Promise.all(workers.map((w) => w.close()));
-  await oauth?.stop();
-  await t?.drop();
-});
-beforeEach(() => {
+test.beforeEach(({ oauth }) => {
   mcp.calls.length = 0;
   oauth.refreshes.length = 0;
   oauth.refuse = false;
@@ -108,7 +121,14 @@ beforeEach(() => {
 });
 
 describe("OAuth refresh", () => {
-  it("[C26] two workers calling at the same moment on an expired token: the OAuth server sees one refresh", async () => {
+  test("[C26] two workers calling at the same moment on an expired token: the OAuth server sees one refresh", async ({
+    db,
+    tenant,
+    oauth,
+    workers,
+    oauthConnection,
+    startRun,
+  }) => {
     const connectionId = await oauthConnection("race", "rt-race-initial-61f0");
     const [first, second] = [
       await startRun("race-1", "race", connectionId),
@@ -128,7 +148,7 @@ describe("OAuth refresh", () => {
       fresh.accessToken,
     ]);
     // Both new tokens are stored, encrypted and bound to the row and field (C23, P06).
-    const row = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    const row = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
     const stored = Buffer.concat([
       row.oauthAccessTokenCiphertext!,
       row.oauthRefreshTokenCiphertext!,
@@ -136,7 +156,7 @@ describe("OAuth refresh", () => {
     expect(stored.includes(fresh.accessToken)).toBe(false);
     expect(stored.includes(fresh.refreshToken)).toBe(false);
     const open = (field: "oauthAccessTokenCiphertext" | "oauthRefreshTokenCiphertext") =>
-      decryptField(keyring, row[field]!, bind(connectionId, field));
+      decryptField(keyring, row[field]!, bind(tenant.workspaceId, connectionId, field));
     expect(await open("oauthAccessTokenCiphertext")).toBe(fresh.accessToken);
     expect(await open("oauthRefreshTokenCiphertext")).toBe(fresh.refreshToken);
     expect(row.oauthAccessTokenExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 3_000_000);
@@ -146,7 +166,12 @@ describe("OAuth refresh", () => {
     expect(oauth.refreshes).toHaveLength(1);
   });
 
-  it("[C26] the connector's refresh() on a token still valid by its stored expiry, from another worker, spends no refresh token", async () => {
+  test("[C26] the connector's refresh() on a token still valid by its stored expiry, from another worker, spends no refresh token", async ({
+    oauth,
+    workers,
+    oauthConnection,
+    startRun,
+  }) => {
     const connectionId = await oauthConnection("rejected", "rt-rejected-initial-2b7a");
     const run = await startRun("rejected", "rejected", connectionId);
     const [w1, w2] = workers.map(brokerOn);
@@ -159,7 +184,13 @@ describe("OAuth refresh", () => {
     expect(oauth.refreshes).toHaveLength(1);
   });
 
-  it("[C26] a refused refresh (invalid_grant) marks the connection reconnect-needed, refuses the call and fails the run", async () => {
+  test("[C26] a refused refresh (invalid_grant) marks the connection reconnect-needed, refuses the call and fails the run", async ({
+    db,
+    oauth,
+    workers,
+    oauthConnection,
+    startRun,
+  }) => {
     const connectionId = await oauthConnection("refused", "rt-refused-initial-7d3e");
     const run = await startRun("refused", "refused", connectionId);
     oauth.refuse = true;
@@ -169,11 +200,11 @@ describe("OAuth refresh", () => {
     expect((error as Error).message).toMatch(/reconnect/);
     expect(mcp.calls).toHaveLength(0);
 
-    const row = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    const row = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
     expect(row.reconnectRequiredAt).not.toBeNull();
     expect(row.authError).toMatch(/reconnect/);
     expect(row.oauthRefreshTokenCiphertext).toBeNull();
-    const status = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    const status = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(status.status).toBe("FAILED");
     expect(status.error).toMatch(/reconnect/);
 
@@ -184,7 +215,12 @@ describe("OAuth refresh", () => {
     expect(oauth.refreshes).toHaveLength(1);
   });
 
-  it("[C26] owner-triggered tool discovery refreshes an expired token through the same single flight", async () => {
+  test("[C26] owner-triggered tool discovery refreshes an expired token through the same single flight", async ({
+    tenant,
+    oauth,
+    workers,
+    oauthConnection,
+  }) => {
     const connectionId = await oauthConnection("discovery", "rt-discovery-initial-5e9b");
     const seen: Array<string | null | undefined> = [];
     const listing = {
@@ -197,8 +233,8 @@ describe("OAuth refresh", () => {
     const discover = (database: Database) =>
       listConnectionTools({
         db: database.db,
-        actor: { userId: a.ownerId },
-        workspaceId: a.workspaceId,
+        actor: { userId: tenant.ownerId },
+        workspaceId: tenant.workspaceId,
         keyring,
         connectors: { MCP: listing },
         connectionId,
@@ -211,7 +247,12 @@ describe("OAuth refresh", () => {
     expect(seen).toEqual([oauth.issued.at(-1)!.accessToken, oauth.issued.at(-1)!.accessToken]);
   });
 
-  it("[C26] a token endpoint that is down is not a refusal: the call fails, the connection stays usable", async () => {
+  test("[C26] a token endpoint that is down is not a refusal: the call fails, the connection stays usable", async ({
+    db,
+    workers,
+    oauthConnection,
+    startRun,
+  }) => {
     const connectionId = await oauthConnection("down", "rt-down-initial-0c4f");
     const run = await startRun("down", "down", connectionId);
     const broken = createBroker({
@@ -227,7 +268,7 @@ describe("OAuth refresh", () => {
     });
     const error: unknown = await broken.call(run, "search", { q: "a" }).catch((e: unknown) => e);
     expect(isToolCallError(error, "CREDENTIAL_UNAVAILABLE")).toBe(true);
-    const row = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    const row = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
     expect(row.reconnectRequiredAt).toBeNull();
     expect(row.oauthRefreshTokenCiphertext).not.toBeNull();
   });

@@ -4,55 +4,54 @@
 // list allows any model. Driven with the official SDKs against the scripted provider.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { seedRun, startTestGateway, type TestGateway } from "./testing/fixtures.ts";
-import { startScriptedProvider, type ScriptedProvider } from "./testing/scripted-provider.ts";
-
-let tdb: TestDatabase;
-let provider: ScriptedProvider;
-let gw: TestGateway;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  provider = await startScriptedProvider();
-  gw = await startTestGateway(tdb);
-});
-afterAll(async () => {
-  await gw.close();
-  await provider.close();
-  await tdb.drop();
-});
-
-async function seed(kind: "ANTHROPIC" | "OPENAI", allowedModels: string[]) {
-  const run = await seedRun(tdb.db, gw.keyring, {
-    kind,
-    baseUrl: provider.url,
-    providerKey: "sk-allowed-models-0123456789",
-  });
-  await tdb.db.modelProvider.update({ where: { id: run.providerId }, data: { allowedModels } });
-  return run;
-}
+import { describe, expect } from "vitest";
+import { seedRun } from "./testing/fixtures.ts";
+import { gatewayTest } from "./testing/gateway-test.ts";
 
 const messages = [{ role: "user" as const, content: "Summarise the open issues." }];
 
-async function expectModelRefused(runId: string, call: Promise<unknown>) {
-  const before = provider.requests.length;
-  const error = (await call.then(
-    () => null,
-    (e: unknown) => e,
-  )) as { status?: number; error?: { reason?: string; error?: { reason?: string } } } | null;
-  expect(error?.status).toBe(403);
-  expect(error?.error?.error?.reason ?? error?.error?.reason).toBe("MODEL_NOT_ALLOWED");
-  expect(provider.requests.length).toBe(before);
-  await gw.gateway.settled();
-  const row = await tdb.db.run.findUniqueOrThrow({ where: { id: runId } });
-  expect([row.tokensUsed, row.tokensReserved, row.gatewayInFlight]).toEqual([0, 0, 0]);
-}
+const test = gatewayTest()
+  .extend(
+    "newRun",
+    { scope: "file" },
+    ({ db, gw, provider }) =>
+      async (kind: "ANTHROPIC" | "OPENAI", allowedModels: string[]) => {
+        const run = await seedRun(db, gw.keyring, {
+          kind,
+          baseUrl: provider.url,
+          providerKey: "sk-allowed-models-0123456789",
+        });
+        await db.modelProvider.update({ where: { id: run.providerId }, data: { allowedModels } });
+        return run;
+      },
+  )
+  .extend(
+    "expectModelRefused",
+    { scope: "file" },
+    ({ db, gw, provider }) =>
+      async (runId: string, call: Promise<unknown>) => {
+        const before = provider.requests.length;
+        const error = (await call.then(
+          () => null,
+          (e: unknown) => e,
+        )) as { status?: number; error?: { reason?: string; error?: { reason?: string } } } | null;
+        expect(error?.status).toBe(403);
+        expect(error?.error?.error?.reason ?? error?.error?.reason).toBe("MODEL_NOT_ALLOWED");
+        expect(provider.requests.length).toBe(before);
+        await gw.gateway.settled();
+        const row = await db.run.findUniqueOrThrow({ where: { id: runId } });
+        expect([row.tokensUsed, row.tokensReserved, row.gatewayInFlight]).toEqual([0, 0, 0]);
+      },
+  );
 
 describe("allowed models", () => {
-  it("[C16] Anthropic: a model outside the owner's list is refused with no upstream call", async () => {
-    const run = await seed("ANTHROPIC", ["scripted", "claude-haiku-4-5"]);
+  test("[C16] Anthropic: a model outside the owner's list is refused with no upstream call", async ({
+    gw,
+    provider,
+    newRun,
+    expectModelRefused,
+  }) => {
+    const run = await newRun("ANTHROPIC", ["scripted", "claude-haiku-4-5"]);
     const client = new Anthropic({ apiKey: run.token, baseURL: gw.url, maxRetries: 0 });
     await expectModelRefused(
       run.runId,
@@ -63,8 +62,12 @@ describe("allowed models", () => {
     expect(provider.requests.at(-1)?.body.model).toBe("scripted");
   });
 
-  it("[C16] OpenAI chat and responses: the same list holds on every metered path", async () => {
-    const run = await seed("OPENAI", ["scripted"]);
+  test("[C16] OpenAI chat and responses: the same list holds on every metered path", async ({
+    gw,
+    newRun,
+    expectModelRefused,
+  }) => {
+    const run = await newRun("OPENAI", ["scripted"]);
     const client = new OpenAI({ apiKey: run.token, baseURL: `${gw.url}/v1`, maxRetries: 0 });
     await expectModelRefused(
       run.runId,
@@ -78,8 +81,8 @@ describe("allowed models", () => {
     expect(ok.object).toBe("chat.completion");
   });
 
-  it("an empty list allows any model the provider serves", async () => {
-    const run = await seed("ANTHROPIC", []);
+  test("an empty list allows any model the provider serves", async ({ gw, newRun }) => {
+    const run = await newRun("ANTHROPIC", []);
     const client = new Anthropic({ apiKey: run.token, baseURL: gw.url, maxRetries: 0 });
     const ok = await client.messages.create({ model: "scripted", max_tokens: 10, messages });
     expect(ok.type).toBe("message");

@@ -2,48 +2,45 @@
 // PostgreSQL, output bounds are capped to what remains, and a run that has used its budget is
 // marked BUDGET_EXHAUSTED, its token revoked, and refused with 402 from then on.
 import Anthropic from "@anthropic-ai/sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, type Database } from "@secondshift/db";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { seedRun, startTestGateway, type TestGateway } from "./testing/fixtures.ts";
-import { startScriptedProvider, type ScriptedProvider } from "./testing/scripted-provider.ts";
+import { describe, expect } from "vitest";
+import { createDatabase } from "@secondshift/db";
+import { seedRun, startTestGateway } from "./testing/fixtures.ts";
+import { gatewayTest } from "./testing/gateway-test.ts";
 
-let tdb: TestDatabase;
-let provider: ScriptedProvider;
-let gw: TestGateway;
-let wide: TestGateway;
-let wide2: TestGateway;
-let second: Database;
+// A generous upstream timeout: on a loaded machine a timed-out call is (rightly) charged its
+// reservation, which would make the exact comparison with the provider's bill meaningless.
+const limits = { maxParallelPerRun: 100, upstreamTimeoutMs: 60_000 };
 
-beforeAll(async () => {
-  tdb = await createTestDatabase({ maxConnections: 10 });
-  provider = await startScriptedProvider();
-  gw = await startTestGateway(tdb);
-  // A second instance on the same database, with a parallel limit high enough that only the
-  // budget constrains: two gateways must agree through PostgreSQL alone.
-  // A generous upstream timeout: on a loaded machine a timed-out call is (rightly) charged its
-  // reservation, which would make the exact comparison with the provider's bill meaningless.
-  // Each instance has its own connections, as two gateway processes would.
-  const limits = { maxParallelPerRun: 100, upstreamTimeoutMs: 60_000 };
-  second = createDatabase(tdb.url, { maxConnections: 5 });
-  wide = await startTestGateway(tdb, { limits });
-  wide2 = await startTestGateway(second, { limits, keyring: wide.keyring });
-});
-afterAll(async () => {
-  await gw.close();
-  await wide.close();
-  await wide2.close();
-  await second.close();
-  await provider.close();
-  await tdb.drop();
-});
-
-const seed = (budget: number) =>
-  seedRun(tdb.db, gw.keyring, {
-    baseUrl: provider.url,
-    providerKey: "sk-budget-key-0123456789",
-    budget,
+const test = gatewayTest()
+  .extend(
+    "newRun",
+    { scope: "file" },
+    ({ db, gw, provider }) =>
+      (budget: number) =>
+        seedRun(db, gw.keyring, {
+          baseUrl: provider.url,
+          providerKey: "sk-budget-key-0123456789",
+          budget,
+        }),
+  )
+  // Two more instances with a parallel limit high enough that only the budget constrains: two
+  // gateways must agree through PostgreSQL alone. Each has its own connections, as two gateway
+  // processes would.
+  .extend("wide", { scope: "file" }, async ({ testDatabase }, { onCleanup }) => {
+    const wide = await startTestGateway(testDatabase, { limits });
+    onCleanup(() => wide.close());
+    return wide;
+  })
+  .extend("wide2", { scope: "file" }, async ({ testDatabase, wide }, { onCleanup }) => {
+    const second = createDatabase(testDatabase.url, { maxConnections: 5 });
+    const wide2 = await startTestGateway(second, { limits, keyring: wide.keyring });
+    onCleanup(async () => {
+      await wide2.close();
+      await second.close();
+    });
+    return wide2;
   });
+
 const messages = [{ role: "user", content: "Fix the failing test in src/app.ts" }];
 const post = (base: string, token: string, body: Record<string, unknown>, signal?: AbortSignal) =>
   fetch(`${base}/v1/messages`, {
@@ -54,9 +51,14 @@ const post = (base: string, token: string, body: Record<string, unknown>, signal
   });
 
 describe("budget", () => {
-  it("[C17] 50 concurrent requests (half streamed, two gateway instances) never exceed a small budget", async () => {
+  test("[C17] 50 concurrent requests (half streamed, two gateway instances) never exceed a small budget", async ({
+    db,
+    provider,
+    wide,
+    wide2,
+  }) => {
     const budget = 1500;
-    const run = await seedRun(tdb.db, wide.keyring, {
+    const run = await seedRun(db, wide.keyring, {
       baseUrl: provider.url,
       providerKey: "sk-budget-key-0123456789",
       budget,
@@ -76,7 +78,7 @@ describe("budget", () => {
       }),
     );
     await Promise.all([wide.gateway.settled(), wide2.gateway.settled()]);
-    const row = await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } });
+    const row = await db.run.findUniqueOrThrow({ where: { id: run.runId } });
     const billed = provider.billed
       .slice(billedBefore)
       .reduce((s, u) => s + u.input + u.output + u.cacheRead + u.cacheWrite, 0);
@@ -92,8 +94,8 @@ describe("budget", () => {
       expect(Number(r.body.max_tokens)).toBeLessThanOrEqual(60);
   });
 
-  it("[C17] max_tokens is capped to the remaining budget", async () => {
-    const run = await seed(400);
+  test("[C17] max_tokens is capped to the remaining budget", async ({ gw, provider, newRun }) => {
+    const run = await newRun(400);
     const body = { model: "scripted", max_tokens: 5000, messages };
     const res = await post(gw.url, run.token, body);
     expect(res.status).toBe(200);
@@ -101,10 +103,15 @@ describe("budget", () => {
     expect(provider.requests.at(-1)?.body.max_tokens).toBe(400 - estimate);
   });
 
-  it("[C17] a used-up budget marks the run BUDGET_EXHAUSTED, revokes its token and answers 402", async () => {
+  test("[C17] a used-up budget marks the run BUDGET_EXHAUSTED, revokes its token and answers 402", async ({
+    db,
+    gw,
+    provider,
+    newRun,
+  }) => {
     provider.outputTokens = 100;
     try {
-      const run = await seed(300);
+      const run = await newRun(300);
       const client = new Anthropic({ apiKey: run.token, baseURL: gw.url, maxRetries: 0 });
       const statuses: number[] = [];
       for (let i = 0; i < 6; i += 1) {
@@ -123,10 +130,10 @@ describe("budget", () => {
       }
       expect(statuses[0]).toBe(200);
       expect(statuses.at(-1)).toBe(402);
-      const row = await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } });
+      const row = await db.run.findUniqueOrThrow({ where: { id: run.runId } });
       expect(row.status).toBe("BUDGET_EXHAUSTED");
       expect(row.tokensUsed).toBeLessThanOrEqual(300);
-      const tokens = await tdb.db.runToken.findMany({ where: { runId: run.runId } });
+      const tokens = await db.runToken.findMany({ where: { runId: run.runId } });
       expect(tokens.every((t) => t.revokedAt !== null)).toBe(true);
       const before = provider.requests.length;
       const later = await post(gw.url, run.token, { model: "scripted", max_tokens: 10, messages });
@@ -140,19 +147,24 @@ describe("budget", () => {
     }
   });
 
-  it("[C17] output that takes the whole remaining budget stays within it, and the next request is refused", async () => {
-    const run = await seed(200);
+  test("[C17] output that takes the whole remaining budget stays within it, and the next request is refused", async ({
+    db,
+    gw,
+    provider,
+    newRun,
+  }) => {
+    const run = await newRun(200);
     provider.outputTokens = 1000;
     try {
       // The provider is told max_tokens = what remains, and uses all of it.
       const res = await post(gw.url, run.token, { model: "scripted", max_tokens: 1000, messages });
       expect(res.status).toBe(200);
       await gw.gateway.settled();
-      const row = await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } });
+      const row = await db.run.findUniqueOrThrow({ where: { id: run.runId } });
       expect(row.tokensUsed).toBeLessThanOrEqual(200);
       const next = await post(gw.url, run.token, { model: "scripted", max_tokens: 1000, messages });
       expect(next.status).toBe(402);
-      expect((await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } })).status).toBe(
+      expect((await db.run.findUniqueOrThrow({ where: { id: run.runId } })).status).toBe(
         "BUDGET_EXHAUSTED",
       );
     } finally {
@@ -160,8 +172,13 @@ describe("budget", () => {
     }
   });
 
-  it("[C17] the per-run parallel limit refuses the request past the limit with 429", async () => {
-    const run = await seed(100_000);
+  test("[C17] the per-run parallel limit refuses the request past the limit with 429", async ({
+    db,
+    gw,
+    provider,
+    newRun,
+  }) => {
+    const run = await newRun(100_000);
     const controller = new AbortController();
     const open = await Promise.all(
       Array.from({ length: 4 }, () =>
@@ -182,8 +199,7 @@ describe("budget", () => {
     controller.abort();
     await expect
       .poll(
-        async () =>
-          (await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } })).gatewayInFlight,
+        async () => (await db.run.findUniqueOrThrow({ where: { id: run.runId } })).gatewayInFlight,
         { timeout: 2000 },
       )
       .toBe(0);

@@ -5,47 +5,10 @@
 // per choice. Driven with the official SDKs against the scripted provider on loopback.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { describe, expect } from "vitest";
 import { seedRun, startTestGateway, type TestGateway } from "./testing/fixtures.ts";
-import { startScriptedProvider, type ScriptedProvider } from "./testing/scripted-provider.ts";
+import { gatewayTest } from "./testing/gateway-test.ts";
 
-let tdb: TestDatabase;
-let provider: ScriptedProvider;
-let gw: TestGateway;
-/** Same database and keyring, with an operator allowlist. */
-let open: TestGateway;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  provider = await startScriptedProvider();
-  gw = await startTestGateway(tdb);
-  open = await startTestGateway(tdb, {
-    keyring: gw.keyring,
-    forwarding: {
-      anthropicBetas: ["mcp-client-2025-04-04", "files-api-2025-04-14"],
-      allowedProviderTools: ["web_search"],
-    },
-  });
-});
-afterAll(async () => {
-  await open.close();
-  await gw.close();
-  await provider.close();
-  await tdb.drop();
-});
-
-const seed = (kind: "ANTHROPIC" | "OPENAI", budget = 100_000) =>
-  seedRun(tdb.db, gw.keyring, {
-    kind,
-    baseUrl: provider.url,
-    providerKey: "sk-forwarding-key-0123456789",
-    budget,
-  });
-const anthropic = (token: string, via = gw) =>
-  new Anthropic({ apiKey: token, baseURL: via.url, maxRetries: 0 });
-const openai = (token: string, via = gw) =>
-  new OpenAI({ apiKey: token, baseURL: `${via.url}/v1`, maxRetries: 0 });
 const messages = [{ role: "user" as const, content: "Summarise the open issues." }];
 
 interface Refusal {
@@ -53,33 +16,81 @@ interface Refusal {
   message?: string;
 }
 
-/** The call fails with a 400 of `reason`, nothing reached the provider and nothing was charged. */
-async function expectRefused(runId: string, call: Promise<unknown>, reason: string) {
-  const before = provider.requests.length;
-  const error = (await call.then(
-    () => null,
-    (e: unknown) => e,
-  )) as { status?: number; error?: Refusal & { error?: Refusal } } | null;
-  // The Anthropic SDK keeps the whole body in `error`, the OpenAI SDK its `error` member.
-  const refusal = error?.error?.error ?? error?.error;
-  expect(error?.status).toBe(400);
-  expect(refusal?.reason).toBe(reason);
-  expect(provider.requests.length).toBe(before);
-  await gw.gateway.settled();
-  await open.gateway.settled();
-  const row = await tdb.db.run.findUniqueOrThrow({ where: { id: runId } });
-  expect([row.tokensUsed, row.tokensReserved, row.gatewayInFlight]).toEqual([0, 0, 0]);
-  return refusal?.message ?? "";
-}
-
-async function post(path: string, token: string, body: string, via = gw) {
-  const res = await fetch(`${via.url}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body,
-  });
-  return { status: res.status, json: (await res.json()) as { error?: { reason?: string } } };
-}
+const test = gatewayTest()
+  /** Same database and keyring, with an operator allowlist. */
+  .extend("open", { scope: "file" }, async ({ testDatabase, gw }, { onCleanup }) => {
+    const open = await startTestGateway(testDatabase, {
+      keyring: gw.keyring,
+      forwarding: {
+        anthropicBetas: ["mcp-client-2025-04-04", "files-api-2025-04-14"],
+        allowedProviderTools: ["web_search"],
+      },
+    });
+    onCleanup(() => open.close());
+    return open;
+  })
+  .extend(
+    "newRun",
+    { scope: "file" },
+    ({ db, gw, provider }) =>
+      (kind: "ANTHROPIC" | "OPENAI", budget = 100_000) =>
+        seedRun(db, gw.keyring, {
+          kind,
+          baseUrl: provider.url,
+          providerKey: "sk-forwarding-key-0123456789",
+          budget,
+        }),
+  )
+  .extend(
+    "anthropic",
+    { scope: "file" },
+    ({ gw }) =>
+      (token: string, via: TestGateway = gw) =>
+        new Anthropic({ apiKey: token, baseURL: via.url, maxRetries: 0 }),
+  )
+  .extend(
+    "openai",
+    { scope: "file" },
+    ({ gw }) =>
+      (token: string, via: TestGateway = gw) =>
+        new OpenAI({ apiKey: token, baseURL: `${via.url}/v1`, maxRetries: 0 }),
+  )
+  /** The call fails with a 400 of `reason`, nothing reached the provider and nothing was charged. */
+  .extend(
+    "expectRefused",
+    { scope: "file" },
+    ({ db, gw, open, provider }) =>
+      async (runId: string, call: Promise<unknown>, reason: string) => {
+        const before = provider.requests.length;
+        const error = (await call.then(
+          () => null,
+          (e: unknown) => e,
+        )) as { status?: number; error?: Refusal & { error?: Refusal } } | null;
+        // The Anthropic SDK keeps the whole body in `error`, the OpenAI SDK its `error` member.
+        const refusal = error?.error?.error ?? error?.error;
+        expect(error?.status).toBe(400);
+        expect(refusal?.reason).toBe(reason);
+        expect(provider.requests.length).toBe(before);
+        await gw.gateway.settled();
+        await open.gateway.settled();
+        const row = await db.run.findUniqueOrThrow({ where: { id: runId } });
+        expect([row.tokensUsed, row.tokensReserved, row.gatewayInFlight]).toEqual([0, 0, 0]);
+        return refusal?.message ?? "";
+      },
+  )
+  .extend(
+    "post",
+    { scope: "file" },
+    ({ gw }) =>
+      async (path: string, token: string, body: string, via: TestGateway = gw) => {
+        const res = await fetch(`${via.url}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body,
+        });
+        return { status: res.status, json: (await res.json()) as { error?: { reason?: string } } };
+      },
+  );
 
 describe("headers", () => {
   const upstreamAllowed = new Set([
@@ -95,8 +106,13 @@ describe("headers", () => {
     "authorization",
   ]);
 
-  it("[C14] only allowlisted headers reach the provider, whatever the SDK or the caller adds", async () => {
-    const a = await seed("ANTHROPIC");
+  test("[C14] only allowlisted headers reach the provider, whatever the SDK or the caller adds", async ({
+    provider,
+    newRun,
+    anthropic,
+    openai,
+  }) => {
+    const a = await newRun("ANTHROPIC");
     await anthropic(a.token).messages.create(
       { model: "scripted", max_tokens: 10, messages },
       {
@@ -111,7 +127,7 @@ describe("headers", () => {
     const up = provider.requests.at(-1)!;
     expect(Object.keys(up.headers).filter((h) => !upstreamAllowed.has(h))).toEqual([]);
     expect(up.headers["anthropic-beta"]).toBeUndefined();
-    const o = await seed("OPENAI");
+    const o = await newRun("OPENAI");
     await openai(o.token).chat.completions.create(
       { model: "scripted", messages },
       { headers: { "openai-beta": "assistants=v2", "openai-project": "proj-evil" } },
@@ -120,8 +136,13 @@ describe("headers", () => {
     expect(Object.keys(up2.headers).filter((h) => !upstreamAllowed.has(h))).toEqual([]);
   });
 
-  it("[C14] an anthropic-beta value the operator did not list is refused with 400 ANTHROPIC_BETA_NOT_ALLOWED", async () => {
-    const a = await seed("ANTHROPIC");
+  test("[C14] an anthropic-beta value the operator did not list is refused with 400 ANTHROPIC_BETA_NOT_ALLOWED", async ({
+    open,
+    newRun,
+    anthropic,
+    expectRefused,
+  }) => {
+    const a = await newRun("ANTHROPIC");
     const message = await expectRefused(
       a.runId,
       anthropic(a.token).beta.messages.create({
@@ -146,8 +167,13 @@ describe("headers", () => {
     );
   });
 
-  it("[C14] a listed anthropic-beta value is forwarded exactly", async () => {
-    const a = await seed("ANTHROPIC");
+  test("[C14] a listed anthropic-beta value is forwarded exactly", async ({
+    open,
+    provider,
+    newRun,
+    anthropic,
+  }) => {
+    const a = await newRun("ANTHROPIC");
     await anthropic(a.token, open).beta.messages.create({
       model: "scripted",
       max_tokens: 10,
@@ -172,8 +198,12 @@ describe("bodies", () => {
     ],
   ];
   for (const [name, body] of bodies) {
-    it(`[C16] ${name} is refused with 400 DUPLICATE_JSON_KEY before any upstream call`, async () => {
-      const a = await seed("ANTHROPIC");
+    test(`[C16] ${name} is refused with 400 DUPLICATE_JSON_KEY before any upstream call`, async ({
+      provider,
+      newRun,
+      post,
+    }) => {
+      const a = await newRun("ANTHROPIC");
       const before = provider.requests.length;
       const res = await post("/v1/messages", a.token, body);
       expect(res.status).toBe(400);
@@ -182,8 +212,12 @@ describe("bodies", () => {
     });
   }
 
-  it("[C16] the provider gets the gateway's serialisation of the parsed body, not the client's bytes", async () => {
-    const a = await seed("ANTHROPIC");
+  test("[C16] the provider gets the gateway's serialisation of the parsed body, not the client's bytes", async ({
+    provider,
+    newRun,
+    post,
+  }) => {
+    const a = await newRun("ANTHROPIC");
     const sent =
       '{\n  "model": "scripted",\n  "max_tokens": 10,\n  "messages": [{"role": "\\u0075ser", "content": "caf\\u00e9 1e2"}],\n  "temperature": 1E0\n}';
     const res = await post("/v1/messages", a.token, sent);
@@ -191,8 +225,12 @@ describe("bodies", () => {
     expect(provider.requests.at(-1)!.raw).toBe(JSON.stringify(JSON.parse(sent)));
   });
 
-  it("[C16] a body that is not UTF-8 is refused with 400 INVALID_JSON", async () => {
-    const a = await seed("ANTHROPIC");
+  test("[C16] a body that is not UTF-8 is refused with 400 INVALID_JSON", async ({
+    gw,
+    provider,
+    newRun,
+  }) => {
+    const a = await newRun("ANTHROPIC");
     const before = provider.requests.length;
     const res = await fetch(`${gw.url}/v1/messages`, {
       method: "POST",
@@ -291,8 +329,12 @@ describe("provider-side capabilities (Anthropic SDK)", () => {
     ],
   ];
   for (const [name, extra, reason] of cases) {
-    it(`[C14] ${name} is refused with 400 ${reason}, nothing forwarded or charged`, async () => {
-      const a = await seed("ANTHROPIC");
+    test(`[C14] ${name} is refused with 400 ${reason}, nothing forwarded or charged`, async ({
+      newRun,
+      anthropic,
+      expectRefused,
+    }) => {
+      const a = await newRun("ANTHROPIC");
       const params = { model: "scripted", max_tokens: 10, messages, ...extra };
       await expectRefused(
         a.runId,
@@ -302,8 +344,13 @@ describe("provider-side capabilities (Anthropic SDK)", () => {
     });
   }
 
-  it("[C14] remote MCP stays refused when only its beta header is allowed", async () => {
-    const a = await seed("ANTHROPIC");
+  test("[C14] remote MCP stays refused when only its beta header is allowed", async ({
+    open,
+    newRun,
+    anthropic,
+    expectRefused,
+  }) => {
+    const a = await newRun("ANTHROPIC");
     await expectRefused(
       a.runId,
       anthropic(a.token, open).beta.messages.create({
@@ -317,8 +364,14 @@ describe("provider-side capabilities (Anthropic SDK)", () => {
     );
   });
 
-  it("[C14] client-side tools pass, and an operator-allowed server tool reaches the provider (others still refused)", async () => {
-    const a = await seed("ANTHROPIC");
+  test("[C14] client-side tools pass, and an operator-allowed server tool reaches the provider (others still refused)", async ({
+    open,
+    provider,
+    newRun,
+    anthropic,
+    expectRefused,
+  }) => {
+    const a = await newRun("ANTHROPIC");
     const shell = {
       name: "shell",
       description: "Run a command",
@@ -339,7 +392,7 @@ describe("provider-side capabilities (Anthropic SDK)", () => {
       tools: [shell, search],
     });
     expect(provider.requests.at(-1)!.body.tools).toEqual([shell, search]);
-    const b = await seed("ANTHROPIC");
+    const b = await newRun("ANTHROPIC");
     await expectRefused(
       b.runId,
       anthropic(b.token, open).messages.create({
@@ -419,8 +472,12 @@ describe("provider-side capabilities (OpenAI SDK)", () => {
     ],
   ];
   for (const [name, extra, reason] of responses) {
-    it(`[C14] responses: ${name} is refused with 400 ${reason}`, async () => {
-      const o = await seed("OPENAI");
+    test(`[C14] responses: ${name} is refused with 400 ${reason}`, async ({
+      newRun,
+      openai,
+      expectRefused,
+    }) => {
+      const o = await newRun("OPENAI");
       const params = { model: "scripted", input: "Summarise.", ...extra };
       await expectRefused(
         o.runId,
@@ -455,8 +512,12 @@ describe("provider-side capabilities (OpenAI SDK)", () => {
     ],
   ];
   for (const [name, extra, reason] of chat) {
-    it(`[C14] chat completions: ${name} is refused with 400 ${reason}`, async () => {
-      const o = await seed("OPENAI");
+    test(`[C14] chat completions: ${name} is refused with 400 ${reason}`, async ({
+      newRun,
+      openai,
+      expectRefused,
+    }) => {
+      const o = await newRun("OPENAI");
       const params = { model: "scripted", messages, ...extra };
       await expectRefused(
         o.runId,
@@ -468,8 +529,13 @@ describe("provider-side capabilities (OpenAI SDK)", () => {
     });
   }
 
-  it("[C14] function tools and inline data pass; an allowed web search reaches the provider", async () => {
-    const o = await seed("OPENAI");
+  test("[C14] function tools and inline data pass; an allowed web search reaches the provider", async ({
+    open,
+    provider,
+    newRun,
+    openai,
+  }) => {
+    const o = await newRun("OPENAI");
     const fn = {
       type: "function" as const,
       function: { name: "shell", parameters: { type: "object", properties: {} } },
@@ -491,8 +557,14 @@ describe("provider-side capabilities (OpenAI SDK)", () => {
 });
 
 describe("OpenAI n", () => {
-  it("[C17] n: 10 against a 5,000-token budget reserves the output bound once per choice and stays within the budget", async () => {
-    const o = await seed("OPENAI", 5000);
+  test("[C17] n: 10 against a 5,000-token budget reserves the output bound once per choice and stays within the budget", async ({
+    db,
+    gw,
+    provider,
+    newRun,
+    openai,
+  }) => {
+    const o = await newRun("OPENAI", 5000);
     const previous = provider.outputTokens;
     provider.outputTokens = 1000;
     try {
@@ -509,23 +581,32 @@ describe("OpenAI n", () => {
     const perChoice = sent.body.max_completion_tokens as number;
     expect(perChoice * 10).toBeLessThanOrEqual(5000);
     await gw.gateway.settled();
-    const row = await tdb.db.run.findUniqueOrThrow({ where: { id: o.runId } });
+    const row = await db.run.findUniqueOrThrow({ where: { id: o.runId } });
     expect(row.tokensUsed).toBeLessThanOrEqual(5000);
     expect(row.outputTokens).toBe(perChoice * 10);
   });
 
-  it("[C17] a cut answer with n: 4 is charged four output bounds", async () => {
-    const o = await seed("OPENAI");
+  test("[C17] a cut answer with n: 4 is charged four output bounds", async ({
+    db,
+    gw,
+    newRun,
+    post,
+  }) => {
+    const o = await newRun("OPENAI");
     const body = { model: "cut", max_tokens: 300, messages, n: 4 };
     const res = await post("/v1/chat/completions", o.token, JSON.stringify(body));
     expect(res.status).toBe(502);
     await gw.gateway.settled();
-    const row = await tdb.db.run.findUniqueOrThrow({ where: { id: o.runId } });
+    const row = await db.run.findUniqueOrThrow({ where: { id: o.runId } });
     expect(row.tokensUsed).toBe(Math.ceil(Buffer.byteLength(JSON.stringify(body)) / 3) + 4 * 300);
   });
 
-  it("[C17] more choices than the budget has tokens left is refused with 400 CHOICES_EXCEED_BUDGET", async () => {
-    const o = await seed("OPENAI", 60);
+  test("[C17] more choices than the budget has tokens left is refused with 400 CHOICES_EXCEED_BUDGET", async ({
+    newRun,
+    openai,
+    expectRefused,
+  }) => {
+    const o = await newRun("OPENAI", 60);
     await expectRefused(
       o.runId,
       openai(o.token).chat.completions.create({ model: "scripted", messages, n: 50 }),
@@ -534,8 +615,12 @@ describe("OpenAI n", () => {
   });
 
   for (const n of [0, 1.5, 129]) {
-    it(`[C17] n: ${n} is refused with 400 INVALID_N`, async () => {
-      const o = await seed("OPENAI");
+    test(`[C17] n: ${n} is refused with 400 INVALID_N`, async ({
+      newRun,
+      openai,
+      expectRefused,
+    }) => {
+      const o = await newRun("OPENAI");
       await expectRefused(
         o.runId,
         openai(o.token).chat.completions.create({ model: "scripted", messages, n }),

@@ -3,46 +3,46 @@
 // reaches the provider. Provider 4xx/5xx and timeouts come back as clean JSON errors.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { seedRun, startTestGateway, type TestGateway } from "./testing/fixtures.ts";
-import { startScriptedProvider, type ScriptedProvider } from "./testing/scripted-provider.ts";
+import { describe, expect } from "vitest";
+import { seedRun } from "./testing/fixtures.ts";
+import { gatewayTest } from "./testing/gateway-test.ts";
 
 const PLANTED = "sk-ant-PLANTED-provider-key-7f3a9c1e5b";
-let tdb: TestDatabase;
-let provider: ScriptedProvider;
-let gw: TestGateway;
+/** Everything a client saw in this file (response bodies, headers, SDK errors). */
 const seen: string[] = [];
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  provider = await startScriptedProvider();
-  gw = await startTestGateway(tdb);
-});
-afterAll(async () => {
-  await gw.close();
-  await provider.close();
-  await tdb.drop();
-});
-
-const seed = (kind: "ANTHROPIC" | "OPENAI") =>
-  seedRun(tdb.db, gw.keyring, { kind, baseUrl: provider.url, providerKey: PLANTED });
-
-/** Sends a raw request and keeps everything the client could see. */
-async function raw(path: string, headers: Record<string, string>, body: Record<string, unknown>) {
-  const res = await fetch(`${gw.url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text().catch((e: unknown) => String(e));
-  seen.push(text, JSON.stringify([...res.headers]));
-  return { status: res.status, text, headers: res.headers };
-}
+const test = gatewayTest()
+  .extend(
+    "newRun",
+    { scope: "file" },
+    ({ db, gw, provider }) =>
+      (kind: "ANTHROPIC" | "OPENAI") =>
+        seedRun(db, gw.keyring, { kind, baseUrl: provider.url, providerKey: PLANTED }),
+  )
+  /** Sends a raw request and keeps everything the client could see. */
+  .extend(
+    "raw",
+    { scope: "file" },
+    ({ gw }) =>
+      async (path: string, headers: Record<string, string>, body: Record<string, unknown>) => {
+        const res = await fetch(`${gw.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify(body),
+        });
+        const text = await res.text().catch((e: unknown) => String(e));
+        seen.push(text, JSON.stringify([...res.headers]));
+        return { status: res.status, text, headers: res.headers };
+      },
+  );
 
 describe("provider key and client credentials", () => {
-  it("[C24] the provider gets the decrypted key (x-api-key for Anthropic, Bearer for OpenAI) and never the run token", async () => {
-    const a = await seed("ANTHROPIC");
+  test("[C24] the provider gets the decrypted key (x-api-key for Anthropic, Bearer for OpenAI) and never the run token", async ({
+    provider,
+    newRun,
+    raw,
+  }) => {
+    const a = await newRun("ANTHROPIC");
     await raw(
       "/v1/messages",
       {
@@ -58,7 +58,7 @@ describe("provider key and client credentials", () => {
     expect(up.headers.authorization).toBeUndefined();
     expect(up.headers.cookie).toBeUndefined();
     expect(up.headers["anthropic-version"]).toBe("2023-06-01");
-    const o = await seed("OPENAI");
+    const o = await newRun("OPENAI");
     await raw(
       "/v1/chat/completions",
       {
@@ -76,8 +76,11 @@ describe("provider key and client credentials", () => {
     expect(JSON.stringify(provider.requests)).not.toContain(o.token);
   });
 
-  it("[C14] the provider's response headers are filtered: the echoed key never reaches the agent loop", async () => {
-    const a = await seed("ANTHROPIC");
+  test("[C14] the provider's response headers are filtered: the echoed key never reaches the agent loop", async ({
+    newRun,
+    raw,
+  }) => {
+    const a = await newRun("ANTHROPIC");
     const res = await raw(
       "/v1/messages",
       { "x-api-key": a.token },
@@ -106,8 +109,13 @@ describe("provider errors", () => {
     ["OPENAI", 401, 502],
     ["OPENAI", 500, 500],
   ] as const) {
-    it(`[P04] ${kind} provider ${status} is passed on as a clean ${expected} without the key`, async () => {
-      const run = await seed(kind);
+    test(`[P04] ${kind} provider ${status} is passed on as a clean ${expected} without the key`, async ({
+      db,
+      gw,
+      newRun,
+      raw,
+    }) => {
+      const run = await newRun(kind);
       const path = kind === "ANTHROPIC" ? "/v1/messages" : "/v1/chat/completions";
       const res = await raw(
         path,
@@ -121,13 +129,16 @@ describe("provider errors", () => {
       expect(res.text).not.toContain(PLANTED);
       if (status === 429) expect(res.headers.get("retry-after")).toBe("7");
       await gw.gateway.settled();
-      const row = await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } });
+      const row = await db.run.findUniqueOrThrow({ where: { id: run.runId } });
       expect([row.tokensUsed, row.tokensReserved, row.gatewayInFlight]).toEqual([0, 0, 0]);
     });
   }
 
-  it("[P04] the official SDKs surface provider errors as API errors without the key", async () => {
-    const a = await seed("ANTHROPIC");
+  test("[P04] the official SDKs surface provider errors as API errors without the key", async ({
+    gw,
+    newRun,
+  }) => {
+    const a = await newRun("ANTHROPIC");
     const err = (await new Anthropic({ apiKey: a.token, baseURL: gw.url, maxRetries: 0 }).messages
       .create({ model: "error-400", max_tokens: 10, messages: [{ role: "user", content: "x" }] })
       .then(
@@ -137,7 +148,7 @@ describe("provider errors", () => {
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
     expect(String(err.message)).toContain("[MASKED]");
     seen.push(String(err.message), JSON.stringify(err));
-    const o = await seed("OPENAI");
+    const o = await newRun("OPENAI");
     const err2 = (await new OpenAI({
       apiKey: o.token,
       baseURL: `${gw.url}/v1`,
@@ -152,8 +163,13 @@ describe("provider errors", () => {
     seen.push(String(err2.message), JSON.stringify(err2));
   });
 
-  it("[P04] an upstream timeout is a clean 504 and is charged the reservation", async () => {
-    const run = await seed("ANTHROPIC");
+  test("[P04] an upstream timeout is a clean 504 and is charged the reservation", async ({
+    db,
+    gw,
+    newRun,
+    raw,
+  }) => {
+    const run = await newRun("ANTHROPIC");
     const res = await raw(
       "/v1/messages",
       { "x-api-key": run.token },
@@ -165,12 +181,16 @@ describe("provider errors", () => {
     });
     await gw.gateway.settled();
     expect(
-      (await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } })).tokensUsed,
+      (await db.run.findUniqueOrThrow({ where: { id: run.runId } })).tokensUsed,
     ).toBeGreaterThan(10);
   });
 
-  it("[P04] an unreachable provider is a clean 502 and costs nothing", async () => {
-    const run = await seedRun(tdb.db, gw.keyring, {
+  test("[P04] an unreachable provider is a clean 502 and costs nothing", async ({
+    db,
+    gw,
+    raw,
+  }) => {
+    const run = await seedRun(db, gw.keyring, {
       baseUrl: "http://127.0.0.1:1",
       providerKey: PLANTED,
     });
@@ -181,11 +201,16 @@ describe("provider errors", () => {
     );
     expect(res.status).toBe(502);
     await gw.gateway.settled();
-    expect((await tdb.db.run.findUniqueOrThrow({ where: { id: run.runId } })).tokensUsed).toBe(0);
+    expect((await db.run.findUniqueOrThrow({ where: { id: run.runId } })).tokensUsed).toBe(0);
   });
 
-  it("[P04] oversized and malformed bodies are refused before any upstream call", async () => {
-    const run = await seed("ANTHROPIC");
+  test("[P04] oversized and malformed bodies are refused before any upstream call", async ({
+    gw,
+    provider,
+    newRun,
+    raw,
+  }) => {
+    const run = await newRun("ANTHROPIC");
     const before = provider.requests.length;
     expect(
       (
@@ -211,14 +236,17 @@ describe("provider errors", () => {
 });
 
 describe("logs", () => {
-  it("[P04] [C24] the planted key and run tokens appear in no response, header, log line or error", async () => {
+  test("[P04] [C24] the planted key and run tokens appear in no response, header, log line or error", async ({
+    db,
+    gw,
+  }) => {
     await gw.gateway.settled();
     const logs = gw.logs();
     expect(logs).toContain('"msg":"model request"');
     expect(logs).toMatch(/"runId":"[0-9a-f-]{36}"/);
     expect(logs).toContain('"latencyMs"');
     for (const text of [logs, ...seen]) expect(text).not.toContain(PLANTED);
-    const tokens = await tdb.db.runToken.count();
+    const tokens = await db.runToken.count();
     expect(tokens).toBeGreaterThan(0);
     expect(logs).not.toMatch(/ss_run_[A-Za-z0-9_-]{43}/);
     // No prompt or completion text either.
@@ -226,7 +254,9 @@ describe("logs", () => {
     expect(logs).not.toContain("w1 w2");
   });
 
-  it("[P02] the provider key is masked only while requests use it: none is kept after the last", async () => {
+  test("[P02] the provider key is masked only while requests use it: none is kept after the last", async ({
+    gw,
+  }) => {
     await gw.gateway.settled();
     expect(gw.masker.size).toBe(0);
     expect(gw.masker.mask(PLANTED)).toBe(PLANTED);

@@ -2,27 +2,13 @@
 // tokens as charged to the run's budget, and refused requests.
 import Anthropic from "@anthropic-ai/sdk";
 import { Registry } from "prom-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { describe, expect } from "vitest";
 import { createGatewayMetrics, modelLabel } from "./metrics.ts";
-import { seedRun, startTestGateway, type TestGateway } from "./testing/fixtures.ts";
-import { startScriptedProvider, type ScriptedProvider } from "./testing/scripted-provider.ts";
+import { seedRun } from "./testing/fixtures.ts";
+import { gatewayTest } from "./testing/gateway-test.ts";
 
-let tdb: TestDatabase;
-let provider: ScriptedProvider;
-let gw: TestGateway;
 const registry = new Registry();
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  provider = await startScriptedProvider();
-  gw = await startTestGateway(tdb, { metrics: createGatewayMetrics(registry) });
-});
-afterAll(async () => {
-  await gw.close();
-  await provider.close();
-  await tdb.drop();
-});
+const test = gatewayTest({ metrics: createGatewayMetrics(registry) });
 
 async function series(name: string) {
   const metric = registry.getSingleMetric(name);
@@ -31,8 +17,12 @@ async function series(name: string) {
 }
 
 describe("gateway metrics", () => {
-  it("counts a served request's latency and charged tokens by provider and model", async () => {
-    const run = await seedRun(tdb.db, gw.keyring, {
+  test("counts a served request's latency and charged tokens by provider and model", async ({
+    db,
+    gw,
+    provider,
+  }) => {
+    const run = await seedRun(db, gw.keyring, {
       kind: "ANTHROPIC",
       baseUrl: provider.url,
       providerKey: "sk-metrics-key-0123456789",
@@ -72,7 +62,7 @@ describe("gateway metrics", () => {
     expect(count({ provider: "none", model: "other", outcome: "refused" })).toBe(1);
   });
 
-  it("keeps a model name only when the provider served it and it looks like a model id", () => {
+  test("keeps a model name only when the provider served it and it looks like a model id", () => {
     expect(modelLabel({ model: "claude-sonnet-4-5" }, 200)).toBe("claude-sonnet-4-5");
     expect(modelLabel({ model: "claude-sonnet-4-5" }, 404)).toBe("other");
     expect(modelLabel({ model: "x".repeat(200) }, 200)).toBe("other");

@@ -3,59 +3,55 @@
 // charged its reservation, never zero.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { seedRun, startTestGateway, type TestGateway } from "./testing/fixtures.ts";
-import { startScriptedProvider, type ScriptedProvider } from "./testing/scripted-provider.ts";
+import { describe, expect } from "vitest";
+import { seedRun } from "./testing/fixtures.ts";
+import { gatewayTest } from "./testing/gateway-test.ts";
 import type { Usage } from "./testing/wire-formats.ts";
 
-let tdb: TestDatabase;
-let provider: ScriptedProvider;
-let gw: TestGateway;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  provider = await startScriptedProvider();
-  gw = await startTestGateway(tdb);
-});
-afterAll(async () => {
-  await gw.close();
-  await provider.close();
-  await tdb.drop();
-});
-
-const seed = (kind: "ANTHROPIC" | "OPENAI", budget = 100_000) =>
-  seedRun(tdb.db, gw.keyring, {
-    kind,
-    baseUrl: provider.url,
-    providerKey: "sk-usage-key-0123456789",
-    budget,
-  });
-const runRow = async (id: string) => {
-  await gw.gateway.settled();
-  return tdb.db.run.findUniqueOrThrow({ where: { id } });
-};
 const total = (u: Usage) => u.input + u.output + u.cacheRead + u.cacheWrite;
 const messages = [
   { role: "user" as const, content: "Summarise the repository's open issues, please." },
 ];
 
-async function expectExact(runId: string, u: Usage) {
-  const row = await runRow(runId);
-  expect({
-    used: row.tokensUsed,
-    reserved: row.tokensReserved,
-    inFlight: row.gatewayInFlight,
-  }).toEqual({ used: total(u), reserved: 0, inFlight: 0 });
-  expect(row.outputTokens).toBe(u.output);
-  expect(row.cacheTokens).toBe(u.cacheRead + u.cacheWrite);
-}
+const test = gatewayTest()
+  .extend(
+    "newRun",
+    { scope: "file" },
+    ({ db, gw, provider }) =>
+      (kind: "ANTHROPIC" | "OPENAI", budget = 100_000) =>
+        seedRun(db, gw.keyring, {
+          kind,
+          baseUrl: provider.url,
+          providerKey: "sk-usage-key-0123456789",
+          budget,
+        }),
+  )
+  /** The run's row once the gateway has settled every request. */
+  .extend("runRow", { scope: "file" }, ({ db, gw }) => async (id: string) => {
+    await gw.gateway.settled();
+    return db.run.findUniqueOrThrow({ where: { id } });
+  })
+  .extend("expectExact", { scope: "file" }, ({ runRow }) => async (runId: string, u: Usage) => {
+    const row = await runRow(runId);
+    expect({
+      used: row.tokensUsed,
+      reserved: row.tokensReserved,
+      inFlight: row.gatewayInFlight,
+    }).toEqual({ used: total(u), reserved: 0, inFlight: 0 });
+    expect(row.outputTokens).toBe(u.output);
+    expect(row.cacheTokens).toBe(u.cacheRead + u.cacheWrite);
+  });
 
 describe("exact accounting", () => {
   for (const stream of [false, true]) {
     for (const model of ["scripted", "cache", "multi-delta"]) {
-      it(`[C17] Anthropic messages, stream=${stream}, ${model}`, async () => {
-        const run = await seed("ANTHROPIC");
+      test(`[C17] Anthropic messages, stream=${stream}, ${model}`, async ({
+        gw,
+        provider,
+        newRun,
+        expectExact,
+      }) => {
+        const run = await newRun("ANTHROPIC");
         const client = new Anthropic({ apiKey: run.token, baseURL: gw.url, maxRetries: 0 });
         if (stream) {
           const s = client.messages.stream({ model, max_tokens: 100, messages });
@@ -68,8 +64,13 @@ describe("exact accounting", () => {
       });
     }
 
-    it(`[C17] OpenAI chat completions, stream=${stream} (include_usage injected)`, async () => {
-      const run = await seed("OPENAI");
+    test(`[C17] OpenAI chat completions, stream=${stream} (include_usage injected)`, async ({
+      gw,
+      provider,
+      newRun,
+      expectExact,
+    }) => {
+      const run = await newRun("OPENAI");
       const client = new OpenAI({ apiKey: run.token, baseURL: `${gw.url}/v1`, maxRetries: 0 });
       if (stream) {
         const s = await client.chat.completions.create({ model: "cache", messages, stream: true });
@@ -83,8 +84,13 @@ describe("exact accounting", () => {
       await expectExact(run.runId, provider.billed.at(-1)!);
     });
 
-    it(`[C17] OpenAI responses, stream=${stream}`, async () => {
-      const run = await seed("OPENAI");
+    test(`[C17] OpenAI responses, stream=${stream}`, async ({
+      gw,
+      provider,
+      newRun,
+      expectExact,
+    }) => {
+      const run = await newRun("OPENAI");
       const client = new OpenAI({ apiKey: run.token, baseURL: `${gw.url}/v1`, maxRetries: 0 });
       if (stream) {
         const s = await client.responses.create({
@@ -103,8 +109,13 @@ describe("exact accounting", () => {
     });
   }
 
-  it("[C17] sequential calls add up to the provider's total", async () => {
-    const run = await seed("ANTHROPIC");
+  test("[C17] sequential calls add up to the provider's total", async ({
+    gw,
+    provider,
+    newRun,
+    runRow,
+  }) => {
+    const run = await newRun("ANTHROPIC");
     const client = new Anthropic({ apiKey: run.token, baseURL: gw.url, maxRetries: 0 });
     const start = provider.billed.length;
     for (let i = 0; i < 5; i += 1)
@@ -126,8 +137,12 @@ describe("cut streams and disconnects", () => {
     ["OPENAI", "/v1/responses"],
   ] as const) {
     for (const stream of [true, false]) {
-      it(`[C17] a ${stream ? "stream" : "body"} cut mid-way on ${path} is charged its reservation`, async () => {
-        const run = await seed(kind);
+      test(`[C17] a ${stream ? "stream" : "body"} cut mid-way on ${path} is charged its reservation`, async ({
+        gw,
+        newRun,
+        runRow,
+      }) => {
+        const run = await newRun(kind);
         const body =
           path === "/v1/responses"
             ? { model: "cut", input: "hello", max_output_tokens: 300, stream }
@@ -154,8 +169,13 @@ describe("cut streams and disconnects", () => {
     }
   }
 
-  it("[C17] a client that disconnects mid-stream aborts the upstream request and is charged its reservation", async () => {
-    const run = await seed("ANTHROPIC");
+  test("[C17] a client that disconnects mid-stream aborts the upstream request and is charged its reservation", async ({
+    gw,
+    provider,
+    newRun,
+    runRow,
+  }) => {
+    const run = await newRun("ANTHROPIC");
     const aborted = provider.abortedByClient;
     const controller = new AbortController();
     const body = { model: "hang", max_tokens: 500, messages, stream: true };

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_GIT_PATH, runGit } from "./git.ts";
 
 let dir: string;
@@ -31,13 +31,15 @@ function alive(pid: number): boolean {
   }
 }
 
-async function pidOf(): Promise<number> {
-  for (let i = 0; i < 50; i++) {
-    const text = await readFile(join(dir, "pid"), "utf8").catch(() => "");
-    if (text.trim()) return Number(text.trim());
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the fake git never started");
+function pidOf(): Promise<number> {
+  return vi.waitFor(
+    async () => {
+      const text = (await readFile(join(dir, "pid"), "utf8").catch(() => "")).trim();
+      if (!text) throw new Error("the fake git never started");
+      return Number(text);
+    },
+    { timeout: 5_000, interval: 25 },
+  );
 }
 
 describe("runGit", () => {
@@ -67,9 +69,7 @@ describe("runGit", () => {
     const gitPid = await pidOf();
     expect(alive(gitPid)).toBe(true);
     worker.kill("SIGKILL");
-    const deadline = Date.now() + 5_000;
-    while (alive(gitPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(alive(gitPid)).toBe(false);
+    await vi.waitFor(() => expect(alive(gitPid)).toBe(false), { timeout: 5_000, interval: 25 });
   });
 
   it("a missing git binary is reported as unavailable", async () => {

@@ -1,27 +1,22 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createKeyring, encryptField } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { createReplayGuard, gitHubSignatureHeader, signatureHeader } from "@secondshift/webhooks";
 import { handlePushWebhook, type PushWebhookDeps } from "./push-webhook.ts";
 
 const keyring = createKeyring(new Uint8Array(randomBytes(32)));
 const SECRET = "whsec_planted_push_secret_0123456789";
 const now = new Date("2026-01-05T10:00:00.000Z");
-let database: TestDatabase;
-let db: Db;
-let repositoryId: string;
-let workspaceId: string;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
+/** One repository with a webhook secret, shared by the file's tests. */
+const test = dbTest.extend("repository", { scope: "file" }, async ({ db }) => {
   const ws = await db.workspace.create({
     data: { slug: `ws-${randomBytes(4).toString("hex")}`, name: "w" },
   });
-  workspaceId = ws.id;
-  repositoryId = randomUUID();
+  const workspaceId = ws.id;
+  const repositoryId = randomUUID();
   await db.repository.create({
     data: {
       id: repositoryId,
@@ -36,12 +31,10 @@ beforeAll(async () => {
       }),
     },
   });
-});
-afterAll(async () => {
-  await database.drop();
+  return { workspaceId, repositoryId };
 });
 
-function setup() {
+function setup(db: Db) {
   const synced: Array<{ workspaceId: string; repositoryId: string }> = [];
   const deps: PushWebhookDeps = {
     keyring,
@@ -57,8 +50,11 @@ function setup() {
 const body = Buffer.from(JSON.stringify({ ref: "refs/heads/main", after: "b".repeat(40) }));
 
 describe("handlePushWebhook", () => {
-  it("[P08] a valid timestamped signature triggers a sync of that repository", async () => {
-    const { deps, synced } = setup();
+  test("[P08] a valid timestamped signature triggers a sync of that repository", async ({
+    db,
+    repository: { workspaceId, repositoryId },
+  }) => {
+    const { deps, synced } = setup(db);
     const headers = { "secondshift-signature": signatureHeader(SECRET, body, now) };
     expect(
       await handlePushWebhook(db, deps, { repositoryId, headers, rawBody: body, now }),
@@ -66,8 +62,11 @@ describe("handlePushWebhook", () => {
     expect(synced).toEqual([{ workspaceId, repositoryId }]);
   });
 
-  it("[P08] a tampered body, a wrong secret or a missing signature is rejected and triggers nothing", async () => {
-    const { deps, synced } = setup();
+  test("[P08] a tampered body, a wrong secret or a missing signature is rejected and triggers nothing", async ({
+    db,
+    repository: { repositoryId },
+  }) => {
+    const { deps, synced } = setup(db);
     const headers = { "SecondShift-Signature": signatureHeader(SECRET, body, now) };
     const tampered = Buffer.from(body.toString().replace("main", "evil"));
     expect(
@@ -86,8 +85,11 @@ describe("handlePushWebhook", () => {
     expect(synced).toEqual([]);
   });
 
-  it("[P08] a replayed delivery is rejected: old timestamp, and the same signature twice within the window", async () => {
-    const { deps, synced } = setup();
+  test("[P08] a replayed delivery is rejected: old timestamp, and the same signature twice within the window", async ({
+    db,
+    repository: { repositoryId },
+  }) => {
+    const { deps, synced } = setup(db);
     // Deliveries are remembered in the database shared by this file's tests: sign at a time
     // no other test uses, so this delivery is new.
     const at = new Date(now.getTime() + 7_000);
@@ -113,8 +115,11 @@ describe("handlePushWebhook", () => {
     expect(synced).toHaveLength(1);
   });
 
-  it("[P08] GitHub's X-Hub-Signature-256 is verified (constant time) and replays of it are refused", async () => {
-    const { deps, synced } = setup();
+  test("[P08] GitHub's X-Hub-Signature-256 is verified (constant time) and replays of it are refused", async ({
+    db,
+    repository: { repositoryId },
+  }) => {
+    const { deps, synced } = setup(db);
     const headers = {
       "X-Hub-Signature-256": gitHubSignatureHeader(SECRET, body),
       "X-GitHub-Event": "push",
@@ -133,8 +138,11 @@ describe("handlePushWebhook", () => {
     expect(synced).toHaveLength(1);
   });
 
-  it("pushes to other branches are acknowledged without a sync; unknown repositories are 404", async () => {
-    const { deps, synced } = setup();
+  test("pushes to other branches are acknowledged without a sync; unknown repositories are 404", async ({
+    db,
+    repository: { repositoryId },
+  }) => {
+    const { deps, synced } = setup(db);
     const other = Buffer.from(JSON.stringify({ ref: "refs/heads/feature" }));
     const headers = { "secondshift-signature": signatureHeader(SECRET, other, now) };
     const ignored = await handlePushWebhook(db, deps, {

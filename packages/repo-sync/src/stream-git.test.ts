@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_GIT_PATH, gitLines, streamGit } from "./git.ts";
 
 let dir: string;
@@ -65,8 +65,7 @@ describe("streamed git output", () => {
     await new Promise((resolve) => stream.once("data", resolve));
     const pid = Number((await readFile(join(dir, "pid"), "utf8")).trim());
     stream.destroy();
-    for (let i = 0; i < 50 && running(pid); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(running(pid)).toBe(false);
+    await vi.waitFor(() => expect(running(pid)).toBe(false), { timeout: 5_000, interval: 25 });
   });
 });
 

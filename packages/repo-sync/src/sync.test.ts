@@ -3,18 +3,13 @@ import { watch } from "node:fs";
 import { mkdtemp, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createKeyring, encryptField } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import { syncRepository, type SyncDeps } from "./sync.ts";
-import {
-  createTestRepo,
-  startGitHttpServer,
-  type GitHttpServer,
-  type TestRepo,
-} from "./testing/git-server.ts";
+import { createTestRepo, startGitHttpServer } from "./testing/git-server.ts";
 
 const TOKEN = "ghs_plantedSyncToken_P03_1a2b3c4d5e6f";
 const keyring = createKeyring(new Uint8Array(randomBytes(32)));
@@ -36,40 +31,52 @@ const validConfig = [
   "",
 ].join("\n");
 
-let database: TestDatabase;
-let db: Db;
-let repo: TestRepo;
-let server: GitHttpServer;
-let workDir: string;
 const sink = createMemorySink();
 
-function deps(overrides: Partial<SyncDeps> = {}): SyncDeps {
-  const masker = new SecretMasker();
-  return {
-    keyring,
-    policy: {
-      outbound: {
-        production: false,
-        allowHttp: true,
-        allowedPrivateHosts: [],
-        allowedPrivateCidrs: ["127.0.0.1/32"],
-      },
-      allowFileRemotes: true,
-    },
-    limits,
-    masker,
-    logger: createLogger({ name: "sync-test", destination: sink.stream, masker }),
-    workDir,
-    ...overrides,
-  };
-}
+const test = dbTest
+  /** The repository the tests commit to (served from a file URL and over HTTP). */
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  .extend("repo", { scope: "file" }, ({}) => createTestRepo())
+  .extend("server", { scope: "file" }, async ({ repo }, { onCleanup }) => {
+    const server = await startGitHttpServer(join(repo.root, "srv"), {
+      username: "x-access-token",
+      token: TOKEN,
+    });
+    onCleanup(() => server.close());
+    return server;
+  })
+  /** A sync's dependencies, working under one work folder of this file's. */
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  .extend("deps", { scope: "file" }, async ({}) => {
+    const workDir = await mkdtemp(join(tmpdir(), "secondshift-sync-work-"));
+    return (overrides: Partial<SyncDeps> = {}): SyncDeps => {
+      const masker = new SecretMasker();
+      return {
+        keyring,
+        policy: {
+          outbound: {
+            production: false,
+            allowHttp: true,
+            allowedPrivateHosts: [],
+            allowedPrivateCidrs: ["127.0.0.1/32"],
+          },
+          allowFileRemotes: true,
+        },
+        limits,
+        masker,
+        logger: createLogger({ name: "sync-test", destination: sink.stream, masker }),
+        workDir,
+        ...overrides,
+      };
+    };
+  });
 
-async function workspace() {
+async function workspace(db: Db) {
   const slug = `ws-${randomBytes(4).toString("hex")}`;
   return db.workspace.create({ data: { slug, name: slug } });
 }
 
-async function repository(workspaceId: string, cloneUrl: string, connectionId?: string) {
+async function repository(db: Db, workspaceId: string, cloneUrl: string, connectionId?: string) {
   return db.repository.create({
     data: {
       workspaceId,
@@ -80,7 +87,7 @@ async function repository(workspaceId: string, cloneUrl: string, connectionId?: 
   });
 }
 
-async function bearerConnection(workspaceId: string, token: string) {
+async function bearerConnection(db: Db, workspaceId: string, token: string) {
   const id = randomUUID();
   return db.connection.create({
     data: {
@@ -100,29 +107,18 @@ async function bearerConnection(workspaceId: string, token: string) {
   });
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  workDir = await mkdtemp(join(tmpdir(), "secondshift-sync-work-"));
-  repo = await createTestRepo();
-  server = await startGitHttpServer(join(repo.root, "srv"), {
-    username: "x-access-token",
-    token: TOKEN,
-  });
-});
-afterAll(async () => {
-  await server.close();
-  await database.drop();
-});
-
 describe("syncRepository", () => {
-  it("a valid config upserts its jobs (prompt files read from the commit) and records the commit", async () => {
+  test("a valid config upserts its jobs (prompt files read from the commit) and records the commit", async ({
+    db,
+    repo,
+    deps,
+  }) => {
     const commit = await repo.commit({
       ".secondshift.yaml": validConfig,
       "prompts/nightly.md": "Triage new issues.\n",
     });
-    const ws = await workspace();
-    const r = await repository(ws.id, repo.fileUrl);
+    const ws = await workspace(db);
+    const r = await repository(db, ws.id, repo.fileUrl);
     const result = await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: r.id });
     expect(result).toMatchObject({ status: "synced", commit });
     const jobs = await db.job.findMany({ where: { repositoryId: r.id }, orderBy: { key: "asc" } });
@@ -137,13 +133,17 @@ describe("syncRepository", () => {
     });
   });
 
-  it("config errors are stored with file and line, and the jobs keep their last valid state", async () => {
+  test("config errors are stored with file and line, and the jobs keep their last valid state", async ({
+    db,
+    repo,
+    deps,
+  }) => {
     const good = await repo.commit({
       ".secondshift.yaml": validConfig,
       "prompts/nightly.md": "Triage new issues.\n",
     });
-    const ws = await workspace();
-    const r = await repository(ws.id, repo.fileUrl);
+    const ws = await workspace(db);
+    const r = await repository(db, ws.id, repo.fileUrl);
     await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: r.id });
     const before = await db.job.findMany({
       where: { repositoryId: r.id },
@@ -189,9 +189,13 @@ describe("syncRepository", () => {
     ).toBeNull();
   });
 
-  it("a missing prompt file or a symlinked config is an error on the repository, not a read of the worker's disk", async () => {
-    const ws = await workspace();
-    const r = await repository(ws.id, repo.fileUrl);
+  test("a missing prompt file or a symlinked config is an error on the repository, not a read of the worker's disk", async ({
+    db,
+    repo,
+    deps,
+  }) => {
+    const ws = await workspace(db);
+    const r = await repository(db, ws.id, repo.fileUrl);
     await repo.commit({
       ".secondshift.yaml": validConfig.replace("prompts/nightly.md", "prompts/missing.md"),
     });
@@ -216,18 +220,23 @@ describe("syncRepository", () => {
     expect(await db.job.count({ where: { repositoryId: r.id } })).toBe(0);
   });
 
-  it("[P03] syncs over HTTP with the connection's credential; a wrong credential fails without showing it", async () => {
-    const ws = await workspace();
+  test("[P03] syncs over HTTP with the connection's credential; a wrong credential fails without showing it", async ({
+    db,
+    repo,
+    server,
+    deps,
+  }) => {
+    const ws = await workspace(db);
     const url = `http://127.0.0.1:${server.port}/acme/widgets.git`;
-    const ok = await repository(ws.id, url, (await bearerConnection(ws.id, TOKEN)).id);
+    const ok = await repository(db, ws.id, url, (await bearerConnection(db, ws.id, TOKEN)).id);
     await repo.commit({ ".secondshift.yaml": validConfig, "prompts/nightly.md": "x\n" });
     expect(
       (await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: ok.id })).status,
     ).toBe("synced");
 
-    const ws2 = await workspace();
+    const ws2 = await workspace(db);
     const wrong = "ghs_wrongPlantedToken_0000000000000";
-    const bad = await repository(ws2.id, url, (await bearerConnection(ws2.id, wrong)).id);
+    const bad = await repository(db, ws2.id, url, (await bearerConnection(db, ws2.id, wrong)).id);
     const failing = deps();
     const result = await syncRepository(db, failing, { workspaceId: ws2.id, repositoryId: bad.id });
     expect(result.status).toBe("failed");
@@ -242,9 +251,13 @@ describe("syncRepository", () => {
     }
   });
 
-  it("[C12] a repository whose download passes the cap fails its sync, naming the limit", async () => {
-    const ws = await workspace();
-    const r = await repository(ws.id, repo.fileUrl);
+  test("[C12] a repository whose download passes the cap fails its sync, naming the limit", async ({
+    db,
+    repo,
+    deps,
+  }) => {
+    const ws = await workspace(db);
+    const r = await repository(db, ws.id, repo.fileUrl);
     // Random bytes do not compress: the pack is about as large as the file.
     await repo.commit({
       ".secondshift.yaml": validConfig,
@@ -258,10 +271,14 @@ describe("syncRepository", () => {
     expect(await db.job.count({ where: { repositoryId: r.id } })).toBe(0);
   });
 
-  it("a sync writes only under the work folder it is given, and leaves nothing there", async () => {
+  test("a sync writes only under the work folder it is given, and leaves nothing there", async ({
+    db,
+    repo,
+    deps,
+  }) => {
     await repo.commit({ ".secondshift.yaml": validConfig, "prompts/nightly.md": "x\n" });
-    const ws = await workspace();
-    const r = await repository(ws.id, repo.fileUrl);
+    const ws = await workspace(db);
+    const r = await repository(db, ws.id, repo.fileUrl);
     const ownFolder = await mkdtemp(join(tmpdir(), "secondshift-sync-own-"));
     // While the sync runs, the system temp folder is an empty folder of this test's: anything
     // written through os.tmpdir() would land there.
@@ -287,10 +304,10 @@ describe("syncRepository", () => {
     expect(await readdir(ownFolder)).toEqual([]);
   });
 
-  it("another workspace's repository is not found", async () => {
-    const ws = await workspace();
-    const other = await workspace();
-    const r = await repository(ws.id, repo.fileUrl);
+  test("another workspace's repository is not found", async ({ db, repo, deps }) => {
+    const ws = await workspace(db);
+    const other = await workspace(db);
+    const r = await repository(db, ws.id, repo.fileUrl);
     await expect(
       syncRepository(db, deps(), { workspaceId: other.id, repositoryId: r.id }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });

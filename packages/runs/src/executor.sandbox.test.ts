@@ -5,8 +5,8 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startScriptedModel, type ScriptedModel } from "@secondshift/agent/testing";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { startScriptedModel } from "@secondshift/agent/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import {
   createSandboxManager,
@@ -15,22 +15,17 @@ import {
   type RunSandbox,
 } from "@secondshift/sandbox";
 import Docker from "dockerode";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { executeRun } from "./executor.ts";
 import { seedRunningRun } from "./testing/fixtures.ts";
 
-let t: TestDatabase;
-let model: ScriptedModel;
-let repoDir: string;
-beforeAll(async () => {
-  t = await createTestDatabase();
-  repoDir = await mkdtemp(join(tmpdir(), "runs-sandbox-test-"));
+/** A folder with one file: the repository the run checks out. */
+// eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+const test = dbTest.extend("repoDir", { scope: "file" }, async ({}, { onCleanup }) => {
+  const repoDir = await mkdtemp(join(tmpdir(), "runs-sandbox-test-"));
+  onCleanup(() => rm(repoDir, { recursive: true, force: true }));
   await writeFile(join(repoDir, "README.md"), "hello\n");
-});
-afterAll(async () => {
-  await model?.close();
-  await rm(repoDir, { recursive: true, force: true });
-  await t.drop();
+  return repoDir;
 });
 
 interface SeenExec {
@@ -43,8 +38,9 @@ interface SeenExec {
 function observedSandboxes() {
   const masker = new SecretMasker();
   const logger = createLogger({ name: "test", destination: createMemorySink().stream, masker });
+  const docker = new Docker();
   const manager = createSandboxManager({
-    docker: new Docker(),
+    docker,
     image: process.env.TEST_SANDBOX_IMAGE ?? "secondshift-sandbox:test",
     runtime: "runsc",
     production: true,
@@ -62,8 +58,10 @@ function observedSandboxes() {
   const seen: SeenExec[] = [];
   const pending: Array<Promise<unknown>> = [];
   let psAtEnd = "";
+  let containerId: string | undefined;
   const create = async (options: { runId: string; workspaceId: string; deadline: Date }) => {
     const sandbox = await manager.create(options);
+    containerId = sandbox.id;
     const observed: RunSandbox = {
       exec: (command: string, execOptions?: ExecOptions) => {
         const run = sandbox.exec(command, execOptions).then((result) => {
@@ -86,13 +84,31 @@ function observedSandboxes() {
     };
     return observed;
   };
-  return { factory: { create }, seen, psAtEnd: () => psAtEnd, masker, logger };
+  /** The container's processes, one command line each, read through the engine beside the
+   *  running command (a plain docker exec: it neither waits for the command nor kills anything). */
+  const processes = async (): Promise<string[]> => {
+    if (containerId === undefined) return [];
+    const exec = await docker.getContainer(containerId).exec({
+      Cmd: ["ps", "-eo", "args="],
+      User: "10001:10001",
+      AttachStdout: true,
+      Tty: true,
+    });
+    let out = "";
+    for await (const chunk of await exec.start({ Tty: true })) out += String(chunk);
+    return out.split(/\r?\n/).map((line) => line.trim());
+  };
+  return { factory: { create }, seen, psAtEnd: () => psAtEnd, processes, masker, logger };
 }
 
 describe("run executor with a real sandbox", () => {
-  it("[C11] cancelling a run kills the command it is running, promptly, with its processes", async () => {
-    const { run } = await seedRunningRun(t.db, { timeoutSeconds: 300 });
-    model = await startScriptedModel([
+  test("[C11] cancelling a run kills the command it is running, promptly, with its processes", async ({
+    db,
+    repoDir,
+    onTestFinished,
+  }) => {
+    const { run } = await seedRunningRun(db, { timeoutSeconds: 300 });
+    const model = await startScriptedModel([
       {
         reply: {
           toolCalls: [
@@ -105,10 +121,11 @@ describe("run executor with a real sandbox", () => {
       },
       { reply: { text: "never reached" } },
     ]);
+    onTestFinished(() => model.close());
     const sandboxes = observedSandboxes();
     const running = executeRun(
       {
-        db: t.db,
+        db,
         logger: sandboxes.logger,
         masker: sandboxes.masker,
         workerId: "w1",
@@ -129,11 +146,16 @@ describe("run executor with a real sandbox", () => {
       },
       run.id,
     );
-    // Cancel once the command is running (the model has asked for it and a moment has passed).
-    while (model.requests.length === 0) await new Promise((r) => setTimeout(r, 100));
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Cancel once the command is running: its three sleeps are processes of the sandbox.
+    await vi.waitFor(
+      async () =>
+        expect(await sandboxes.processes()).toEqual(
+          expect.arrayContaining(["sleep 60", "sleep 61", "sleep 62"]),
+        ),
+      { timeout: 60_000, interval: 200 },
+    );
     const cancelledAt = Date.now();
-    await t.db.run.updateMany({ where: { id: run.id }, data: { cancelRequestedAt: new Date() } });
+    await db.run.updateMany({ where: { id: run.id }, data: { cancelRequestedAt: new Date() } });
 
     const result = await running;
     expect(result.status).toBe("CANCELLED");

@@ -1,20 +1,15 @@
 import { Readable } from "node:stream";
 import { cancelRun } from "@secondshift/access";
 import type { RunAgentOptions } from "@secondshift/agent";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { executeRun } from "./executor.ts";
 import { BUDGET_EXHAUSTED_ERROR, exhaustBudget } from "@secondshift/run-lifecycle";
 import type { RunSandbox } from "@secondshift/sandbox";
 import type { RunExecutorDeps } from "./ports.ts";
 import { seedRunningRun } from "./testing/fixtures.ts";
-
-let t: TestDatabase;
-beforeAll(async () => {
-  t = await createTestDatabase();
-});
-afterAll(() => t.drop());
 
 function fakeSandbox() {
   const calls: string[] = [];
@@ -46,7 +41,8 @@ function fakeSandbox() {
   return { sandbox, calls, destroyed: () => destroyed };
 }
 
-function deps(
+function fakeDeps(
+  db: Db,
   overrides: Partial<RunExecutorDeps> & { agent: (o: RunAgentOptions) => Promise<unknown> },
 ) {
   const box = fakeSandbox();
@@ -55,7 +51,7 @@ function deps(
   const sink = createMemorySink();
   const masker = new SecretMasker();
   const d = {
-    db: t.db,
+    db,
     logger: createLogger({ name: "test", destination: sink.stream, masker }),
     masker,
     workerId: "w1",
@@ -87,14 +83,26 @@ function deps(
 
 const usage = { inputTokens: 1, outputTokens: 1 };
 
+/** The executor's dependencies over the file's database, with fakes around it: `deps(overrides)`. */
+const test = dbTest.extend(
+  "deps",
+  { scope: "file" },
+  ({ db }) =>
+    (overrides: Parameters<typeof fakeDeps>[1]) =>
+      fakeDeps(db, overrides),
+);
+
 describe("run executor", () => {
-  it("[C15] runs the agent with a run token that is revoked at the end, records result, diff and reports", async () => {
-    const { run } = await seedRunningRun(t.db);
+  test("[C15] runs the agent with a run token that is revoked at the end, records result, diff and reports", async ({
+    db,
+    deps,
+  }) => {
+    const { run } = await seedRunningRun(db);
     let seenToken = "";
     const { d, box, reports, cleaned } = deps({
       agent: async (o) => {
         seenToken = o.model.runToken;
-        const row = await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } });
+        const row = await db.runToken.findFirstOrThrow({ where: { runId: run.id } });
         expect(row.revokedAt).toBeNull();
         expect(Buffer.from(row.tokenHash).toString("utf8")).not.toContain(seenToken);
         await o.events.append({
@@ -107,17 +115,17 @@ describe("run executor", () => {
     const result = await executeRun(d, run.id);
     expect(result.status).toBe("SUCCEEDED");
     expect(seenToken).toMatch(/^ss_run_/);
-    const row = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    const row = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(row).toMatchObject({ status: "SUCCEEDED", summary: "All good.", commitSha: "abc123" });
     expect(row.diff).toContain("+change");
     expect(row.finishedAt).not.toBeNull();
     expect(
-      (await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt,
+      (await db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt,
     ).not.toBeNull();
     expect(box.destroyed()).toBe(1);
     expect(cleaned()).toBe(1);
     expect(reports).toEqual([run.id]);
-    const events = await t.db.runEvent.findMany({
+    const events = await db.runEvent.findMany({
       where: { runId: run.id },
       orderBy: { seq: "asc" },
     });
@@ -133,8 +141,11 @@ describe("run executor", () => {
     expect(JSON.stringify(events)).not.toContain(seenToken);
   });
 
-  it("[P02] the run's secrets are masked on the worker's log while it runs and leave the masker at its end", async () => {
-    const { run } = await seedRunningRun(t.db);
+  test("[P02] the run's secrets are masked on the worker's log while it runs and leave the masker at its end", async ({
+    db,
+    deps,
+  }) => {
+    const { run } = await seedRunningRun(db);
     let token = "";
     const { d, logs } = deps({
       agent: (o) => {
@@ -155,15 +166,18 @@ describe("run executor", () => {
     expect(d.masker.scopeFor(run.id)).toBe(d.masker);
   });
 
-  it("releases the run before recording it; a failed release is logged and the result stands", async () => {
+  test("releases the run before recording it; a failed release is logged and the result stands", async ({
+    db,
+    deps,
+  }) => {
     const released: string[] = [];
     const finish = async (release: () => Promise<void>) => {
-      const { run } = await seedRunningRun(t.db);
+      const { run } = await seedRunningRun(db);
       const { d } = deps({
         agent: () => Promise.resolve({ outcome: "succeeded", summary: "Done.", usage }),
         releaseRun: async (runId) => {
           // Still RUNNING: the broker writes its pending audit records before the run ends.
-          const row = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+          const row = await db.run.findUniqueOrThrow({ where: { id: runId } });
           released.push(`${row.status} ${row.finishedAt === null}`);
           await release();
         },
@@ -178,8 +192,11 @@ describe("run executor", () => {
     expect(released).toEqual(["RUNNING true", "RUNNING true"]);
   });
 
-  it("[C05] a plan that cannot be frozen fails the run before any sandbox starts", async () => {
-    const { run } = await seedRunningRun(t.db);
+  test("[C05] a plan that cannot be frozen fails the run before any sandbox starts", async ({
+    db,
+    deps,
+  }) => {
+    const { run } = await seedRunningRun(db);
     let created = 0;
     const { d, reports } = deps({
       agent: () => Promise.reject(new Error("must not run")),
@@ -198,13 +215,16 @@ describe("run executor", () => {
     });
     expect(created).toBe(0);
     expect(
-      (await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt,
+      (await db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt,
     ).not.toBeNull();
     expect(reports).toEqual([run.id]);
   });
 
-  it("a checkout that fails while the sandbox starts beside it: the run fails and the sandbox is destroyed", async () => {
-    const { run } = await seedRunningRun(t.db);
+  test("a checkout that fails while the sandbox starts beside it: the run fails and the sandbox is destroyed", async ({
+    db,
+    deps,
+  }) => {
+    const { run } = await seedRunningRun(db);
     const { d, box, reports } = deps({
       agent: () => Promise.reject(new Error("must not run")),
       source: { checkout: () => Promise.reject(new Error("The repository could not be fetched.")) },
@@ -220,8 +240,11 @@ describe("run executor", () => {
     expect(reports).toEqual([run.id]);
   });
 
-  it("a failing step is named in the run's error and finalize still releases everything", async () => {
-    const { run } = await seedRunningRun(t.db);
+  test("a failing step is named in the run's error and finalize still releases everything", async ({
+    db,
+    deps,
+  }) => {
+    const { run } = await seedRunningRun(db);
     const released: string[] = [];
     const { d, box, reports, cleaned } = deps({
       agent: () => Promise.reject(new Error("must not run")),
@@ -241,36 +264,39 @@ describe("run executor", () => {
     expect(released).toEqual([run.id]);
     expect(reports).toEqual([run.id]);
     expect(
-      (await t.db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt,
+      (await db.runToken.findFirstOrThrow({ where: { runId: run.id } })).revokedAt,
     ).not.toBeNull();
-    const events = await t.db.runEvent.findMany({
+    const events = await db.runEvent.findMany({
       where: { runId: run.id },
       orderBy: { seq: "asc" },
     });
     expect(events.map((e) => e.type)).toEqual(["error", "status", "run_finished"]);
   });
 
-  it("fails clearly without a model provider", async () => {
-    const { run } = await seedRunningRun(t.db, { withProvider: false });
+  test("fails clearly without a model provider", async ({ db, deps }) => {
+    const { run } = await seedRunningRun(db, { withProvider: false });
     const { d } = deps({ agent: () => Promise.reject(new Error("must not run")) });
     const result = await executeRun(d, run.id);
     expect(result.status).toBe("FAILED");
     expect(result.error).toContain("no model provider");
   });
 
-  it("a cancel by API stops a running run within 2 seconds", async () => {
-    const { run, seed } = await seedRunningRun(t.db);
+  test("a cancel by API stops a running run within 2 seconds", async ({ db, deps }) => {
+    const { run, seed } = await seedRunningRun(db);
+    let agentRunning = false;
     const { d, box } = deps({
       agent: (o) =>
         new Promise((done) => {
           o.limits.signal.addEventListener("abort", () => done({ outcome: "cancelled", usage }));
+          agentRunning = true;
         }),
     });
     const running = executeRun(d, run.id);
-    await new Promise((r) => setTimeout(r, 300));
+    // Cancel while the agent runs.
+    await vi.waitUntil(() => agentRunning, { timeout: 10_000, interval: 10 });
     const asked = Date.now();
     await cancelRun(
-      { db: t.db, actor: { userId: seed.adminId }, workspaceId: seed.workspaceId },
+      { db: db, actor: { userId: seed.adminId }, workspaceId: seed.workspaceId },
       { runId: run.id },
     );
     const result = await running;
@@ -279,34 +305,40 @@ describe("run executor", () => {
     expect(box.destroyed()).toBe(1);
   });
 
-  it("keeps a status the gateway set (budget exhausted) and fills in the rest", async () => {
-    const { run } = await seedRunningRun(t.db);
+  test("keeps a status the gateway set (budget exhausted) and fills in the rest", async ({
+    db,
+    deps,
+  }) => {
+    const { run } = await seedRunningRun(db);
     const { d } = deps({
       agent: async () => {
-        await exhaustBudget(t.db, run);
+        await exhaustBudget(db, run);
         return { outcome: "budget_exhausted", error: "The run's token budget is used up.", usage };
       },
     });
     expect((await executeRun(d, run.id)).status).toBe("BUDGET_EXHAUSTED");
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).finishedAt).not.toBeNull();
+    expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).finishedAt).not.toBeNull();
   });
 
-  it("[C17] a run the gateway cuts off mid-tool says it ran out of budget, not that it was cancelled", async () => {
-    const { run } = await seedRunningRun(t.db);
+  test("[C17] a run the gateway cuts off mid-tool says it ran out of budget, not that it was cancelled", async ({
+    db,
+    deps,
+  }) => {
+    const { run } = await seedRunningRun(db);
     const { d } = deps({
       agent: (o) =>
         new Promise((done) => {
           o.limits.signal.addEventListener("abort", () =>
             done({ outcome: "cancelled", error: "The run was cancelled.", usage }),
           );
-          void exhaustBudget(t.db, run).then(() => undefined);
+          void exhaustBudget(db, run).then(() => undefined);
         }),
     });
     expect(await executeRun(d, run.id)).toEqual({
       status: "BUDGET_EXHAUSTED",
       error: BUDGET_EXHAUSTED_ERROR,
     });
-    expect(await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+    expect(await db.run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
       status: "BUDGET_EXHAUSTED",
       error: BUDGET_EXHAUSTED_ERROR,
     });

@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { describe, expect, vi } from "vitest";
 import type { Db } from "@secondshift/db";
+import { dbTest as test } from "@secondshift/db/testing/vitest";
 import { claimRun as claim, heartbeat as beat } from "@secondshift/run-lifecycle";
 import { recoverLostRuns, WORKER_LOST_ERROR } from "./recover.ts";
 import { createJob, createRepository, createWorkspace } from "./testing/fixtures.ts";
 
-let tdb: TestDatabase;
-let db: Db;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  db = tdb.db;
-});
-
-afterAll(async () => {
-  await tdb.drop();
-});
-
 const claimRun = (db: Db, r: { runId: string; workspaceId: string; workerId: string }) =>
   claim(db, { id: r.runId, workspaceId: r.workspaceId }, r.workerId);
 
-async function queuedRuns(limit: number, count: number) {
+async function queuedRuns(db: Db, limit: number, count: number) {
   const workspaceId = await createWorkspace(db, limit);
   const repositoryId = await createRepository(db, workspaceId);
   const ids: string[] = [];
@@ -35,8 +23,10 @@ async function queuedRuns(limit: number, count: number) {
 }
 
 describe("claimRun", () => {
-  it("starts at most maxConcurrentRuns runs of a workspace even when every claim races", async () => {
-    const { workspaceId, ids } = await queuedRuns(2, 8);
+  test("starts at most maxConcurrentRuns runs of a workspace even when every claim races", async ({
+    db,
+  }) => {
+    const { workspaceId, ids } = await queuedRuns(db, 2, 8);
     const results = await Promise.all(
       ids.map((runId, i) => claimRun(db, { runId, workspaceId, workerId: `w${i % 3}` })),
     );
@@ -59,8 +49,8 @@ describe("claimRun", () => {
     );
   });
 
-  it("does not claim a run through another workspace's id", async () => {
-    const { ids } = await queuedRuns(5, 1);
+  test("does not claim a run through another workspace's id", async ({ db }) => {
+    const { ids } = await queuedRuns(db, 5, 1);
     const other = await createWorkspace(db, 5);
     expect(await claimRun(db, { runId: ids[0]!, workspaceId: other, workerId: "w" })).toBe(
       "not_queued",
@@ -69,8 +59,8 @@ describe("claimRun", () => {
 });
 
 describe("heartbeat and recoverLostRuns", () => {
-  it("heartbeat only touches the worker's own RUNNING run", async () => {
-    const { workspaceId, ids } = await queuedRuns(5, 1);
+  test("heartbeat only touches the worker's own RUNNING run", async ({ db }) => {
+    const { workspaceId, ids } = await queuedRuns(db, 5, 1);
     const runId = ids[0]!;
     expect(await beat(db, { id: runId, workspaceId }, "w1")).toBe(false);
     await claimRun(db, { runId, workspaceId, workerId: "w1" });
@@ -78,8 +68,10 @@ describe("heartbeat and recoverLostRuns", () => {
     expect(await beat(db, { id: runId, workspaceId }, "w2")).toBe(false);
   });
 
-  it("fails a run whose heartbeat stopped exactly once and calls onLost once, with two recoverers racing", async () => {
-    const { workspaceId, ids } = await queuedRuns(5, 3);
+  test("fails a run whose heartbeat stopped exactly once and calls onLost once, with two recoverers racing", async ({
+    db,
+  }) => {
+    const { workspaceId, ids } = await queuedRuns(db, 5, 3);
     for (const runId of ids) await claimRun(db, { runId, workspaceId, workerId: "dead-worker" });
     const [lostId, freshId, nullHeartbeatId] = ids as [string, string, string];
     await db.$executeRaw`UPDATE "Run" SET "heartbeatAt" = now() - interval '2 minutes' WHERE id = ${lostId}`;
@@ -113,8 +105,8 @@ describe("heartbeat and recoverLostRuns", () => {
     expect(onLost).toHaveBeenCalledTimes(2);
   });
 
-  it("keeps going when onLost throws for one run", async () => {
-    const { workspaceId, ids } = await queuedRuns(5, 2);
+  test("keeps going when onLost throws for one run", async ({ db }) => {
+    const { workspaceId, ids } = await queuedRuns(db, 5, 2);
     for (const runId of ids) await claimRun(db, { runId, workspaceId, workerId: "dead" });
     await db.$executeRaw`UPDATE "Run" SET "heartbeatAt" = now() - interval '1 minute' WHERE "workspaceId" = ${workspaceId}`;
     const seen: string[] = [];

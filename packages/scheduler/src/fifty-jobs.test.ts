@@ -1,45 +1,41 @@
 // Scenario 8: fifty jobs due in the same second, end to end through BullMQ job schedulers,
 // the fire worker, two run-queue workers and the database claim.
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { Worker } from "bullmq";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import type { Db, RunModel } from "@secondshift/db";
+import type { RunModel } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { createLogger } from "@secondshift/logging";
-import {
-  createRunQueue,
-  createScheduleQueue,
-  type RunQueue,
-  type ScheduleQueue,
-} from "./queues.ts";
+import { createRunQueue, createScheduleQueue } from "./queues.ts";
 import { createRunQueueWorker } from "./run-worker.ts";
 import { createScheduleWorker } from "./schedule-worker.ts";
 import { syncSchedules } from "./sync-schedules.ts";
 import { createJob, createRepository, createWorkspace } from "./testing/fixtures.ts";
 import { deletePrefix, testQueueConnection, testRedisUrl } from "./testing/redis.ts";
 
-let tdb: TestDatabase;
-let db: Db;
-let scheduleQueue: ScheduleQueue;
-let runQueue: RunQueue;
-const workers: Worker[] = [];
 const conn = testQueueConnection();
 const logger = createLogger({ name: "scheduler-test", level: "silent" });
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  db = tdb.db;
-  scheduleQueue = createScheduleQueue(conn);
-  runQueue = createRunQueue(conn);
-});
-
-afterAll(async () => {
-  await Promise.all(workers.map((w) => w.close()));
-  await scheduleQueue.close();
-  await runQueue.close();
-  await deletePrefix(testRedisUrl(), conn.prefix);
-  await tdb.drop();
-});
+const test = dbTest
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  .extend("queues", { scope: "file" }, ({}, { onCleanup }) => {
+    const queues = { scheduleQueue: createScheduleQueue(conn), runQueue: createRunQueue(conn) };
+    onCleanup(async () => {
+      await queues.scheduleQueue.close();
+      await queues.runQueue.close();
+      await deletePrefix(testRedisUrl(), conn.prefix);
+    });
+    return queues;
+  })
+  // The workers a test starts; closed after the file, before the queues and the database.
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  .extend("workers", { scope: "file" }, ({}, { onCleanup }) => {
+    const workers: Worker[] = [];
+    onCleanup(async () => {
+      await Promise.all(workers.map((w) => w.close()));
+    });
+    return workers;
+  });
 
 /** A 6-field cron pattern that fires once, at `at` (UTC), this year. */
 function onceAt(at: Date): string {
@@ -47,7 +43,11 @@ function onceAt(at: Date): string {
 }
 
 describe("fifty jobs due at once", () => {
-  it("runs every fire exactly once, within the per-workspace and per-worker limits", async () => {
+  test("runs every fire exactly once, within the per-workspace and per-worker limits", async ({
+    db,
+    queues: { scheduleQueue, runQueue },
+    workers,
+  }) => {
     const limits = { a: 2, b: 3 };
     const ws = { a: await createWorkspace(db, limits.a), b: await createWorkspace(db, limits.b) };
     const jobIds: string[] = [];

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { describe, expect } from "vitest";
 import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { handleFire, SCHEDULE_MISSED_ACTION, SCHEDULE_SKIPPED_ACTION } from "./fire.ts";
-import { createRunQueue, type RunQueue } from "./queues.ts";
+import { createRunQueue } from "./queues.ts";
 import { requeueQueuedRuns } from "./recover.ts";
 import { fireTime } from "./schedule-worker.ts";
 import {
@@ -13,24 +13,23 @@ import {
 } from "./testing/fixtures.ts";
 import { deletePrefix, testQueueConnection, testRedisUrl } from "./testing/redis.ts";
 
-let tdb: TestDatabase;
-let db: Db;
-let runQueue: RunQueue;
 const conn = testQueueConnection();
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  db = tdb.db;
-  runQueue = createRunQueue(conn);
-});
+const test = dbTest.extend(
+  "runQueue",
+  { scope: "file" },
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  ({}, { onCleanup }) => {
+    const runQueue = createRunQueue(conn);
+    onCleanup(async () => {
+      await runQueue.close();
+      await deletePrefix(testRedisUrl(), conn.prefix);
+    });
+    return runQueue;
+  },
+);
 
-afterAll(async () => {
-  await runQueue.close();
-  await deletePrefix(testRedisUrl(), conn.prefix);
-  await tdb.drop();
-});
-
-async function newJob(overrides: Partial<JobFixture> = {}) {
+async function newJob(db: Db, overrides: Partial<JobFixture> = {}) {
   const workspaceId = await createWorkspace(db);
   const repositoryId = await createRepository(db, workspaceId);
   const jobId = await createJob(db, { workspaceId, repositoryId, ...overrides });
@@ -38,8 +37,11 @@ async function newJob(overrides: Partial<JobFixture> = {}) {
 }
 
 describe("handleFire", () => {
-  it("creates exactly one run and one queue job for a fire delivered several times", async () => {
-    const { workspaceId, jobId } = await newJob();
+  test("creates exactly one run and one queue job for a fire delivered several times", async ({
+    db,
+    runQueue,
+  }) => {
+    const { workspaceId, jobId } = await newJob(db);
     const fire = { workspaceId, jobId, scheduledFor: new Date("2026-06-01T09:00:00Z") };
     const outcomes = await Promise.all([
       handleFire(db, runQueue, fire),
@@ -67,8 +69,11 @@ describe("handleFire", () => {
     expect(queued.filter((j) => j.data.runId === runId).map((j) => j.id)).toEqual([runId]);
   });
 
-  it("skips a fire while the previous run is queued or running and records why, never stacking", async () => {
-    const { workspaceId, jobId } = await newJob();
+  test("skips a fire while the previous run is queued or running and records why, never stacking", async ({
+    db,
+    runQueue,
+  }) => {
+    const { workspaceId, jobId } = await newJob(db);
     const first = await handleFire(db, runQueue, {
       workspaceId,
       jobId,
@@ -112,8 +117,11 @@ describe("handleFire", () => {
     expect(fourth.outcome).toBe("created");
   });
 
-  it("skips (and records) a fire that arrives after the job was paused or lost its approval", async () => {
-    const { workspaceId, jobId } = await newJob({ status: "NEEDS_APPROVAL" });
+  test("skips (and records) a fire that arrives after the job was paused or lost its approval", async ({
+    db,
+    runQueue,
+  }) => {
+    const { workspaceId, jobId } = await newJob(db, { status: "NEEDS_APPROVAL" });
     const outcome = await handleFire(db, runQueue, {
       workspaceId,
       jobId,
@@ -138,8 +146,11 @@ describe("handleFire", () => {
     ).toBe(2);
   });
 
-  it("records the fires missed while the scheduler was down, once, beside the late fire's run", async () => {
-    const { workspaceId, jobId } = await newJob({ schedule: "*/5 * * * *" });
+  test("records the fires missed while the scheduler was down, once, beside the late fire's run", async ({
+    db,
+    runQueue,
+  }) => {
+    const { workspaceId, jobId } = await newJob(db, { schedule: "*/5 * * * *" });
     const scheduledFor = new Date("2026-06-01T09:00:00Z");
     const missed = () =>
       db.auditEvent.findMany({ where: { workspaceId, action: SCHEDULE_MISSED_ACTION } });
@@ -165,8 +176,11 @@ describe("handleFire", () => {
     ]);
   });
 
-  it("does not create a run for a fire naming a job of another workspace", async () => {
-    const { jobId } = await newJob();
+  test("does not create a run for a fire naming a job of another workspace", async ({
+    db,
+    runQueue,
+  }) => {
+    const { jobId } = await newJob(db);
     const other = await createWorkspace(db);
     const outcome = await handleFire(db, runQueue, {
       workspaceId: other,
@@ -177,8 +191,11 @@ describe("handleFire", () => {
     expect(await db.run.count({ where: { jobId } })).toBe(0);
   });
 
-  it("requeues a QUEUED run whose enqueue was lost (crash after commit), once", async () => {
-    const { workspaceId, jobId } = await newJob();
+  test("requeues a QUEUED run whose enqueue was lost (crash after commit), once", async ({
+    db,
+    runQueue,
+  }) => {
+    const { workspaceId, jobId } = await newJob(db);
     const run = await db.run.create({
       data: { workspaceId, jobId, trigger: "MANUAL", budgetTokens: 1 },
     });
@@ -190,7 +207,7 @@ describe("handleFire", () => {
 });
 
 describe("fireTime", () => {
-  it("reads the scheduled time from opts.prevMillis, else from the scheduler job id", () => {
+  test("reads the scheduled time from opts.prevMillis, else from the scheduler job id", () => {
     expect(
       fireTime({ id: "repeat:job-x:1780000000000", opts: { prevMillis: 1780000000000 } }).getTime(),
     ).toBe(1780000000000);

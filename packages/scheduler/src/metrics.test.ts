@@ -1,26 +1,28 @@
 // The run and queue gauges at scrape time: runs by status from the database, and per queue the
 // job counts by state and the oldest waiting job's wait.
-import { seedRun, seedWorkspace } from "@secondshift/db/testing";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { seedRun } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { Registry } from "prom-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { registerQueueMetrics } from "./metrics.ts";
-import { addRunToQueue, createRunQueue, type RunQueue } from "./queues.ts";
+import { addRunToQueue, createRunQueue } from "./queues.ts";
 import { deletePrefix, testQueueConnection, testRedisUrl } from "./testing/redis.ts";
 
-let t: TestDatabase;
-let queue: RunQueue;
 const connection = testQueueConnection();
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  queue = createRunQueue(connection);
-});
-afterAll(async () => {
-  await queue.close();
-  await deletePrefix(testRedisUrl(), connection.prefix);
-  await t.drop();
-});
+const test = dbTest.extend(
+  "queue",
+  { scope: "file" },
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  ({}, { onCleanup }) => {
+    const queue = createRunQueue(connection);
+    onCleanup(async () => {
+      await queue.close();
+      await deletePrefix(testRedisUrl(), connection.prefix);
+    });
+    return queue;
+  },
+);
 
 const value = (text: string, series: string) => {
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));
@@ -28,20 +30,28 @@ const value = (text: string, series: string) => {
 };
 
 describe("queue metrics", () => {
-  it("reports runs by status, jobs by state and the oldest wait when scraped", async () => {
+  test("reports runs by status, jobs by state and the oldest wait when scraped", async ({
+    db,
+    seed,
+    queue,
+  }) => {
     const registry = new Registry();
-    registerQueueMetrics(registry, { db: t.db, queues: { runs: queue } });
+    registerQueueMetrics(registry, { db, queues: { runs: queue } });
     const empty = await registry.metrics();
     expect(value(empty, 'secondshift_runs{status="QUEUED"}')).toBe(0);
     expect(value(empty, 'secondshift_queue_jobs{queue="runs",state="waiting"}')).toBe(0);
     expect(value(empty, 'secondshift_queue_oldest_wait_seconds{queue="runs"}')).toBe(0);
 
-    const seed = await seedWorkspace(t.db);
-    const queued = [await seedRun(t.db, seed), await seedRun(t.db, seed)];
-    await seedRun(t.db, seed, { status: "FAILED" });
+    const queued = [await seedRun(db, seed), await seedRun(db, seed)];
+    await seedRun(db, seed, { status: "FAILED" });
     for (const run of queued)
       await addRunToQueue(queue, { runId: run.id, workspaceId: run.workspaceId });
-    await new Promise((r) => setTimeout(r, 1_100));
+    // The wait is wall-clock time by nature: poll the clock until the oldest job is a second old.
+    const [oldest] = await queue.getJobs(["waiting"], 0, 0, true);
+    await vi.waitUntil(() => Date.now() >= oldest!.timestamp + 1_000, {
+      timeout: 5_000,
+      interval: 20,
+    });
 
     const text = await registry.metrics();
     expect(value(text, 'secondshift_runs{status="QUEUED"}')).toBe(2);

@@ -4,9 +4,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import type { Db } from "@secondshift/db";
+import { describe, expect } from "vitest";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { createLogger } from "@secondshift/logging";
 import {
   createRunQueue,
@@ -19,27 +18,33 @@ import { syncSchedules } from "./sync-schedules.ts";
 import { createJob, createRepository, createWorkspace } from "./testing/fixtures.ts";
 import { freeLoopbackPort, startRedisServer, type OwnRedis } from "./testing/redis.ts";
 
-let tdb: TestDatabase;
-let db: Db;
-let dir: string;
-let redis: OwnRedis | undefined;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  db = tdb.db;
-  dir = await mkdtemp(join(tmpdir(), "ss-redis-"));
-});
-
-afterAll(async () => {
-  await redis?.stop();
-  await rm(dir, { recursive: true, force: true });
-  await tdb.drop();
-});
+// A data directory for a private redis-server; the server last started on it is stopped, and
+// the directory removed, after the file.
+const test = dbTest.extend(
+  "ownRedis",
+  { scope: "file" },
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  async ({}, { onCleanup }) => {
+    const dir = await mkdtemp(join(tmpdir(), "ss-redis-"));
+    let running: OwnRedis | undefined;
+    onCleanup(async () => {
+      await running?.stop();
+      await rm(dir, { recursive: true, force: true });
+    });
+    return {
+      start: async (port: number): Promise<OwnRedis> =>
+        (running = await startRedisServer(dir, port)),
+    };
+  },
+);
 
 describe("Redis restart", () => {
-  it("keeps job schedulers and their pending fire when Redis persists with AOF", async () => {
+  test("keeps job schedulers and their pending fire when Redis persists with AOF", async ({
+    db,
+    ownRedis,
+  }) => {
     const port = await freeLoopbackPort();
-    redis = await startRedisServer(dir, port);
+    const redis = await ownRedis.start(port);
     const conn: QueueConnection = {
       connection: { url: redis.url, maxRetriesPerRequest: null },
       prefix: "ss",
@@ -60,7 +65,7 @@ describe("Redis restart", () => {
     await queue.close();
 
     await redis.stop();
-    redis = await startRedisServer(dir, port);
+    await ownRedis.start(port); // the same port and data directory
 
     queue = createScheduleQueue(conn);
     const afterRestart = await queue.getJobSchedulers(0, -1, true);

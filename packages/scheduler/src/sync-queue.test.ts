@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createLogger, createMemorySink } from "@secondshift/logging";
 import { createSyncQueue, createSyncWorker, requestSync, type SyncJobData } from "./sync-queue.ts";
 import { deletePrefix, testQueueConnection, testRedisUrl } from "./testing/redis.ts";
@@ -26,6 +26,7 @@ describe("sync queue", () => {
     let release: () => void = () => undefined;
     const firstSyncHeld = new Promise<void>((r) => (release = r));
     let pushedDuring = false;
+    let held = false;
     const worker = createSyncWorker({
       ...conn,
       concurrency: 4,
@@ -39,19 +40,39 @@ describe("sync queue", () => {
           // A push while repo-1 syncs is kept, and runs after this one.
           await requestSync(queue, target);
           await requestSync(queue, target);
+          held = true;
           await firstSyncHeld;
         }
         running.set(t.repositoryId, (running.get(t.repositoryId) ?? 1) - 1);
       },
     });
-    const deadline = Date.now() + 20_000;
-    while (seen.filter((s) => s.repositoryId === "repo-1").length < 1 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 300));
+    const wait = { timeout: 20_000, interval: 50 };
+    const counts = () => queue.getJobCounts("waiting", "delayed", "active", "completed", "failed");
+    // The first repo-1 sync is held after the pushes during it were taken; the worker has a free
+    // slot and has finished repo-2, nothing waits and only the held sync is active: a second
+    // repo-1 sync has had every chance to start.
+    await vi.waitFor(async () => {
+      expect(held).toBe(true);
+      expect(await counts()).toEqual({
+        waiting: 0,
+        delayed: 0,
+        active: 1,
+        completed: 1,
+        failed: 0,
+      });
+    }, wait);
+    expect(seen.filter((s) => s.repositoryId === "repo-1")).toHaveLength(1);
     release();
-    while (seen.filter((s) => s.repositoryId === "repo-1").length < 2 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 500));
+    // The queue has drained: the kept push ran after the first sync, and nothing followed it.
+    await vi.waitFor(async () => {
+      expect(await counts()).toEqual({
+        waiting: 0,
+        delayed: 0,
+        active: 0,
+        completed: 3,
+        failed: 0,
+      });
+    }, wait);
     await worker.close();
     expect(overlap).toBe(false);
     expect(seen.filter((s) => s.repositoryId === "repo-1")).toHaveLength(2);

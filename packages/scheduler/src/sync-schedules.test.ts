@@ -1,36 +1,37 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import type { Db } from "@secondshift/db";
+import { describe, expect } from "vitest";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { nextFireTimes } from "./cron.ts";
 import { createScheduleQueue, schedulerIdForJob, type ScheduleQueue } from "./queues.ts";
 import { syncSchedules } from "./sync-schedules.ts";
 import { createJob, createRepository, createWorkspace } from "./testing/fixtures.ts";
 import { deletePrefix, testQueueConnection, testRedisUrl } from "./testing/redis.ts";
 
-let tdb: TestDatabase;
-let db: Db;
-let queue: ScheduleQueue;
 const conn = testQueueConnection();
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  db = tdb.db;
-  queue = createScheduleQueue(conn);
-});
+const test = dbTest.extend(
+  "queue",
+  { scope: "file" },
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  ({}, { onCleanup }) => {
+    const queue = createScheduleQueue(conn);
+    onCleanup(async () => {
+      await queue.close();
+      await deletePrefix(testRedisUrl(), conn.prefix);
+    });
+    return queue;
+  },
+);
 
-afterAll(async () => {
-  await queue.close();
-  await deletePrefix(testRedisUrl(), conn.prefix);
-  await tdb.drop();
-});
-
-async function schedulers() {
+async function schedulers(queue: ScheduleQueue) {
   const all = await queue.getJobSchedulers(0, -1, true);
   return new Map(all.map((s) => [s.key, s]));
 }
 
 describe("syncSchedules", () => {
-  it("keeps exactly one scheduler per approved, enabled, scheduled job and follows job changes", async () => {
+  test("keeps exactly one scheduler per approved, enabled, scheduled job and follows job changes", async ({
+    db,
+    queue,
+  }) => {
     const ws = await createWorkspace(db);
     const repo = await createRepository(db, ws);
     const a = await createJob(db, {
@@ -59,7 +60,7 @@ describe("syncSchedules", () => {
 
     const first = await syncSchedules(db, queue);
     expect(first.created.sort()).toEqual([a, b].sort());
-    let now = await schedulers();
+    let now = await schedulers(queue);
     expect([...now.keys()].sort()).toEqual([schedulerIdForJob(a), schedulerIdForJob(b)].sort());
     for (const id of [pending, paused, unscheduled, removed])
       expect(now.has(schedulerIdForJob(id))).toBe(false);
@@ -76,14 +77,14 @@ describe("syncSchedules", () => {
     const again = await syncSchedules(db, queue);
     expect(again).toMatchObject({ created: [], updated: [], removed: [] });
     expect(again.unchanged.sort()).toEqual([a, b].sort());
-    expect((await schedulers()).get(schedulerIdForJob(a))?.next).toBe(sa?.next);
+    expect((await schedulers(queue)).get(schedulerIdForJob(a))?.next).toBe(sa?.next);
 
     // Schedule and time zone changes update the scheduler in place.
     await db.job.update({ where: { id: a }, data: { schedule: "0 10 * * *" } });
     await db.job.update({ where: { id: b }, data: { timezone: "America/New_York" } });
     const changed = await syncSchedules(db, queue);
     expect(changed.updated.sort()).toEqual([a, b].sort());
-    now = await schedulers();
+    now = await schedulers(queue);
     expect(now.get(schedulerIdForJob(a))?.pattern).toBe("0 10 * * *");
     expect(now.get(schedulerIdForJob(b))?.tz).toBe("America/New_York");
     expect(now.size).toBe(2);
@@ -93,7 +94,7 @@ describe("syncSchedules", () => {
     await db.job.update({ where: { id: b }, data: { status: "NEEDS_APPROVAL" } });
     const gone = await syncSchedules(db, queue);
     expect(gone.removed.sort()).toEqual([a, b].sort());
-    expect((await schedulers()).size).toBe(0);
+    expect((await schedulers(queue)).size).toBe(0);
 
     // Resume and re-approval bring them back; removal takes one away again.
     await db.job.update({ where: { id: a }, data: { enabled: true } });
@@ -101,13 +102,16 @@ describe("syncSchedules", () => {
     expect((await syncSchedules(db, queue)).created.sort()).toEqual([a, b].sort());
     await db.job.update({ where: { id: b }, data: { removedAt: new Date(), status: "REMOVED" } });
     expect((await syncSchedules(db, queue)).removed).toEqual([b]);
-    expect([...(await schedulers()).keys()]).toEqual([schedulerIdForJob(a)]);
+    expect([...(await schedulers(queue)).keys()]).toEqual([schedulerIdForJob(a)]);
 
     await db.job.update({ where: { id: a }, data: { enabled: false } });
     await syncSchedules(db, queue);
   });
 
-  it("removes the scheduler of a job whose stored schedule is invalid and reports it", async () => {
+  test("removes the scheduler of a job whose stored schedule is invalid and reports it", async ({
+    db,
+    queue,
+  }) => {
     const ws = await createWorkspace(db);
     const repo = await createRepository(db, ws);
     const job = await createJob(db, { workspaceId: ws, repositoryId: repo, schedule: "0 9 * * *" });
@@ -122,10 +126,10 @@ describe("syncSchedules", () => {
     expect((await syncSchedules(db, queue, { workspaceId: ws })).invalid[0]?.error).toContain(
       "Invalid cron schedule",
     );
-    expect((await schedulers()).has(schedulerIdForJob(job))).toBe(false);
+    expect((await schedulers(queue)).has(schedulerIdForJob(job))).toBe(false);
   });
 
-  it("with a workspaceId, leaves other workspaces' schedulers alone", async () => {
+  test("with a workspaceId, leaves other workspaces' schedulers alone", async ({ db, queue }) => {
     const ws1 = await createWorkspace(db);
     const ws2 = await createWorkspace(db);
     const j1 = await createJob(db, {
@@ -142,7 +146,7 @@ describe("syncSchedules", () => {
 
     const scoped = await syncSchedules(db, queue, { workspaceId: ws1 });
     expect(scoped).toMatchObject({ created: [], updated: [], removed: [], unchanged: [j1] });
-    expect((await schedulers()).has(schedulerIdForJob(j2))).toBe(true);
+    expect((await schedulers(queue)).has(schedulerIdForJob(j2))).toBe(true);
     expect((await syncSchedules(db, queue, { workspaceId: ws2 })).removed).toEqual([j2]);
   });
 });

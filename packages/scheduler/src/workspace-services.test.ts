@@ -1,40 +1,36 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@secondshift/db";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import {
-  createRunQueue,
-  createScheduleQueue,
-  schedulerIdForJob,
-  type RunQueue,
-  type ScheduleQueue,
-} from "./queues.ts";
-import { createSyncQueue, type SyncQueue } from "./sync-queue.ts";
+import { describe, expect } from "vitest";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { createRunQueue, createScheduleQueue, schedulerIdForJob } from "./queues.ts";
+import { createSyncQueue } from "./sync-queue.ts";
 import { createJob, createRepository, createWorkspace } from "./testing/fixtures.ts";
 import { deletePrefix, testQueueConnection, testRedisUrl } from "./testing/redis.ts";
 import { createWorkspaceServices } from "./workspace-services.ts";
 
-let tdb: TestDatabase;
-let db: Db;
-let runQueue: RunQueue;
-let scheduleQueue: ScheduleQueue;
-let syncQueue: SyncQueue;
 const conn = testQueueConnection();
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  db = tdb.db;
-  runQueue = createRunQueue(conn);
-  scheduleQueue = createScheduleQueue(conn);
-  syncQueue = createSyncQueue(conn);
-});
-afterAll(async () => {
-  await Promise.all([runQueue.close(), scheduleQueue.close(), syncQueue.close()]);
-  await deletePrefix(testRedisUrl(), conn.prefix);
-  await tdb.drop();
-});
+const test = dbTest.extend(
+  "queues",
+  { scope: "file" },
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  ({}, { onCleanup }) => {
+    const queues = {
+      runQueue: createRunQueue(conn),
+      scheduleQueue: createScheduleQueue(conn),
+      syncQueue: createSyncQueue(conn),
+    };
+    onCleanup(async () => {
+      await Promise.all(Object.values(queues).map((q) => q.close()));
+      await deletePrefix(testRedisUrl(), conn.prefix);
+    });
+    return queues;
+  },
+);
 
 describe("createWorkspaceServices (the queues behind run now, pause / resume, sync now)", () => {
-  it("queues a run once under its own id, converges schedules, and deduplicates syncs", async () => {
+  test("queues a run once under its own id, converges schedules, and deduplicates syncs", async ({
+    db,
+    queues: { runQueue, scheduleQueue, syncQueue },
+  }) => {
     const services = createWorkspaceServices({ db, runQueue, scheduleQueue, syncQueue });
     const workspaceId = await createWorkspace(db);
     const repositoryId = await createRepository(db, workspaceId);
