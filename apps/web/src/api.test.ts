@@ -3,27 +3,23 @@
 import { randomBytes } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createTestDatabase,
-  seedRun,
-  seedWorkspace,
-  type TestDatabase,
-} from "@secondshift/db/testing";
+import { seedRun, seedWorkspace } from "@secondshift/db/testing";
+import { dbTest as test } from "@secondshift/db/testing/vitest";
 import { appendRunEvent, finishRun } from "@secondshift/run-lifecycle";
 import { freePort, startService, type StartedService } from "@secondshift/service/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
-let t: TestDatabase;
 let web: StartedService;
 let origin: string;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
+// The web process over the file's database, started in a hook: on a loaded machine it can take
+// longer to start (up to a minute) than a test may run.
+test.beforeAll(async ({ testDatabase }) => {
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
   web = startService(main, {
-    DATABASE_URL: t.url,
+    DATABASE_URL: testDatabase.url,
     REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
     SECONDSHIFT_PUBLIC_URL: origin,
     SECONDSHIFT_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
@@ -40,14 +36,13 @@ beforeAll(async () => {
 afterAll(async () => {
   web.child.kill("SIGTERM");
   await web.exited;
-  await t.drop();
 });
 
 const post = (path: string, body: string | FormData, headers: Record<string, string>) =>
   fetch(`${origin}/api/trpc/${path}`, { method: "POST", body, headers });
 
 describe("owner API in the web process", () => {
-  it("prints the setup link once; setup needs its token and signs the owner in", async () => {
+  test("prints the setup link once; setup needs its token and signs the owner in", async () => {
     const links = web.output().match(/\/setup\?token=[A-Za-z0-9_-]+/g) ?? [];
     expect(links).toHaveLength(1);
     const token = new URLSearchParams(links[0]!.split("?")[1]).get("token")!;
@@ -75,7 +70,7 @@ describe("owner API in the web process", () => {
     expect(web.output()).not.toContain(cookie.split("=")[1]);
   });
 
-  it("refuses a cross-site form POST before tRPC runs; health and 404 unchanged", async () => {
+  test("refuses a cross-site form POST before tRPC runs; health and 404 unchanged", async () => {
     const form = new FormData();
     form.set("a", "b");
     const response = await post("auth.signOutEverywhere", form, { origin: "https://evil.example" });
@@ -86,7 +81,7 @@ describe("owner API in the web process", () => {
 });
 
 describe("live run transcript in the web process", () => {
-  it("streams a run's events over SSE from the process's shared listener", async () => {
+  test("streams a run's events over SSE from the process's shared listener", async ({ db }) => {
     const signIn = await post(
       "auth.signIn",
       JSON.stringify({
@@ -96,12 +91,12 @@ describe("live run transcript in the web process", () => {
     );
     expect(signIn.status).toBe(200);
     const cookie = signIn.headers.getSetCookie()[0]!.split(";")[0]!;
-    const owner = await t.db.user.findUniqueOrThrow({ where: { email: "owner@example.test" } });
-    const seed = await seedWorkspace(t.db);
-    await t.db.membership.create({
+    const owner = await db.user.findUniqueOrThrow({ where: { email: "owner@example.test" } });
+    const seed = await seedWorkspace(db);
+    await db.membership.create({
       data: { workspaceId: seed.workspaceId, userId: owner.id, role: "VIEWER" },
     });
-    const run = await seedRun(t.db, seed, { status: "RUNNING" });
+    const run = await seedRun(db, seed, { status: "RUNNING" });
     const input = encodeURIComponent(
       JSON.stringify({ json: { workspaceId: seed.workspaceId, runId: run.id } }),
     );
@@ -109,8 +104,8 @@ describe("live run transcript in the web process", () => {
       headers: { cookie, accept: "text/event-stream" },
     });
     expect(stream.headers.get("content-type")).toContain("text/event-stream");
-    await appendRunEvent(t.db, run, { type: "message", payload: { text: "hello" } });
-    await finishRun(t.db, run, { status: "SUCCEEDED" });
+    await appendRunEvent(db, run, { type: "message", payload: { text: "hello" } });
+    await finishRun(db, run, { status: "SUCCEEDED" });
     const body = await stream.text();
     expect(body).toMatch(/"hello"[^]*\nid: 0\n[^]*"SUCCEEDED"[^]*\nid: 1\n/);
     expect(body).toContain("event: return");

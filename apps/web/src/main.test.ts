@@ -4,21 +4,15 @@ import { randomBytes } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { keyIdOf } from "@secondshift/crypto";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { dbTest as test } from "@secondshift/db/testing/vitest";
 import { freePort, keyMismatchAnswers, startService } from "@secondshift/service/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
-let t: TestDatabase;
-beforeAll(async () => {
-  t = await createTestDatabase();
-});
-afterAll(() => t.drop());
-
 const start = (env: Record<string, string | undefined>) => startService(main, env);
 
-const baseEnv = (key: string, port: number) => ({
-  DATABASE_URL: t.url,
+const baseEnv = (databaseUrl: string | undefined, key: string, port: number) => ({
+  DATABASE_URL: databaseUrl,
   REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
   SECONDSHIFT_PUBLIC_URL: "http://127.0.0.1",
   SECONDSHIFT_ENCRYPTION_KEY: key,
@@ -26,19 +20,18 @@ const baseEnv = (key: string, port: number) => ({
 });
 
 describe("web service startup", () => {
-  it("a missing variable stops it with a message naming the variable", async () => {
-    const run = start({
-      ...baseEnv(randomBytes(32).toString("base64"), 1),
-      DATABASE_URL: undefined,
-    });
+  test("a missing variable stops it with a message naming the variable", async () => {
+    const run = start(baseEnv(undefined, randomBytes(32).toString("base64"), 1));
     expect(await run.exited).toBe(1);
     expect(run.output()).toContain("DATABASE_URL: is missing");
   });
 
-  it("[P07] serves health and readiness with the right key; with the wrong one it is not ready, naming the key id", async () => {
+  test("[P07] serves health and readiness with the right key; with the wrong one it is not ready, naming the key id", async ({
+    testDatabase,
+  }) => {
     const key = randomBytes(32).toString("base64");
     const port = await freePort();
-    const first = start(baseEnv(key, port));
+    const first = start(baseEnv(testDatabase.url, key, port));
     let health: Response | undefined;
     // Up to a minute: on a loaded 2-core machine tsx compiling the web app takes a while.
     for (let i = 0; i < 600 && !health; i++) {
@@ -62,7 +55,7 @@ describe("web service startup", () => {
 
     const wrongKey = randomBytes(32).toString("base64");
     const wrongPort = await freePort();
-    const second = start(baseEnv(wrongKey, wrongPort));
+    const second = start(baseEnv(testDatabase.url, wrongKey, wrongPort));
     const answers = await keyMismatchAnswers(wrongPort, second);
     const neededId = keyIdOf(Buffer.from(key, "base64"));
     expect(answers.healthzStatus).toBe(200);

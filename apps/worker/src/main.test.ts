@@ -8,31 +8,25 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { keyIdOf } from "@secondshift/crypto";
-import {
-  createTestDatabase,
-  seedRun,
-  seedWorkspace,
-  type TestDatabase,
-} from "@secondshift/db/testing";
+import { seedRun, seedWorkspace } from "@secondshift/db/testing";
+import { dbTest as test } from "@secondshift/db/testing/vitest";
 import {
   freePort,
   keyMismatchAnswers,
   startService,
   type StartedService,
 } from "@secondshift/service/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
-let t: TestDatabase;
-beforeAll(async () => {
-  t = await createTestDatabase();
-});
-afterAll(() => t.drop());
+// The key of the file's database: the first worker started with it writes the key check, and
+// the later ones (another test's included) must find the same key there.
+const key = randomBytes(32).toString("base64");
 
-const baseEnv = (key: string) => ({
-  DATABASE_URL: t.url,
+const baseEnv = (databaseUrl: string, encryptionKey: string) => ({
+  DATABASE_URL: databaseUrl,
   REDIS_URL: process.env.TEST_REDIS_URL,
-  SECONDSHIFT_ENCRYPTION_KEY: key,
+  SECONDSHIFT_ENCRYPTION_KEY: encryptionKey,
   SECONDSHIFT_PUBLIC_URL: "http://127.0.0.1:3000",
   SECONDSHIFT_GATEWAY_URL: "http://127.0.0.1:4000",
   SANDBOX_IMAGE: process.env.TEST_SANDBOX_IMAGE ?? "secondshift-sandbox:test",
@@ -53,33 +47,36 @@ async function started(service: StartedService): Promise<void> {
 }
 
 describe("worker service startup", () => {
-  it("a missing variable stops it with a message naming the variable", async () => {
+  test("a missing variable stops it with a message naming the variable", async ({
+    testDatabase,
+  }) => {
     const run = startService(main, {
-      ...baseEnv(randomBytes(32).toString("base64")),
+      ...baseEnv(testDatabase.url, randomBytes(32).toString("base64")),
       SECONDSHIFT_GATEWAY_URL: undefined,
     });
     expect(await run.exited).toBe(1);
     expect(run.output()).toContain("SECONDSHIFT_GATEWAY_URL: is missing");
   });
 
-  it("refuses a work folder that is not its own (it would be emptied)", async () => {
+  test("refuses a work folder that is not its own (it would be emptied)", async ({
+    testDatabase,
+  }) => {
     // More shapes in packages/config's tests; here: the process stops before touching it.
     const run = startService(main, {
-      ...baseEnv(randomBytes(32).toString("base64")),
+      ...baseEnv(testDatabase.url, randomBytes(32).toString("base64")),
       WORKER_WORK_DIR: tmpdir(),
     });
     expect(await run.exited).toBe(1);
     expect(run.output()).toContain("WORKER_WORK_DIR: must not be");
   });
 
-  it("a worker killed with SIGKILL leaves files in its work folder; the next start empties it before lost-run recovery", async () => {
-    // A database of its own: the key check it writes must not meet the other tests' keys.
-    const own = await createTestDatabase();
-    const key = randomBytes(32).toString("base64");
+  test("a worker killed with SIGKILL leaves files in its work folder; the next start empties it before lost-run recovery", async ({
+    db,
+    testDatabase,
+  }) => {
     const workDir = join(await mkdtemp(join(tmpdir(), "secondshift-worker-test-")), "work");
     const env = {
-      ...baseEnv(key),
-      DATABASE_URL: own.url,
+      ...baseEnv(testDatabase.url, key),
       WORKER_WORK_DIR: workDir,
       PORT: String(await freePort()),
     };
@@ -98,9 +95,9 @@ describe("worker service startup", () => {
     first.child.kill("SIGKILL");
     await first.exited;
     // The killed worker's run: recovery fails it on the next start.
-    const seed = await seedWorkspace(own.db);
-    const lost = await seedRun(own.db, seed, { status: "RUNNING", workerId: "worker-killed" });
-    await own.db.run.update({
+    const seed = await seedWorkspace(db);
+    const lost = await seedRun(db, seed, { status: "RUNNING", workerId: "worker-killed" });
+    await db.run.update({
       where: { id: lost.id },
       data: { heartbeatAt: new Date(Date.now() - 10 * 60_000) },
     });
@@ -114,15 +111,18 @@ describe("worker service startup", () => {
     expect(emptied).toBeGreaterThan(-1);
     expect(recovered, output.slice(-3000)).toBeGreaterThan(emptied);
     expect(output).toMatch(/"removed":3\b/);
-    expect((await own.db.run.findUniqueOrThrow({ where: { id: lost.id } })).status).toBe("FAILED");
+    expect((await db.run.findUniqueOrThrow({ where: { id: lost.id } })).status).toBe("FAILED");
     second.child.kill("SIGTERM");
     expect(await second.exited, second.output().slice(-3000)).toBe(0);
-    await own.drop();
   }, 180_000);
 
-  it("[P07][C13] starts with the right key; with the wrong one it starts nothing and is not ready, naming the key id", async () => {
-    const key = randomBytes(32).toString("base64");
-    const first = startService(main, { ...baseEnv(key), PORT: String(await freePort()) });
+  test("[P07][C13] starts with the right key; with the wrong one it starts nothing and is not ready, naming the key id", async ({
+    testDatabase,
+  }) => {
+    const first = startService(main, {
+      ...baseEnv(testDatabase.url, key),
+      PORT: String(await freePort()),
+    });
     const deadline = Date.now() + 60_000;
     while (
       !first.output().includes("worker started") &&
@@ -137,7 +137,10 @@ describe("worker service startup", () => {
 
     const wrongKey = randomBytes(32).toString("base64");
     const port = await freePort();
-    const second = startService(main, { ...baseEnv(wrongKey), PORT: String(port) });
+    const second = startService(main, {
+      ...baseEnv(testDatabase.url, wrongKey),
+      PORT: String(port),
+    });
     const answers = await keyMismatchAnswers(port, second);
     const neededId = keyIdOf(Buffer.from(key, "base64"));
     expect(answers.healthzStatus).toBe(200);
@@ -154,7 +157,10 @@ describe("worker service startup", () => {
     expect(second.output()).not.toContain(key);
 
     // Production refuses runc before anything starts.
-    const runc = startService(main, { ...baseEnv(key), SANDBOX_RUNTIME: "runc" });
+    const runc = startService(main, {
+      ...baseEnv(testDatabase.url, key),
+      SANDBOX_RUNTIME: "runc",
+    });
     expect(await runc.exited).toBe(1);
     expect(runc.output()).toContain("SANDBOX_RUNTIME");
     // Three service starts, each waited for up to 60 s above: the default 30 s is too short on a

@@ -24,7 +24,7 @@ import {
   type StartedService,
 } from "@secondshift/service/testing";
 import Docker from "dockerode";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const main = resolve(dirname(fileURLToPath(import.meta.url)), "main.ts");
 const key = randomBytes(32).toString("base64");
@@ -135,8 +135,22 @@ describe("worker /readyz", () => {
       const run = await seedRun(database.db, seed, { status: "QUEUED" });
       runId = run.id;
       await addRunToQueue(queue, { runId: run.id, workspaceId: run.workspaceId });
-      // Longer than the gate's interval and a queue poll: a claiming worker would have taken it.
-      await new Promise((r) => setTimeout(r, 8_000));
+      const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const onWorker = { service: "worker" };
+      const jobs = { ...onWorker, queue: "runs", state: "waiting" };
+      const wait = { ...onWorker, queue: "runs" };
+      // The gate re-checks readiness every 5 s and says nothing while it stays shut, so this
+      // waits on the clock: until the worker's own gauge shows the run waiting longer than a
+      // re-check and a queue poll (7 s), when a claiming worker would have taken it (or until
+      // it is no longer waiting, which the checks below report).
+      await vi.waitUntil(
+        async () => {
+          const scraped = await scrape();
+          const waited = seriesValue(scraped, "secondshift_queue_oldest_wait_seconds", wait);
+          return (waited ?? 0) >= 7 || seriesValue(scraped, "secondshift_queue_jobs", jobs) !== 1;
+        },
+        { timeout: 60_000, interval: 500 },
+      );
       const stored = await database.db.run.findUniqueOrThrow({ where: { id: run.id } });
       expect(stored.status).toBe("QUEUED");
       expect(await (await queue.getJob(run.id))?.getState()).toBe("waiting");
@@ -146,12 +160,9 @@ describe("worker /readyz", () => {
       });
       expect(sandboxes).toEqual([]);
       // The worker's metrics endpoint shows the run waiting, in the database and on the queue.
-      const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-      const onWorker = { service: "worker" };
+      const scraped = await scrape();
       expect(seriesValue(scraped, "secondshift_runs", { ...onWorker, status: "QUEUED" })).toBe(1);
-      const jobs = { ...onWorker, queue: "runs", state: "waiting" };
       expect(seriesValue(scraped, "secondshift_queue_jobs", jobs)).toBe(1);
-      const wait = { ...onWorker, queue: "runs" };
       expect(
         seriesValue(scraped, "secondshift_queue_oldest_wait_seconds", wait),
       ).toBeGreaterThanOrEqual(7);
@@ -159,13 +170,13 @@ describe("worker /readyz", () => {
       // The same worker, once the engine shows runsc: ready, and the run is taken.
       docker.hideRuntime = undefined;
       expect((await waitForReadyz(port, 200, { service: worker })).code).toBe(200);
-      const deadline = Date.now() + 30_000;
-      let status = "QUEUED";
-      while (status === "QUEUED" && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 250));
-        status = (await database.db.run.findUniqueOrThrow({ where: { id: run.id } })).status;
-      }
-      expect(status).not.toBe("QUEUED");
+      await vi.waitFor(
+        async () => {
+          const { status } = await database.db.run.findUniqueOrThrow({ where: { id: run.id } });
+          expect(status).not.toBe("QUEUED");
+        },
+        { timeout: 30_000, interval: 250 },
+      );
     } finally {
       await stopWorker(worker);
       await docker.stop();

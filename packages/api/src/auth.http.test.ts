@@ -2,32 +2,62 @@
 // fixation, stolen cookies, invitation reuse and expiry, brute force, oversize bodies, and
 // scans of every response and log line for secrets (P04).
 import { createUser } from "@secondshift/accounts/testing";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import type { TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { AppRouter } from "./root.ts";
-import { startTestApi, type TestApi, type TestBrowser } from "./testing/index.ts";
+import { startTestApi, type TestBrowser } from "./testing/index.ts";
 
-let t: TestDatabase;
-let api: TestApi;
-let workspaceId: string;
-let otherWorkspaceId: string;
-let owner: { id: string; email: string };
 const password = "owner passphrase 0123456789";
 const newcomerPassword = "newcomer passphrase 98765";
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  api = await startTestApi(t.db, { limits: { maxPerAccount: 100, maxPerAddress: 1000 } });
-  workspaceId = (await t.db.workspace.create({ data: { slug: "http-ws", name: "W" } })).id;
-  otherWorkspaceId = (await t.db.workspace.create({ data: { slug: "other-ws", name: "O" } })).id;
-  owner = await createUser(t.db, password, { workspaceId, role: "OWNER" });
-});
-afterAll(async () => {
-  await api.close();
-  await t.drop();
-});
+/** A fixture: an API with these sign-in limits over the file's database, closed after the file. */
+const testApi =
+  (limits: { maxPerAccount: number; maxPerAddress: number }) =>
+  async ({ db }: { db: Db }, { onCleanup }: { onCleanup: (fn: () => Promise<void>) => void }) => {
+    const api = await startTestApi(db, { limits });
+    onCleanup(() => api.close());
+    return api;
+  };
+
+const test = dbTest
+  .extend("api", { scope: "file" }, testApi({ maxPerAccount: 100, maxPerAddress: 1000 }))
+  .extend("workspaceId", { scope: "file" }, async ({ db }) => {
+    return (await db.workspace.create({ data: { slug: "http-ws", name: "W" } })).id;
+  })
+  .extend("otherWorkspaceId", { scope: "file" }, async ({ db }) => {
+    return (await db.workspace.create({ data: { slug: "other-ws", name: "O" } })).id;
+  })
+  .extend("owner", { scope: "file" }, ({ db, workspaceId }) =>
+    createUser(db, password, { workspaceId, role: "OWNER" }),
+  )
+  /** A browser of `api`, signed in (as the owner unless told otherwise). */
+  .extend(
+    "signedIn",
+    { scope: "file" },
+    ({ api, owner }) =>
+      async (who: { email: string } = owner, pw = password): Promise<TestBrowser> => {
+        const browser = api.browser();
+        await browser.trpc.auth.signIn.mutate({ email: who.email, password: pw });
+        return browser;
+      },
+  )
+  /** A raw POST to a procedure, as an attacker's page or script would send it. */
+  .extend(
+    "rawPost",
+    { scope: "file" },
+    ({ api }) =>
+      (
+        browser: TestBrowser,
+        path: string,
+        init: RequestInit & { headers?: Record<string, string> },
+      ) =>
+        browser.fetch(`${api.base}/${path}`, { method: "POST", ...init }),
+  )
+  .extend("limited", { scope: "file" }, testApi({ maxPerAccount: 3, maxPerAddress: 5 }))
+  .extend("timed", { scope: "file" }, testApi({ maxPerAccount: 100, maxPerAddress: 1000 }));
 
 const errorData = (e: unknown) => (e as TRPCClientError<AppRouter>).data;
 const failure = (p: Promise<unknown>) =>
@@ -38,20 +68,6 @@ const failure = (p: Promise<unknown>) =>
     (e: unknown) => errorData(e),
   );
 
-async function signedIn(who = owner, pw = password): Promise<TestBrowser> {
-  const browser = api.browser();
-  await browser.trpc.auth.signIn.mutate({ email: who.email, password: pw });
-  return browser;
-}
-
-/** A raw POST to a procedure, as an attacker's page or script would send it. */
-function rawPost(
-  browser: TestBrowser,
-  path: string,
-  init: RequestInit & { headers?: Record<string, string> },
-) {
-  return browser.fetch(`${api.base}/${path}`, { method: "POST", ...init });
-}
 const jsonBody = (input: unknown) => JSON.stringify(superjson.serialize(input));
 
 async function stillSignedIn(browser: TestBrowser): Promise<boolean> {
@@ -62,7 +78,10 @@ async function stillSignedIn(browser: TestBrowser): Promise<boolean> {
 }
 
 describe("CSRF and request hygiene", () => {
-  it("a cross-site multipart form POST is refused before tRPC runs it: no side effect", async () => {
+  test("a cross-site multipart form POST is refused before tRPC runs it: no side effect", async ({
+    signedIn,
+    rawPost,
+  }) => {
     const victim = await signedIn();
     const form = new FormData();
     form.set("x", "y");
@@ -86,7 +105,13 @@ describe("CSRF and request hygiene", () => {
     expect(await stillSignedIn(victim)).toBe(true);
   });
 
-  it("a JSON mutation with a wrong Origin, or marked cross-site, is refused: no invitation made", async () => {
+  test("a JSON mutation with a wrong Origin, or marked cross-site, is refused: no invitation made", async ({
+    db,
+    api,
+    workspaceId,
+    signedIn,
+    rawPost,
+  }) => {
     const victim = await signedIn();
     const body = jsonBody({ workspaceId, email: "attacker@evil.example", role: "OWNER" });
     const attacks: Array<Record<string, string>> = [
@@ -103,10 +128,15 @@ describe("CSRF and request hygiene", () => {
       });
       expect(response.status).toBe(403);
     }
-    expect(await t.db.invitation.count({ where: { email: "attacker@evil.example" } })).toBe(0);
+    expect(await db.invitation.count({ where: { email: "attacker@evil.example" } })).toBe(0);
   });
 
-  it("a same-origin JSON mutation passes (Origin, or Sec-Fetch-Site without Origin)", async () => {
+  test("a same-origin JSON mutation passes (Origin, or Sec-Fetch-Site without Origin)", async ({
+    api,
+    workspaceId,
+    signedIn,
+    rawPost,
+  }) => {
     const browser = await signedIn();
     const withOrigin = await rawPost(browser, "auth.invitations.create", {
       body: jsonBody({ workspaceId, email: "ok1@example.test", role: "VIEWER" }),
@@ -125,7 +155,10 @@ describe("CSRF and request hygiene", () => {
     expect(withFetchSite.status).toBe(200);
   });
 
-  it("a mutation cannot be triggered by a GET (a cross-site link or image)", async () => {
+  test("a mutation cannot be triggered by a GET (a cross-site link or image)", async ({
+    api,
+    signedIn,
+  }) => {
     const victim = await signedIn();
     const response = await victim.fetch(`${api.base}/auth.signOutEverywhere`, {
       headers: { origin: "https://evil.example" },
@@ -134,7 +167,7 @@ describe("CSRF and request hygiene", () => {
     expect(await stillSignedIn(victim)).toBe(true);
   });
 
-  it("[P04] validation errors do not echo the rejected password", async () => {
+  test("[P04] validation errors do not echo the rejected password", async ({ api, signedIn }) => {
     const browser = await signedIn();
     const weak = "weakpw-7731";
     const error = await failure(
@@ -146,7 +179,7 @@ describe("CSRF and request hygiene", () => {
     expect(api.bodies.at(-1)).not.toContain(password);
   });
 
-  it("bodies over 1 MiB get 413, declared or streamed", async () => {
+  test("bodies over 1 MiB get 413, declared or streamed", async ({ api, rawPost }) => {
     const browser = api.browser();
     const big = JSON.stringify({ json: { email: "a@b.c", password: "x".repeat(1024 * 1024) } });
     const declared = await rawPost(browser, "auth.signIn", {
@@ -171,7 +204,10 @@ describe("CSRF and request hygiene", () => {
 });
 
 describe("sessions over HTTP", () => {
-  it("session fixation: a cookie planted before sign-in is not the session after", async () => {
+  test("session fixation: a cookie planted before sign-in is not the session after", async ({
+    api,
+    owner,
+  }) => {
     const browser = api.browser();
     const planted = "ss_ses_" + "P".repeat(43);
     browser.cookies.set("ss_session", planted);
@@ -186,7 +222,11 @@ describe("sessions over HTTP", () => {
     expect(await stillSignedIn(browser)).toBe(true);
   });
 
-  it("a fresh cookie at every sign-in, and the browser's previous session ends", async () => {
+  test("a fresh cookie at every sign-in, and the browser's previous session ends", async ({
+    api,
+    owner,
+    signedIn,
+  }) => {
     const browser = await signedIn();
     const first = browser.cookies.get("ss_session")!;
     await browser.trpc.auth.signIn.mutate({ email: owner.email, password });
@@ -197,7 +237,7 @@ describe("sessions over HTTP", () => {
     expect(await stillSignedIn(old)).toBe(false);
   });
 
-  it("a stolen cookie stops working after sign-out", async () => {
+  test("a stolen cookie stops working after sign-out", async ({ api, signedIn }) => {
     const victim = await signedIn();
     const thief = api.browser();
     thief.cookies.set("ss_session", victim.cookies.get("ss_session")!);
@@ -208,7 +248,7 @@ describe("sessions over HTTP", () => {
     expect(await failure(thief.trpc.auth.me.query())).toMatchObject({ code: "UNAUTHORIZED" });
   });
 
-  it("sign out everywhere ends the other devices' sessions", async () => {
+  test("sign out everywhere ends the other devices' sessions", async ({ signedIn }) => {
     const laptop = await signedIn();
     const phone = await signedIn();
     const { ended } = await laptop.trpc.auth.signOutEverywhere.mutate();
@@ -217,8 +257,11 @@ describe("sessions over HTTP", () => {
     expect(await stillSignedIn(laptop)).toBe(false);
   });
 
-  it("a password change ends every other session and keeps this browser signed in", async () => {
-    const user = await createUser(t.db, password);
+  test("a password change ends every other session and keeps this browser signed in", async ({
+    db,
+    signedIn,
+  }) => {
+    const user = await createUser(db, password);
     const here = await signedIn(user);
     const elsewhere = await signedIn(user);
     await here.trpc.auth.changePassword.mutate({
@@ -229,9 +272,12 @@ describe("sessions over HTTP", () => {
     expect(await stillSignedIn(elsewhere)).toBe(false);
   });
 
-  it("[P05] lists only one's own sessions and cannot revoke another user's", async () => {
-    const alice = await createUser(t.db, password);
-    const bob = await createUser(t.db, password);
+  test("[P05] lists only one's own sessions and cannot revoke another user's", async ({
+    db,
+    signedIn,
+  }) => {
+    const alice = await createUser(db, password);
+    const bob = await createUser(db, password);
     const aliceBrowser = await signedIn(alice);
     const bobBrowser = await signedIn(bob);
     const [bobSession] = await bobBrowser.trpc.auth.sessions.list.query();
@@ -247,7 +293,11 @@ describe("sessions over HTTP", () => {
 });
 
 describe("invitations over HTTP", () => {
-  it("an invitation link works once: the second accept is refused", async () => {
+  test("an invitation link works once: the second accept is refused", async ({
+    api,
+    workspaceId,
+    signedIn,
+  }) => {
     const ownerBrowser = await signedIn();
     const created = await ownerBrowser.trpc.auth.invitations.create.mutate({
       workspaceId,
@@ -285,7 +335,7 @@ describe("invitations over HTTP", () => {
     });
   });
 
-  it("a revoked invitation is refused", async () => {
+  test("a revoked invitation is refused", async ({ api, workspaceId, signedIn }) => {
     const ownerBrowser = await signedIn();
     const created = await ownerBrowser.trpc.auth.invitations.create.mutate({
       workspaceId,
@@ -305,8 +355,13 @@ describe("invitations over HTTP", () => {
     expect(result).toMatchObject({ reason: "INVITATION_REVOKED" });
   });
 
-  it("[C02] an admin cannot invite; [P05] another workspace behaves as not found", async () => {
-    const admin = await createUser(t.db, password, { workspaceId, role: "ADMIN" });
+  test("[C02] an admin cannot invite; [P05] another workspace behaves as not found", async ({
+    db,
+    workspaceId,
+    otherWorkspaceId,
+    signedIn,
+  }) => {
+    const admin = await createUser(db, password, { workspaceId, role: "ADMIN" });
     const adminBrowser = await signedIn(admin);
     expect(
       await failure(
@@ -327,7 +382,7 @@ describe("invitations over HTTP", () => {
         }),
       ),
     ).toMatchObject({ code: "NOT_FOUND", httpStatus: 404 });
-    const otherOwner = await createUser(t.db, password, {
+    const otherOwner = await createUser(db, password, {
       workspaceId: otherWorkspaceId,
       role: "OWNER",
     });
@@ -346,15 +401,18 @@ describe("invitations over HTTP", () => {
         }),
       ),
     ).toMatchObject({ code: "NOT_FOUND" });
-    expect(await t.db.invitation.count({ where: { email: "friend@example.test" } })).toBe(0);
+    expect(await db.invitation.count({ where: { email: "friend@example.test" } })).toBe(0);
   });
 
-  it("[P04] no response body or log line holds a password, password hash, token hash or session token", async () => {
+  test("[P04] no response body or log line holds a password, password hash, token hash or session token", async ({
+    db,
+    api,
+  }) => {
     const bodies = api.bodies.join("\n");
     expect(bodies.length).toBeGreaterThan(1000);
-    const users = await t.db.user.findMany({ select: { passwordHash: true } });
-    const sessions = await t.db.session.findMany({ select: { tokenHash: true } });
-    const invitations = await t.db.invitation.findMany({ select: { tokenHash: true } });
+    const users = await db.user.findMany({ select: { passwordHash: true } });
+    const sessions = await db.session.findMany({ select: { tokenHash: true } });
+    const invitations = await db.invitation.findMany({ select: { tokenHash: true } });
     const hashes = [...sessions, ...invitations].flatMap(({ tokenHash }) => [
       Buffer.from(tokenHash).toString("hex"),
       Buffer.from(tokenHash).toString("base64"),
@@ -372,13 +430,11 @@ describe("invitations over HTTP", () => {
 });
 
 describe("brute force over HTTP", () => {
-  let limited: TestApi;
-  beforeAll(async () => {
-    limited = await startTestApi(t.db, { limits: { maxPerAccount: 3, maxPerAddress: 5 } });
-  });
-  afterAll(() => limited.close());
-
-  it("N wrong passwords → 429, even with the right password next; then the address is limited across emails", async () => {
+  test("N wrong passwords → 429, even with the right password next; then the address is limited across emails", async ({
+    db,
+    owner,
+    limited,
+  }) => {
     const attacker = limited.browser();
     for (let i = 0; i < 3; i++) {
       expect(
@@ -397,7 +453,7 @@ describe("brute force over HTTP", () => {
     );
     expect(unknown).toMatchObject({ code: "UNAUTHORIZED", reason: "INVALID_CREDENTIALS" });
     // 127.0.0.1 has now used its 5 attempts: any other account is refused from it too.
-    const other = await createUser(t.db, password);
+    const other = await createUser(db, password);
     const sameAddress = await failure(
       limited.browser().trpc.auth.signIn.mutate({ email: other.email, password }),
     );
@@ -406,13 +462,12 @@ describe("brute force over HTTP", () => {
 });
 
 describe("invitation expiry over HTTP", () => {
-  let timed: TestApi;
-  beforeAll(async () => {
-    timed = await startTestApi(t.db, { limits: { maxPerAccount: 100, maxPerAddress: 1000 } });
-  });
-  afterAll(() => timed.close());
-
-  it("an expired invitation link is refused and creates no account", async () => {
+  test("an expired invitation link is refused and creates no account", async ({
+    db,
+    workspaceId,
+    owner,
+    timed,
+  }) => {
     const ownerBrowser = timed.browser();
     await ownerBrowser.trpc.auth.signIn.mutate({ email: owner.email, password });
     const created = await ownerBrowser.trpc.auth.invitations.create.mutate({
@@ -433,13 +488,16 @@ describe("invitation expiry over HTTP", () => {
       }),
     );
     expect(late).toMatchObject({ code: "CONFLICT", reason: "INVITATION_EXPIRED" });
-    expect(await t.db.user.count({ where: { email: "late@example.test" } })).toBe(0);
+    expect(await db.user.count({ where: { email: "late@example.test" } })).toBe(0);
   });
 });
 
 describe("unexpected failures", () => {
-  it("[P04] a failing dependency gives a generic message; the log has no password or stack in the body", async () => {
-    const broken = await startTestApi(t.db);
+  test("[P04] a failing dependency gives a generic message; the log has no password or stack in the body", async ({
+    db,
+    owner,
+  }) => {
+    const broken = await startTestApi(db);
     try {
       broken.accounts.redis.disconnect();
       const browser = broken.browser();

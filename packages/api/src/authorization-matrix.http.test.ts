@@ -19,9 +19,10 @@ import {
 } from "@secondshift/access/testing";
 import { createUser } from "@secondshift/accounts/testing";
 import { encryptField } from "@secondshift/crypto";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import superjson from "superjson";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { appRouter } from "./root.ts";
 import { startTestApi, type TestApi, type TestBrowser } from "./testing/index.ts";
 import {
@@ -41,11 +42,6 @@ const actorKinds: ActorKind[] = [
   "signed out",
 ];
 
-let t: TestDatabase;
-let api: TestApi;
-let a: HttpTenant;
-let b: HttpTenant;
-const browsers = new Map<ActorKind, TestBrowser>();
 const keyring = testKeyring();
 const services = recordingServices();
 /** Discovery answers without a network here; the real one is tested in connections-discover. */
@@ -56,30 +52,35 @@ const mcpOAuth = stubAuthorizer();
 /** Secrets sent in requests (a new connection's credential): never echoed either. */
 const sentSecrets: string[] = [];
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  api = await startTestApi(t.db, {
-    limits: { maxPerAccount: 1000, maxPerAddress: 10_000 },
-    services,
-    keyring,
-    discovery,
-    outbound: outbound.fetch,
-    mcpOAuth,
+const test = dbTest
+  .extend("api", { scope: "file" }, async ({ db }, { onCleanup }) => {
+    const api = await startTestApi(db, {
+      limits: { maxPerAccount: 1000, maxPerAddress: 10_000 },
+      services,
+      keyring,
+      discovery,
+      outbound: outbound.fetch,
+      mcpOAuth,
+    });
+    onCleanup(() => api.close());
+    return api;
+  })
+  .extend("acme", { scope: "file" }, ({ db }) => seedHttpTenant(db, keyring, "acme"))
+  .extend("other", { scope: "file" }, async ({ db }) => {
+    const other = await seedHttpTenant(db, keyring, "other");
+    await createRun(db, other.workspaceId, await seedJob(db, other));
+    await seedFailedDelivery(db, other);
+    return other;
+  })
+  .extend("browsers", { scope: "file" }, async ({ api, acme, other }) => {
+    const browsers = new Map<ActorKind, TestBrowser>();
+    browsers.set("owner", await signedInBrowser(api, acme.emails.owner));
+    browsers.set("admin", await signedInBrowser(api, acme.emails.admin));
+    browsers.set("viewer", await signedInBrowser(api, acme.emails.viewer));
+    browsers.set("member of another workspace", await signedInBrowser(api, other.emails.owner));
+    browsers.set("signed out", api.browser());
+    return browsers;
   });
-  a = await seedHttpTenant(t.db, keyring, "acme");
-  b = await seedHttpTenant(t.db, keyring, "other");
-  await createRun(t.db, b.workspaceId, await seedJob(t.db, b));
-  await seedFailedDelivery(t.db, b);
-  browsers.set("owner", await signedInBrowser(api, a.emails.owner));
-  browsers.set("admin", await signedInBrowser(api, a.emails.admin));
-  browsers.set("viewer", await signedInBrowser(api, a.emails.viewer));
-  browsers.set("member of another workspace", await signedInBrowser(api, b.emails.owner));
-  browsers.set("signed out", api.browser());
-});
-afterAll(async () => {
-  await api?.close();
-  await t?.drop();
-});
 
 /**
  * `access`: "public" (anyone), "signed-in" (any session), or the domain layer's need in the
@@ -91,22 +92,22 @@ afterAll(async () => {
 interface Row {
   access: "public" | "signed-in" | Need;
   scope?: "row" | "list";
-  input?: (x: HttpTenant) => unknown;
+  input?: (x: HttpTenant, db: Db) => unknown;
   fresh?: boolean;
   expect?: Partial<Record<ActorKind, Verdict>>;
 }
 
-const connection = (x: HttpTenant) =>
-  seedConnection(t.db, keyring, x, {
+const connection = (x: HttpTenant, db: Db) =>
+  seedConnection(db, keyring, x, {
     kind: "MCP",
     label: `docs-${randomUUID().slice(0, 8)}`,
     tools: [tool("search"), tool("write", true)],
     allowed: ["search"],
   });
-const job = async (x: HttpTenant) => ({ jobId: await seedJob(t.db, x) });
-const invitation = async (x: HttpTenant) =>
+const job = async (x: HttpTenant, db: Db) => ({ jobId: await seedJob(db, x) });
+const invitation = async (x: HttpTenant, db: Db) =>
   (
-    await t.db.invitation.create({
+    await db.invitation.create({
       data: {
         workspaceId: x.workspaceId,
         email: `invitee-${randomUUID().slice(0, 8)}@x.test`,
@@ -117,12 +118,12 @@ const invitation = async (x: HttpTenant) =>
       },
     })
   ).id;
-const grant = async (x: HttpTenant) =>
+const grant = async (x: HttpTenant, db: Db) =>
   (
-    await t.db.grant.create({
+    await db.grant.create({
       data: {
         workspaceId: x.workspaceId,
-        jobId: await seedJob(t.db, x),
+        jobId: await seedJob(db, x),
         requestHash: "h",
         approvedById: x.ownerId,
         bindings: [],
@@ -134,11 +135,11 @@ const sent = (what: string) => {
   sentSecrets.push(value);
   return value;
 };
-const member = async (x: HttpTenant) =>
-  (await createUser(t.db, MATRIX_PASSWORD, { workspaceId: x.workspaceId, role: "VIEWER" })).id;
-const provider = async (x: HttpTenant) =>
+const member = async (x: HttpTenant, db: Db) =>
+  (await createUser(db, MATRIX_PASSWORD, { workspaceId: x.workspaceId, role: "VIEWER" })).id;
+const provider = async (x: HttpTenant, db: Db) =>
   (
-    await t.db.modelProvider.create({
+    await db.modelProvider.create({
       data: {
         workspaceId: x.workspaceId,
         name: `p-${randomUUID()}`,
@@ -149,10 +150,10 @@ const provider = async (x: HttpTenant) =>
     })
   ).id;
 /** A provider whose key really decrypts (verify reads and sends it). */
-const sealedProvider = async (x: HttpTenant) => {
+const sealedProvider = async (x: HttpTenant, db: Db) => {
   const id = randomUUID();
   const cell = { workspaceId: x.workspaceId, table: "ModelProvider", rowId: id };
-  await t.db.modelProvider.create({
+  await db.modelProvider.create({
     data: {
       id,
       workspaceId: x.workspaceId,
@@ -167,9 +168,9 @@ const sealedProvider = async (x: HttpTenant) => {
   });
   return id;
 };
-const webhook = async (x: HttpTenant) =>
+const webhook = async (x: HttpTenant, db: Db) =>
   (
-    await t.db.webhook.create({
+    await db.webhook.create({
       data: {
         workspaceId: x.workspaceId,
         name: "hook",
@@ -201,10 +202,9 @@ const matrix: Record<string, Row> = {
   "auth.signIn": {
     access: "public",
     fresh: true,
-    input: async (x) => ({
-      email: (
-        await createUser(t.db, MATRIX_PASSWORD, { workspaceId: x.workspaceId, role: "VIEWER" })
-      ).email,
+    input: async (x, db) => ({
+      email: (await createUser(db, MATRIX_PASSWORD, { workspaceId: x.workspaceId, role: "VIEWER" }))
+        .email,
       password: MATRIX_PASSWORD,
     }),
   },
@@ -244,7 +244,7 @@ const matrix: Record<string, Row> = {
   "auth.invitations.revoke": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ invitationId: await invitation(x) }),
+    input: async (x, db) => ({ invitationId: await invitation(x, db) }),
   },
   // jobs
   "jobs.list": { access: "read", scope: "list", input: () => ({}) },
@@ -253,8 +253,8 @@ const matrix: Record<string, Row> = {
   "jobs.approve": {
     access: "own",
     scope: "row",
-    input: async (x) => ({
-      jobId: await seedJob(t.db, x, { status: "NEEDS_APPROVAL" }),
+    input: async (x, db) => ({
+      jobId: await seedJob(db, x, { status: "NEEDS_APPROVAL" }),
       requestHash: "h",
     }),
   },
@@ -262,7 +262,7 @@ const matrix: Record<string, Row> = {
   "jobs.revokeGrant": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ grantId: await grant(x) }),
+    input: async (x, db) => ({ grantId: await grant(x, db) }),
   },
   "jobs.runNow": { access: "operate", scope: "row", input: job },
   "jobs.pause": { access: "operate", scope: "row", input: job },
@@ -276,13 +276,13 @@ const matrix: Record<string, Row> = {
   "runs.get": {
     access: "read",
     scope: "row",
-    input: async (x) => ({ runId: await createRun(t.db, x.workspaceId, await seedJob(t.db, x)) }),
+    input: async (x, db) => ({ runId: await createRun(db, x.workspaceId, await seedJob(db, x)) }),
   },
   "runs.cancel": {
     access: "operate",
     scope: "row",
-    input: async (x) => ({
-      runId: await createRun(t.db, x.workspaceId, await seedJob(t.db, x), "QUEUED"),
+    input: async (x, db) => ({
+      runId: await createRun(db, x.workspaceId, await seedJob(db, x), "QUEUED"),
     }),
   },
   // connections
@@ -301,33 +301,33 @@ const matrix: Record<string, Row> = {
   "connections.impact": {
     access: "read",
     scope: "row",
-    input: async (x) => ({ connectionId: await connection(x) }),
+    input: async (x, db) => ({ connectionId: await connection(x, db) }),
   },
   "connections.delete": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ connectionId: await connection(x) }),
+    input: async (x, db) => ({ connectionId: await connection(x, db) }),
   },
   "connections.setAllowedTools": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ connectionId: await connection(x), tools: ["search", "write"] }),
+    input: async (x, db) => ({ connectionId: await connection(x, db), tools: ["search", "write"] }),
   },
   "connections.get": {
     access: "read",
     scope: "row",
-    input: async (x) => ({ connectionId: await connection(x) }),
+    input: async (x, db) => ({ connectionId: await connection(x, db) }),
   },
   "connections.discover": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ connectionId: await connection(x) }),
+    input: async (x, db) => ({ connectionId: await connection(x, db) }),
   },
   "connections.oauthStart": {
     access: "own",
     scope: "row",
-    input: async (x) => ({
-      connectionId: await seedConnection(t.db, keyring, x, {
+    input: async (x, db) => ({
+      connectionId: await seedConnection(db, keyring, x, {
         kind: "MCP",
         label: `oauth-${randomUUID().slice(0, 8)}`,
         tools: [],
@@ -347,7 +347,7 @@ const matrix: Record<string, Row> = {
   "webhooks.redeliver": {
     access: "operate",
     scope: "row",
-    input: async (x) => ({ deliveryId: await seedFailedDelivery(t.db, x) }),
+    input: async (x, db) => ({ deliveryId: await seedFailedDelivery(db, x) }),
   },
   "repositories.add": {
     access: "own",
@@ -364,29 +364,33 @@ const matrix: Record<string, Row> = {
   "webhooks.delete": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ webhookId: await webhook(x) }),
+    input: async (x, db) => ({ webhookId: await webhook(x, db) }),
   },
   "webhooks.update": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ webhookId: await webhook(x), jobKeys: ["nightly"], enabled: false }),
+    input: async (x, db) => ({
+      webhookId: await webhook(x, db),
+      jobKeys: ["nightly"],
+      enabled: false,
+    }),
   },
   "webhooks.testDelivery": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ webhookId: await webhook(x) }),
+    input: async (x, db) => ({ webhookId: await webhook(x, db) }),
   },
   // members
   "members.list": { access: "read", scope: "list", input: () => ({}) },
   "members.changeRole": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ userId: await member(x), role: "ADMIN" }),
+    input: async (x, db) => ({ userId: await member(x, db), role: "ADMIN" }),
   },
   "members.remove": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ userId: await member(x) }),
+    input: async (x, db) => ({ userId: await member(x, db) }),
   },
   // providers
   "providers.list": { access: "read", scope: "list", input: () => ({}) },
@@ -403,22 +407,25 @@ const matrix: Record<string, Row> = {
   "providers.update": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ providerId: await provider(x), defaultModel: "gpt-x" }),
+    input: async (x, db) => ({ providerId: await provider(x, db), defaultModel: "gpt-x" }),
   },
   "providers.delete": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ providerId: await provider(x) }),
+    input: async (x, db) => ({ providerId: await provider(x, db) }),
   },
   "providers.replaceKey": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ providerId: await provider(x), apiKey: sent("replacement-key") }),
+    input: async (x, db) => ({
+      providerId: await provider(x, db),
+      apiKey: sent("replacement-key"),
+    }),
   },
   "providers.verify": {
     access: "own",
     scope: "row",
-    input: async (x) => ({ providerId: await sealedProvider(x) }),
+    input: async (x, db) => ({ providerId: await sealedProvider(x, db) }),
   },
   // workspace settings
   "workspace.get": { access: "read", scope: "list", input: () => ({}) },
@@ -463,7 +470,7 @@ const procedures = appRouter._def.procedures as unknown as Record<
 >;
 
 /** One call as a browser would make it: GET for a query, JSON POST for a mutation. */
-async function call(browser: TestBrowser, path: string, input: unknown) {
+async function call(api: TestApi, browser: TestBrowser, path: string, input: unknown) {
   const type = procedures[path]?._def.type;
   const encoded = JSON.stringify(superjson.serialize(input));
   const response =
@@ -488,24 +495,26 @@ async function call(browser: TestBrowser, path: string, input: unknown) {
 }
 
 /** For calls that change the caller's sessions: a new user with the actor's membership. */
-async function freshBrowser(actor: ActorKind): Promise<TestBrowser> {
+async function freshBrowser(
+  { db, api, acme, other }: { db: Db; api: TestApi; acme: HttpTenant; other: HttpTenant },
+  actor: ActorKind,
+): Promise<TestBrowser> {
   if (actor === "signed out") return api.browser();
   const roles = { owner: "OWNER", admin: "ADMIN", viewer: "VIEWER" } as const;
   const membership =
     actor === "member of another workspace"
-      ? { workspaceId: b.workspaceId, role: "OWNER" as const }
-      : { workspaceId: a.workspaceId, role: roles[actor] };
-  const user = await createUser(t.db, MATRIX_PASSWORD, membership);
+      ? { workspaceId: other.workspaceId, role: "OWNER" as const }
+      : { workspaceId: acme.workspaceId, role: roles[actor] };
+  const user = await createUser(db, MATRIX_PASSWORD, membership);
   return signedInBrowser(api, user.email);
 }
 
-async function inputFor(row: Row, tenant: HttpTenant, workspaceId: string) {
-  const input = await row.input?.(tenant);
+async function inputFor(db: Db, row: Row, tenant: HttpTenant, workspaceId: string) {
+  const input = await row.input?.(tenant, db);
   if (row.access === "public" || row.access === "signed-in") return input;
   return { ...(input as object), workspaceId };
 }
 
-const auditCount = () => t.db.auditEvent.count({ where: { workspaceId: a.workspaceId } });
 const paths = Object.keys(matrix).sort();
 const cells = paths.flatMap((path) =>
   actorKinds.map((actor) => [path, actor, expected(matrix[path]!, actor)] as const),
@@ -514,7 +523,7 @@ const rowScoped = paths.filter((p) => matrix[p]!.scope === "row");
 const listScoped = paths.filter((p) => matrix[p]!.scope === "list");
 
 describe("owner API authorization matrix over HTTP", () => {
-  it("[C02] every procedure of the router has exactly one matrix row", () => {
+  test("[C02] every procedure of the router has exactly one matrix row", () => {
     // Subscriptions are streamed over SSE, which this table's call() does not speak; each has
     // its own authorization tests over HTTP, named here so that a new one cannot slip by.
     const streamedElsewhere: Record<string, string> = {
@@ -531,79 +540,106 @@ describe("owner API authorization matrix over HTTP", () => {
     ).toEqual(paths);
   });
 
-  it.each(cells)("[C02][P05] %s as %s → %s", async (path, actor, want) => {
-    const row = matrix[path]!;
-    const browser = row.fresh ? await freshBrowser(actor) : browsers.get(actor)!;
-    const input = await inputFor(row, a, a.workspaceId);
-    const [before, queued, asked, sentOut, authorizing] = [
-      await auditCount(),
-      services.calls.length,
-      discovery.calls.length,
-      outbound.requests.length,
-      mcpOAuth.calls.length,
-    ];
-    const got = await call(browser, path, input);
-    expect(got.verdict).toBe(want);
-    if (want !== "allowed" && row.access !== "public" && row.access !== "signed-in") {
-      // A refusal changes nothing: no audit row, no queue call, no call to a service.
-      expect(await auditCount()).toBe(before);
-      expect(services.calls.length).toBe(queued);
-      expect(discovery.calls.length).toBe(asked);
-      expect(outbound.requests.length).toBe(sentOut);
-      expect(mcpOAuth.calls.length).toBe(authorizing);
-    }
-  });
+  test.for(cells)(
+    "[C02][P05] %s as %s → %s",
+    async ([path, actor, want], { db, api, acme, other, browsers }) => {
+      const row = matrix[path]!;
+      const browser = row.fresh
+        ? await freshBrowser({ db, api, acme, other }, actor)
+        : browsers.get(actor)!;
+      const input = await inputFor(db, row, acme, acme.workspaceId);
+      const auditCount = () => db.auditEvent.count({ where: { workspaceId: acme.workspaceId } });
+      const [before, queued, asked, sentOut, authorizing] = [
+        await auditCount(),
+        services.calls.length,
+        discovery.calls.length,
+        outbound.requests.length,
+        mcpOAuth.calls.length,
+      ];
+      const got = await call(api, browser, path, input);
+      expect(got.verdict).toBe(want);
+      if (want !== "allowed" && row.access !== "public" && row.access !== "signed-in") {
+        // A refusal changes nothing: no audit row, no queue call, no call to a service.
+        expect(await auditCount()).toBe(before);
+        expect(services.calls.length).toBe(queued);
+        expect(discovery.calls.length).toBe(asked);
+        expect(outbound.requests.length).toBe(sentOut);
+        expect(mcpOAuth.calls.length).toBe(authorizing);
+      }
+    },
+  );
 
-  it.each(rowScoped)("[P05] %s with another workspace's row → NOT_FOUND", async (path) => {
-    const input = await inputFor(matrix[path]!, b, a.workspaceId);
-    expect((await call(browsers.get("owner")!, path, input)).verdict).toBe("NOT_FOUND");
-  });
+  test.for(rowScoped)(
+    "[P05] %s with another workspace's row → NOT_FOUND",
+    async (path, { db, api, acme, other, browsers }) => {
+      const input = await inputFor(db, matrix[path]!, other, acme.workspaceId);
+      expect((await call(api, browsers.get("owner")!, path, input)).verdict).toBe("NOT_FOUND");
+    },
+  );
 
-  it.each(listScoped)("[P05] %s shows nothing of another workspace", async (path) => {
-    const got = await call(
-      browsers.get("owner")!,
-      path,
-      await inputFor(matrix[path]!, a, a.workspaceId),
-    );
-    expect(got.verdict).toBe("allowed");
-    const text = JSON.stringify(got.result ?? null);
-    const bRuns = await t.db.run.findMany({
-      where: { workspaceId: b.workspaceId },
-      select: { id: true },
-    });
-    expect(bRuns.length).toBeGreaterThan(0);
-    const bIds = [b.workspaceId, b.ownerId, b.adminId, b.viewerId, b.repositoryId];
-    for (const id of [...bIds, ...bRuns.map((r) => r.id)]) expect(text).not.toContain(id);
-  });
+  test.for(listScoped)(
+    "[P05] %s shows nothing of another workspace",
+    async (path, { db, api, acme, other, browsers }) => {
+      const got = await call(
+        api,
+        browsers.get("owner")!,
+        path,
+        await inputFor(db, matrix[path]!, acme, acme.workspaceId),
+      );
+      expect(got.verdict).toBe("allowed");
+      const text = JSON.stringify(got.result ?? null);
+      const bRuns = await db.run.findMany({
+        where: { workspaceId: other.workspaceId },
+        select: { id: true },
+      });
+      expect(bRuns.length).toBeGreaterThan(0);
+      const bIds = [
+        other.workspaceId,
+        other.ownerId,
+        other.adminId,
+        other.viewerId,
+        other.repositoryId,
+      ];
+      for (const id of [...bIds, ...bRuns.map((r) => r.id)]) expect(text).not.toContain(id);
+    },
+  );
 });
 
 describe("no procedure returns a secret", () => {
-  it("[C27] a webhook's signing secret and a repository's push secret are shown once, at creation", async () => {
+  test("[C27] a webhook's signing secret and a repository's push secret are shown once, at creation", async ({
+    api,
+    acme,
+    browsers,
+  }) => {
     const owner = browsers.get("owner")!;
-    const hook = await call(owner, "webhooks.create", {
-      workspaceId: a.workspaceId,
+    const hook = await call(api, owner, "webhooks.create", {
+      workspaceId: acme.workspaceId,
       name: "once",
       url: `https://hooks.example.test/${sent("once-url")}`,
     });
-    const repo = await call(owner, "repositories.add", {
-      workspaceId: a.workspaceId,
+    const repo = await call(api, owner, "repositories.add", {
+      workspaceId: acme.workspaceId,
       cloneUrl: `https://github.com/acme/once-${randomUUID()}.git`,
     });
     const { secret } = hook.result as { secret: string };
     const { pushSecret, pushUrl, id } = repo.result as Record<string, string>;
     expect(pushUrl).toBe(`${api.origin}/webhooks/repositories/${id}/push`);
     for (const path of ["webhooks.list", "repositories.list", "audit.list"])
-      await call(owner, path, { workspaceId: a.workspaceId });
+      await call(api, owner, path, { workspaceId: acme.workspaceId });
     for (const value of [secret, pushSecret])
       expect(api.bodies.filter((body) => body.includes(value!))).toHaveLength(1);
   });
 
-  it("[C23][C25][C27][P04] no response body of the matrix carries a planted secret, a ciphertext or a hash", () => {
+  test("[C23][C25][C27][P04] no response body of the matrix carries a planted secret, a ciphertext or a hash", ({
+    api,
+    acme,
+    other,
+  }) => {
     // Runs after the matrix (same file, in order): every body any browser received.
     expect(api.bodies.length).toBeGreaterThan(cells.length);
     const forbidden = [
-      ...a.planted,
-      ...b.planted,
+      ...acme.planted,
+      ...other.planted,
       ...sentSecrets,
       "Ciphertext",
       "passwordHash",

@@ -1,39 +1,41 @@
 // The server-side caller (pages rendered by the web process) acts exactly as the user the
 // request's session cookie names — the cookie the HTTP API set — and cannot change the session.
 import { createUser } from "@secondshift/accounts/testing";
-import { createTestDatabase, seedTenant, type TestDatabase } from "@secondshift/db/testing";
+import { seedTenant } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { createLogger, createMemorySink } from "@secondshift/logging";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServerApi, type ServerApi } from "./server-caller.ts";
-import { startTestApi, type TestApi } from "./testing/index.ts";
+import { describe, expect } from "vitest";
+import { createServerApi } from "./server-caller.ts";
+import { startTestApi } from "./testing/index.ts";
 
 const password = "server caller passphrase 42";
-let t: TestDatabase;
-let api: TestApi;
-let server: ServerApi;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  api = await startTestApi(t.db);
-  server = createServerApi({
-    accounts: api.accounts.deps,
-    publicUrl: api.origin,
-    setupToken: () => null,
-    logger: createLogger({ name: "server-caller-test", destination: createMemorySink().stream }),
-  });
-});
-afterAll(async () => {
-  await api.close();
-  await t.drop();
-});
+const test = dbTest
+  .extend("api", { scope: "file" }, async ({ db }, { onCleanup }) => {
+    const api = await startTestApi(db);
+    onCleanup(() => api.close());
+    return api;
+  })
+  .extend("server", { scope: "file" }, ({ api }) =>
+    createServerApi({
+      accounts: api.accounts.deps,
+      publicUrl: api.origin,
+      setupToken: () => null,
+      logger: createLogger({ name: "server-caller-test", destination: createMemorySink().stream }),
+    }),
+  );
 
 const cookieHeader = (cookies: Map<string, string>) =>
   new Headers({ cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") });
 
 describe("the server-side caller", () => {
-  it("acts as the session the cookie names; without one it is signed out", async () => {
-    const tenant = await seedTenant(t.db);
-    const user = await createUser(t.db, password, {
+  test("acts as the session the cookie names; without one it is signed out", async ({
+    db,
+    api,
+    server,
+  }) => {
+    const tenant = await seedTenant(db);
+    const user = await createUser(db, password, {
       workspaceId: tenant.workspaceId,
       role: "VIEWER",
     });
@@ -59,7 +61,7 @@ describe("the server-side caller", () => {
     await expect(forged.auth.me()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
 
-  it("a server render cannot set or clear the session cookie", async () => {
+  test("a server render cannot set or clear the session cookie", async ({ server }) => {
     const caller = await server.createServerCaller(new Headers());
     await expect(caller.auth.signOut()).rejects.toThrow(/cannot change the session/);
   });

@@ -1,24 +1,25 @@
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import type { TRPCClientError } from "@trpc/client";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { AppRouter } from "./root.ts";
 import { startTestApi, type TestApi } from "./testing/index.ts";
 
-let t: TestDatabase | undefined;
-let api: TestApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  await t?.drop();
-  api = undefined;
-  t = undefined;
-});
-
 const setupToken = "the-printed-setup-token-0123456789";
-async function fresh(options: { setupToken?: string | null } = { setupToken }) {
-  t = await createTestDatabase();
-  api = await startTestApi(t.db, options);
-  return { db: t.db, api };
-}
+
+// Setup is open only while no user exists: each test that starts an API starts it over the
+// file's database emptied of users and workspaces (and every row that belongs to them).
+const test = dbTest.extend("fresh", async ({ db }, { onCleanup }) => {
+  await db.$executeRaw`TRUNCATE "User", "Workspace" CASCADE`;
+  const started: TestApi[] = [];
+  onCleanup(async () => {
+    for (const api of started) await api.close();
+  });
+  return async (options: { setupToken?: string | null } = { setupToken }) => {
+    const api = await startTestApi(db, options);
+    started.push(api);
+    return api;
+  };
+});
 
 const input = (n: number, token?: string) => ({
   email: `owner${n}@example.test`,
@@ -31,8 +32,11 @@ const input = (n: number, token?: string) => ({
 const errorData = (e: unknown) => (e as TRPCClientError<AppRouter>).data;
 
 describe("setup over HTTP", () => {
-  it("needs the one-time token, signs the owner in with an HttpOnly SameSite=Lax cookie, then closes", async () => {
-    const { db, api } = await fresh();
+  test("needs the one-time token, signs the owner in with an HttpOnly SameSite=Lax cookie, then closes", async ({
+    db,
+    fresh,
+  }) => {
+    const api = await fresh();
     const browser = api.browser();
     expect(await browser.trpc.auth.setupStatus.query()).toEqual({
       needsSetup: true,
@@ -72,8 +76,11 @@ describe("setup over HTTP", () => {
     });
   });
 
-  it("setup race over HTTP: two at once give exactly one owner; the other a clean 409", async () => {
-    const { db, api } = await fresh({ setupToken: null });
+  test("setup race over HTTP: two at once give exactly one owner; the other a clean 409", async ({
+    db,
+    fresh,
+  }) => {
+    const api = await fresh({ setupToken: null });
     const results = await Promise.allSettled([
       api.browser().trpc.auth.setup.mutate(input(1)),
       api.browser().trpc.auth.setup.mutate(input(2)),
@@ -85,7 +92,7 @@ describe("setup over HTTP", () => {
     expect(await db.membership.count({ where: { role: "OWNER" } })).toBe(1);
   });
 
-  it("over https the cookie is __Host-ss_session and Secure", async () => {
+  test("over https the cookie is __Host-ss_session and Secure", async () => {
     const { cookieSettings } = await import("./cookies.ts");
     expect(cookieSettings("https://secondshift.example.com", 3600_000)).toEqual({
       name: "__Host-ss_session",

@@ -3,8 +3,9 @@
 // stopping an injected inline script.
 import { createUser } from "@secondshift/accounts/testing";
 import { seedTenant } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
   mutateAs,
@@ -23,8 +24,8 @@ const owner = {
   password: "a long passphrase 42",
 };
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startWebApp(), launchBrowser()]);
+dbTest.beforeAll(async ({ testDatabase }) => {
+  [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
 }, 180_000);
 afterAll(async () => {
   await browser?.close();

@@ -6,8 +6,9 @@ import { randomUUID } from "node:crypto";
 import { createUser } from "@secondshift/accounts/testing";
 import { startFakeProvider, type FakeProvider } from "@secondshift/api/testing";
 import { seedWorkspace, type SeededWorkspace } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
   screenshot,
@@ -26,9 +27,9 @@ let provider: FakeProvider;
 let seed: SeededWorkspace;
 let context: BrowserContext;
 
-beforeAll(async () => {
+dbTest.beforeAll(async ({ testDatabase }) => {
   [app, browser, provider] = await Promise.all([
-    startWebApp({ allowLoopbackOutbound: true }),
+    startWebApp({ database: testDatabase, allowLoopbackOutbound: true }),
     launchBrowser(),
     startFakeProvider("OPENAI", goodKey),
   ]);

@@ -8,8 +8,9 @@ import { seedConnection, testKeyring, tool } from "@secondshift/access/testing";
 import { startFakeOAuthMcp, type FakeOAuthMcp } from "@secondshift/api/testing";
 import { startEverything, type RunningServer } from "@secondshift/connectors/testing";
 import { seedTenant, type SeededTenant } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
   LOOPBACK_ALLOWED,
@@ -31,9 +32,9 @@ let tenant: SeededTenant;
 let ws: string;
 let context: BrowserContext;
 
-beforeAll(async () => {
+dbTest.beforeAll(async ({ testDatabase }) => {
   [app, browser, everything, oauthServer] = await Promise.all([
-    startWebApp({ env: LOOPBACK_ALLOWED }),
+    startWebApp({ database: testDatabase, env: LOOPBACK_ALLOWED }),
     launchBrowser(),
     startEverything("streamableHttp"),
     startFakeOAuthMcp(),

@@ -6,9 +6,10 @@
 import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { createUser } from "@secondshift/accounts/testing";
 import { seedRun, seedWorkspace, type SeededWorkspace } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { appendRunEvent, finishRun, type RunRef } from "@secondshift/run-lifecycle";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
   screenshot,
@@ -25,8 +26,8 @@ let context: BrowserContext;
 let ownerId: string;
 const password = "runs screens passphrase 42";
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startWebApp(), launchBrowser()]);
+dbTest.beforeAll(async ({ testDatabase }) => {
+  [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
   seed = await seedWorkspace(app.db, { name: "runs-team" });
   const owner = await createUser(app.db, password, {
     workspaceId: seed.workspaceId,

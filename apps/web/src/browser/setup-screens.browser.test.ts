@@ -5,8 +5,9 @@ import { createUser } from "@secondshift/accounts/testing";
 import { upsertJobsFromConfig } from "@secondshift/access";
 import { seedConnection, testKeyring, tool } from "@secondshift/access/testing";
 import { seedTenant, type SeededTenant } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
   mutateAs,
@@ -57,8 +58,8 @@ async function syncJobs(specs: JobSpec[]): Promise<Record<string, string>> {
   return Object.fromEntries(result.jobs.map((j) => [j.key, j.jobId]));
 }
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startWebApp(), launchBrowser()]);
+dbTest.beforeAll(async ({ testDatabase }) => {
+  [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
   tenant = await seedTenant(app.db, { name: "screens" });
   ws = tenant.workspaceId;
   for (const role of ["owner", "admin", "viewer"] as const) {

@@ -1,14 +1,18 @@
 // First-run setup when the operator's one-time token is required (the default): the link the
 // web service prints fills the token in; a wrong token gets the API's refusal on the page.
+import { dbTest } from "@secondshift/db/testing/vitest";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { launchBrowser, screenshot, startWebApp, type WebApp } from "../testing/index.ts";
 
 let app: WebApp;
 let browser: Browser;
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startWebApp({ setupTokenRequired: true }), launchBrowser()]);
+dbTest.beforeAll(async ({ testDatabase }) => {
+  [app, browser] = await Promise.all([
+    startWebApp({ database: testDatabase, setupTokenRequired: true }),
+    launchBrowser(),
+  ]);
 }, 180_000);
 afterAll(async () => {
   await browser?.close();

@@ -8,11 +8,12 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createUser } from "@secondshift/accounts/testing";
 import { seedRun, seedWorkspace, type SeededWorkspace } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import { createOutboundClient, type OutboundClient } from "@secondshift/netguard";
 import { deliverDue, SIGNATURE_HEADER, TEST_EVENT, verifySignature } from "@secondshift/webhooks";
 import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
   screenshot,
@@ -57,7 +58,7 @@ function deliverNow() {
   );
 }
 
-beforeAll(async () => {
+dbTest.beforeAll(async ({ testDatabase }) => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   outbound = createOutboundClient({
     production: false,
@@ -66,7 +67,7 @@ beforeAll(async () => {
     allowedPrivateCidrs: ["127.0.0.0/8"],
     timeoutMs: 10_000,
   });
-  [app, browser] = await Promise.all([startWebApp(), launchBrowser()]);
+  [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
   seed = await seedWorkspace(app.db, { name: "hooks-team" });
   const owner = await createUser(app.db, password, {
     workspaceId: seed.workspaceId,

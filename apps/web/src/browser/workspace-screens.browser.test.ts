@@ -4,8 +4,9 @@
 import { randomUUID } from "node:crypto";
 import { createUser } from "@secondshift/accounts/testing";
 import { seedRun, seedWorkspace, type SeededWorkspace } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
   screenshot,
@@ -69,8 +70,8 @@ async function seedAttention(db: WebApp["db"], ws: SeededWorkspace) {
   });
 }
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startWebApp(), launchBrowser()]);
+dbTest.beforeAll(async ({ testDatabase }) => {
+  [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
   seed = await seedWorkspace(app.db, { name: "screens" });
   for (const role of ["OWNER", "VIEWER"] as const) {
     const user = await createUser(app.db, PASSWORD, { workspaceId: seed.workspaceId, role });

@@ -1,6 +1,7 @@
 // The real web process for browser tests: src/main.ts (API, health, webhooks and the BUILT
 // Next app — run `npm run build -w @secondshift/web` first; the test pipeline does) on a free
-// loopback port, against a fresh test database and the test Redis.
+// loopback port, against the test file's database (dbTest's `testDatabase`) and a Redis database
+// of its own (claimRedisDatabase).
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { createKeyring, type Keyring } from "@secondshift/crypto";
@@ -23,6 +24,11 @@ export interface WebApp {
 }
 
 export interface WebAppOptions {
+  /**
+   * The database to serve: a test file's own, dbTest's `testDatabase` (its fixture drops it).
+   * Without one (the bench), a fresh database of the app's own, dropped on close.
+   */
+  database?: { url: string; db: Db };
   /** Ask for the one-time setup token at /setup (default: not required). */
   setupTokenRequired?: boolean;
   /** More settings for the process, e.g. LOOPBACK_ALLOWED to reach a loopback MCP server. */
@@ -63,9 +69,8 @@ async function waitForHealth(origin: string, output: () => string): Promise<void
 
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
   const { shared } = options;
-  const database = shared
-    ? { ...shared.database, drop: () => Promise.resolve() }
-    : await createTestDatabase();
+  const given = shared?.database ?? options.database;
+  const database = given ? { ...given, drop: () => Promise.resolve() } : await createTestDatabase();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const encryptionKey = shared ? Buffer.from(shared.encryptionKeyB64, "base64") : randomBytes(32);

@@ -95,7 +95,11 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
     bodies,
     browser: () => testBrowser(base, origin, bodies),
     close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A stream still open (a test that failed before its transcript ended) must not keep
+      // the server, and the file's fixture clean-up, waiting.
+      server.closeAllConnections();
+      await closed;
       await accounts.close();
     },
   };

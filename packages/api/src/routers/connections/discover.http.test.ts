@@ -6,57 +6,62 @@
 import { randomUUID } from "node:crypto";
 import { testKeyring } from "@secondshift/access/testing";
 import { startEverything, type RunningServer } from "@secondshift/connectors/testing";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApi, type TestApi, type TestBrowser } from "../../testing/index.ts";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
+import { startTestApi } from "../../testing/index.ts";
 import { testDiscovery } from "../../testing/outbound.ts";
-import { seedHttpTenant, signedInBrowser, type HttpTenant } from "../../testing/tenants.ts";
+import { seedHttpTenant, signedInBrowser } from "../../testing/tenants.ts";
 
 const keyring = testKeyring();
 const credential = `mcp-bearer-${randomUUID()}`;
-let t: TestDatabase;
+// The MCP server has nothing to do with the database; it takes up to 20 s to start on a loaded
+// machine, so it starts in a hook (hook time, not the first test's).
 let everything: RunningServer;
-let wiring: ReturnType<typeof testDiscovery>;
-let api: TestApi;
-let a: HttpTenant;
-let owner: TestBrowser;
-let viewer: TestBrowser;
-
 beforeAll(async () => {
-  t = await createTestDatabase();
   everything = await startEverything("streamableHttp");
-  wiring = testDiscovery(t.db, keyring);
-  api = await startTestApi(t.db, { keyring, discovery: wiring.discovery });
-  a = await seedHttpTenant(t.db, keyring, "acme");
-  owner = await signedInBrowser(api, a.emails.owner);
-  viewer = await signedInBrowser(api, a.emails.viewer);
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await wiring?.close();
-  await everything?.stop();
-  await t?.drop();
-});
+afterAll(() => everything?.stop());
 
-const workspaceId = () => a.workspaceId;
-
-async function mcpConnection(endpoint: string): Promise<string> {
-  const { id } = await owner.trpc.connections.create.mutate({
-    workspaceId: workspaceId(),
-    kind: "MCP",
-    label: `everything-${randomUUID().slice(0, 8)}`,
-    endpoint,
-    authType: "BEARER",
-    credential,
+const test = dbTest
+  .extend("wiring", { scope: "file" }, ({ db }, { onCleanup }) => {
+    const wiring = testDiscovery(db, keyring);
+    onCleanup(() => wiring.close());
+    return wiring;
+  })
+  .extend("api", { scope: "file" }, async ({ db, wiring }, { onCleanup }) => {
+    const api = await startTestApi(db, { keyring, discovery: wiring.discovery });
+    onCleanup(() => api.close());
+    return api;
+  })
+  .extend("acme", { scope: "file" }, ({ db }) => seedHttpTenant(db, keyring, "acme"))
+  .extend("owner", { scope: "file" }, ({ api, acme }) => signedInBrowser(api, acme.emails.owner))
+  .extend("viewer", { scope: "file" }, ({ api, acme }) => signedInBrowser(api, acme.emails.viewer))
+  /** The owner adds an MCP connection to `endpoint` with the bearer credential; its id. */
+  .extend("mcpConnection", { scope: "file" }, ({ owner, acme }) => async (endpoint: string) => {
+    const { id } = await owner.trpc.connections.create.mutate({
+      workspaceId: acme.workspaceId,
+      kind: "MCP",
+      label: `everything-${randomUUID().slice(0, 8)}`,
+      endpoint,
+      authType: "BEARER",
+      credential,
+    });
+    return id;
   });
-  return id;
-}
 
 describe("connections.discover", () => {
-  it("[C25] lists the real server's tools through netguard, stores them, and the checklist follows", async () => {
+  test("[C25] lists the real server's tools through netguard, stores them, and the checklist follows", async ({
+    db,
+    api,
+    wiring,
+    acme,
+    owner,
+    viewer,
+    mcpConnection,
+  }) => {
     const connectionId = await mcpConnection(everything.url);
     const first = await owner.trpc.connections.discover.mutate({
-      workspaceId: workspaceId(),
+      workspaceId: acme.workspaceId,
       connectionId,
     });
     const names = first.tools.map((x) => x.name);
@@ -65,7 +70,7 @@ describe("connections.discover", () => {
     );
     expect(first.tools.every((x) => !x.allowed)).toBe(true);
     // The mark is the server's readOnlyHint; without one a tool shows as possibly changing data.
-    const stored = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    const stored = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
     const hints = new Map(
       (
         stored.discoveredTools as Array<{ name: string; annotations?: { readOnlyHint?: boolean } }>
@@ -76,25 +81,25 @@ describe("connections.discover", () => {
     expect(first.tools.find((x) => x.name === "echo")?.description).toMatch(/echo/i);
 
     await owner.trpc.connections.setAllowedTools.mutate({
-      workspaceId: workspaceId(),
+      workspaceId: acme.workspaceId,
       connectionId,
       tools: ["echo"],
     });
     const again = await owner.trpc.connections.discover.mutate({
-      workspaceId: workspaceId(),
+      workspaceId: acme.workspaceId,
       connectionId,
     });
     expect(again.tools.filter((x) => x.allowed).map((x) => x.name)).toEqual(["echo"]);
 
     // Every member sees the stored result; the audit says who asked.
     const detail = await viewer.trpc.connections.get.query({
-      workspaceId: workspaceId(),
+      workspaceId: acme.workspaceId,
       connectionId,
     });
     expect(detail.tools.map((x) => x.name).sort()).toEqual([...names].sort());
     expect(detail).toMatchObject({ allowedTools: ["echo"], reconnect: null, jobs: [] });
-    const audits = await t.db.auditEvent.count({
-      where: { connectionId, action: "connection.tools_discovered", actorId: a.ownerId },
+    const audits = await db.auditEvent.count({
+      where: { connectionId, action: "connection.tools_discovered", actorId: acme.ownerId },
     });
     expect(audits).toBe(2);
 
@@ -103,19 +108,23 @@ describe("connections.discover", () => {
     expect(wiring.logs()).not.toContain(credential);
   });
 
-  it("[C21] discovery leaves through netguard: a loopback endpoint the policy does not allow is refused", async () => {
-    const strict = testDiscovery(t.db, keyring, { allowLoopback: false });
-    const strictApi = await startTestApi(t.db, { keyring, discovery: strict.discovery });
+  test("[C21] discovery leaves through netguard: a loopback endpoint the policy does not allow is refused", async ({
+    db,
+    acme,
+    mcpConnection,
+  }) => {
+    const strict = testDiscovery(db, keyring, { allowLoopback: false });
+    const strictApi = await startTestApi(db, { keyring, discovery: strict.discovery });
     try {
-      const browser = await signedInBrowser(strictApi, a.emails.owner);
+      const browser = await signedInBrowser(strictApi, acme.emails.owner);
       const connectionId = await mcpConnection(everything.url);
       const error = await browser.trpc.connections.discover
-        .mutate({ workspaceId: workspaceId(), connectionId })
+        .mutate({ workspaceId: acme.workspaceId, connectionId })
         .catch((e: unknown) => e as { data?: { reason?: string }; message: string });
       // Refused at the resolved address, before connecting; nothing was stored.
       expect(error).toMatchObject({ data: { reason: "ADDRESS_NOT_PUBLIC" } });
       expect((error as { message: string }).message).toMatch(/refused/i);
-      const row = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+      const row = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
       expect(row.discoveredTools).toEqual([]);
       for (const body of strictApi.bodies) expect(body).not.toContain(credential);
     } finally {
@@ -124,9 +133,12 @@ describe("connections.discover", () => {
     }
   });
 
-  it("GitHub connections offer the built-in read tools, all marked read-only", async () => {
+  test("GitHub connections offer the built-in read tools, all marked read-only", async ({
+    acme,
+    owner,
+  }) => {
     const { id: connectionId } = await owner.trpc.connections.create.mutate({
-      workspaceId: workspaceId(),
+      workspaceId: acme.workspaceId,
       kind: "GITHUB",
       label: `gh-${randomUUID().slice(0, 8)}`,
       endpoint: "https://api.github.com",
@@ -134,7 +146,7 @@ describe("connections.discover", () => {
       credential,
     });
     const { tools } = await owner.trpc.connections.discover.mutate({
-      workspaceId: workspaceId(),
+      workspaceId: acme.workspaceId,
       connectionId,
     });
     expect(tools.length).toBeGreaterThan(0);
@@ -143,40 +155,51 @@ describe("connections.discover", () => {
 });
 
 describe("connection state", () => {
-  it("a connection the OAuth server refused shows reconnect-needed with its message; discovery is refused", async () => {
+  test("a connection the OAuth server refused shows reconnect-needed with its message; discovery is refused", async ({
+    db,
+    acme,
+    owner,
+    viewer,
+    mcpConnection,
+  }) => {
     const connectionId = await mcpConnection(everything.url);
     const since = new Date("2026-11-30T12:00:00Z");
-    await t.db.connection.update({
+    await db.connection.update({
       where: { id: connectionId },
       data: {
         reconnectRequiredAt: since,
         authError: "The service refused to renew this connection's authorization.",
       },
     });
-    const listed = await viewer.trpc.connections.list.query({ workspaceId: a.workspaceId });
+    const listed = await viewer.trpc.connections.list.query({ workspaceId: acme.workspaceId });
     const row = listed.find((c) => c.id === connectionId);
     expect(row?.reconnect).toEqual({
       since,
       message: "The service refused to renew this connection's authorization.",
     });
     const error = await owner.trpc.connections.discover
-      .mutate({ workspaceId: workspaceId(), connectionId })
+      .mutate({ workspaceId: acme.workspaceId, connectionId })
       .catch((e: unknown) => e as { data?: { code?: string; reason?: string } });
     expect(error).toMatchObject({
       data: { code: "PRECONDITION_FAILED", reason: "RECONNECT_REQUIRED" },
     });
   });
 
-  it("get lists the jobs whose grant uses the connection", async () => {
+  test("get lists the jobs whose grant uses the connection", async ({
+    db,
+    acme,
+    viewer,
+    mcpConnection,
+  }) => {
     const connectionId = await mcpConnection(everything.url);
-    const job = await t.db.job.findFirst({ where: { workspaceId: workspaceId() } });
+    const job = await db.job.findFirst({ where: { workspaceId: acme.workspaceId } });
     const jobId =
       job?.id ??
       (
-        await t.db.job.create({
+        await db.job.create({
           data: {
-            workspaceId: workspaceId(),
-            repositoryId: a.repositoryId,
+            workspaceId: acme.workspaceId,
+            repositoryId: acme.repositoryId,
             key: "uses-it",
             name: "uses-it",
             prompt: "p",
@@ -189,17 +212,17 @@ describe("connection state", () => {
           },
         })
       ).id;
-    const grant = await t.db.grant.create({
+    const grant = await db.grant.create({
       data: {
-        workspaceId: workspaceId(),
+        workspaceId: acme.workspaceId,
         jobId,
         requestHash: "h",
-        approvedById: a.ownerId,
+        approvedById: acme.ownerId,
         bindings: [{ kind: "MCP", label: "docs", connectionId }],
       },
     });
     const detail = await viewer.trpc.connections.get.query({
-      workspaceId: workspaceId(),
+      workspaceId: acme.workspaceId,
       connectionId,
     });
     expect(detail.jobs).toEqual([expect.objectContaining({ jobId, grantId: grant.id })]);

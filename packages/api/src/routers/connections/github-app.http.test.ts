@@ -4,49 +4,53 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { testKeyring } from "@secondshift/access/testing";
 import { decryptField } from "@secondshift/crypto";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApi, type TestApi, type TestBrowser } from "../../testing/index.ts";
-import { seedHttpTenant, signedInBrowser, type HttpTenant } from "../../testing/tenants.ts";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { describe, expect } from "vitest";
+import { startTestApi } from "../../testing/index.ts";
+import { seedHttpTenant, signedInBrowser } from "../../testing/tenants.ts";
 
 const keyring = testKeyring();
 const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 })
   .privateKey.export({ type: "pkcs1", format: "pem" })
   .toString();
-let t: TestDatabase;
-let api: TestApi;
-let a: HttpTenant;
-let owner: TestBrowser;
-let viewer: TestBrowser;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  api = await startTestApi(t.db, { keyring });
-  a = await seedHttpTenant(t.db, keyring, "acme");
-  owner = await signedInBrowser(api, a.emails.owner);
-  viewer = await signedInBrowser(api, a.emails.viewer);
-});
-afterAll(async () => {
-  await api?.close();
-  await t?.drop();
-});
-
-const create = (settings: Record<string, unknown>, credential: string, kind = "GITHUB" as const) =>
-  owner.trpc.connections.create.mutate({
-    workspaceId: a.workspaceId,
-    kind,
-    label: `app-${randomUUID().slice(0, 8)}`,
-    endpoint: "https://api.github.com",
-    authType: "GITHUB_APP",
-    settings,
-    credential,
-  });
+const test = dbTest
+  .extend("api", { scope: "file" }, async ({ db }, { onCleanup }) => {
+    const api = await startTestApi(db, { keyring });
+    onCleanup(() => api.close());
+    return api;
+  })
+  .extend("acme", { scope: "file" }, ({ db }) => seedHttpTenant(db, keyring, "acme"))
+  .extend("owner", { scope: "file" }, ({ api, acme }) => signedInBrowser(api, acme.emails.owner))
+  .extend("viewer", { scope: "file" }, ({ api, acme }) => signedInBrowser(api, acme.emails.viewer))
+  /** The owner creates a GitHub App connection. */
+  .extend(
+    "create",
+    { scope: "file" },
+    ({ owner, acme }) =>
+      (settings: Record<string, unknown>, credential: string, kind = "GITHUB" as const) =>
+        owner.trpc.connections.create.mutate({
+          workspaceId: acme.workspaceId,
+          kind,
+          label: `app-${randomUUID().slice(0, 8)}`,
+          endpoint: "https://api.github.com",
+          authType: "GITHUB_APP",
+          settings,
+          credential,
+        }),
+  );
 
 describe("GitHub App connections", () => {
-  it("[C23] app and installation ids are shown, the private key is stored encrypted and never returned", async () => {
+  test("[C23] app and installation ids are shown, the private key is stored encrypted and never returned", async ({
+    db,
+    api,
+    acme,
+    viewer,
+    create,
+  }) => {
     const { id } = await create({ appId: "123456", installationId: "7890123" }, privateKey);
     const detail = await viewer.trpc.connections.get.query({
-      workspaceId: a.workspaceId,
+      workspaceId: acme.workspaceId,
       connectionId: id,
     });
     expect(detail).toMatchObject({
@@ -54,8 +58,8 @@ describe("GitHub App connections", () => {
       authType: "GITHUB_APP",
       settings: { appId: "123456", installationId: "7890123" },
     });
-    const row = await t.db.connection.findUniqueOrThrow({ where: { id } });
-    const cell = { workspaceId: a.workspaceId, table: "Connection", rowId: id };
+    const row = await db.connection.findUniqueOrThrow({ where: { id } });
+    const cell = { workspaceId: acme.workspaceId, table: "Connection", rowId: id };
     expect(
       await decryptField(keyring, row.credentialCiphertext!, {
         ...cell,
@@ -66,7 +70,11 @@ describe("GitHub App connections", () => {
     for (const body of api.bodies) expect(body).not.toContain(keyBody);
   });
 
-  it("missing ids, a key that is not a PEM private key, or a non-GitHub kind are refused", async () => {
+  test("missing ids, a key that is not a PEM private key, or a non-GitHub kind are refused", async ({
+    acme,
+    owner,
+    create,
+  }) => {
     const reason = (p: Promise<unknown>) =>
       p.then(
         () => null,
@@ -79,7 +87,7 @@ describe("GitHub App connections", () => {
     expect(
       await reason(
         owner.trpc.connections.create.mutate({
-          workspaceId: a.workspaceId,
+          workspaceId: acme.workspaceId,
           kind: "SENTRY",
           label: "s",
           endpoint: "https://sentry.io",

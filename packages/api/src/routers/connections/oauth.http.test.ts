@@ -9,62 +9,60 @@ import { OAUTH_PENDING_MS } from "@secondshift/access";
 import { testKeyring } from "@secondshift/access/testing";
 import { createMcpAuthorizer } from "@secondshift/connectors";
 import { decryptField, hashToken } from "@secondshift/crypto";
-import { createTestDatabase, type TestDatabase } from "@secondshift/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { describe, expect } from "vitest";
 import { startTestApi, type TestApi, type TestBrowser } from "../../testing/index.ts";
-import { startFakeOAuthMcp, type FakeOAuthMcp } from "../../testing/oauth-mcp.ts";
+import { startFakeOAuthMcp } from "../../testing/oauth-mcp.ts";
 import { testDiscovery } from "../../testing/outbound.ts";
-import { seedHttpTenant, signedInBrowser, type HttpTenant } from "../../testing/tenants.ts";
+import { seedHttpTenant, signedInBrowser } from "../../testing/tenants.ts";
 
 const keyring = testKeyring();
-let t: TestDatabase;
-let fake: FakeOAuthMcp;
-let wiring: ReturnType<typeof testDiscovery>;
-let api: TestApi;
-let a: HttpTenant;
-let owner: TestBrowser;
-let admin: TestBrowser;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  fake = await startFakeOAuthMcp();
-  wiring = testDiscovery(t.db, keyring);
-  api = await startTestApi(t.db, {
-    keyring,
-    discovery: wiring.discovery,
-    mcpOAuth: createMcpAuthorizer(wiring.outbound, "SecondShift test"),
+const test = dbTest
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  .extend("fake", { scope: "file" }, async ({}, { onCleanup }) => {
+    const fake = await startFakeOAuthMcp();
+    onCleanup(() => fake.close());
+    return fake;
+  })
+  .extend("wiring", { scope: "file" }, ({ db }, { onCleanup }) => {
+    const wiring = testDiscovery(db, keyring);
+    onCleanup(() => wiring.close());
+    return wiring;
+  })
+  .extend("api", { scope: "file" }, async ({ db, wiring }, { onCleanup }) => {
+    const api = await startTestApi(db, {
+      keyring,
+      discovery: wiring.discovery,
+      mcpOAuth: createMcpAuthorizer(wiring.outbound, "SecondShift test"),
+    });
+    onCleanup(() => api.close());
+    return api;
+  })
+  .extend("acme", { scope: "file" }, ({ db }) => seedHttpTenant(db, keyring, "acme"))
+  .extend("owner", { scope: "file" }, ({ api, acme }) => signedInBrowser(api, acme.emails.owner))
+  .extend("admin", { scope: "file" }, ({ api, acme }) => signedInBrowser(api, acme.emails.admin))
+  /** The owner adds an MCP connection with OAuth sign-in to the fake server; its id. */
+  .extend("oauthConnection", { scope: "file" }, ({ owner, acme, fake }) => async () => {
+    const { id } = await owner.trpc.connections.create.mutate({
+      workspaceId: acme.workspaceId,
+      kind: "MCP",
+      label: `oauth-${randomUUID().slice(0, 8)}`,
+      endpoint: fake.url,
+      authType: "OAUTH",
+    });
+    return id;
+  })
+  /** The owner starts the authorization of a connection; the authorization URL. */
+  .extend("startOAuth", { scope: "file" }, ({ owner, acme }) => async (connectionId: string) => {
+    const { authorizationUrl } = await owner.trpc.connections.oauthStart.mutate({
+      workspaceId: acme.workspaceId,
+      connectionId,
+    });
+    return new URL(authorizationUrl!);
   });
-  a = await seedHttpTenant(t.db, keyring, "acme");
-  owner = await signedInBrowser(api, a.emails.owner);
-  admin = await signedInBrowser(api, a.emails.admin);
-});
-afterAll(async () => {
-  await api?.close();
-  await wiring?.close();
-  await fake?.close();
-  await t?.drop();
-});
 
-const callbackUrl = () => `${api.origin}/api/oauth/callback`;
-
-async function oauthConnection(): Promise<string> {
-  const { id } = await owner.trpc.connections.create.mutate({
-    workspaceId: a.workspaceId,
-    kind: "MCP",
-    label: `oauth-${randomUUID().slice(0, 8)}`,
-    endpoint: fake.url,
-    authType: "OAUTH",
-  });
-  return id;
-}
-
-async function start(connectionId: string): Promise<URL> {
-  const { authorizationUrl } = await owner.trpc.connections.oauthStart.mutate({
-    workspaceId: a.workspaceId,
-    connectionId,
-  });
-  return new URL(authorizationUrl!);
-}
+const callbackUrl = (api: TestApi) => `${api.origin}/api/oauth/callback`;
 
 /** The owner approves at the authorization server, which redirects to our callback. */
 async function approve(authorizationUrl: URL): Promise<string> {
@@ -83,34 +81,42 @@ const open = (workspaceId: string, rowId: string, field: string, value: Uint8Arr
   decryptField(keyring, value, { workspaceId, table: "Connection", rowId, field });
 
 describe("connections.oauthStart and the callback", () => {
-  it("[C23] PKCE S256 after dynamic registration; the callback stores the tokens encrypted; discovery uses them", async () => {
+  test("[C23] PKCE S256 after dynamic registration; the callback stores the tokens encrypted; discovery uses them", async ({
+    db,
+    api,
+    fake,
+    acme,
+    owner,
+    oauthConnection,
+    startOAuth,
+  }) => {
     const connectionId = await oauthConnection();
-    const url = await start(connectionId);
+    const url = await startOAuth(connectionId);
     const q = url.searchParams;
     expect(url.origin + url.pathname).toBe(`${fake.issuer}/authorize`);
     expect(q.get("response_type")).toBe("code");
     expect(q.get("code_challenge_method")).toBe("S256");
     expect(q.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(q.get("redirect_uri")).toBe(callbackUrl());
+    expect(q.get("redirect_uri")).toBe(callbackUrl(api));
     expect(q.get("resource")).toBe(fake.url);
     expect(fake.registrations.at(-1)).toMatchObject({
-      redirect_uris: [callbackUrl()],
+      redirect_uris: [callbackUrl(api)],
       token_endpoint_auth_method: "none",
     });
     const state = q.get("state")!;
-    const pending = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    const pending = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
     expect(Buffer.from(pending.oauthStateHash!)).toEqual(hashToken(state));
 
     const landed = await land(owner, await approve(url));
     expect(landed.toString()).toBe(
-      `${api.origin}/w/${a.workspaceId}/connections/${connectionId}?oauth=connected`,
+      `${api.origin}/w/${acme.workspaceId}/connections/${connectionId}?oauth=connected`,
     );
 
     const issued = fake.issued.at(-1)!;
     const verifier = fake.tokenRequests.at(-1)!.get("code_verifier")!;
     expect(verifier.length).toBeGreaterThanOrEqual(43);
-    const row = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
-    const ws = a.workspaceId;
+    const row = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    const ws = acme.workspaceId;
     expect(
       await open(ws, row.id, "oauthAccessTokenCiphertext", row.oauthAccessTokenCiphertext!),
     ).toBe(issued.accessToken);
@@ -132,11 +138,11 @@ describe("connections.oauthStart and the callback", () => {
       api.accounts.clock.now().getTime() + 3600_000,
     );
     expect(
-      await t.db.auditEvent.count({ where: { connectionId, action: "connection.authorized" } }),
+      await db.auditEvent.count({ where: { connectionId, action: "connection.authorized" } }),
     ).toBe(1);
 
     const { tools } = await owner.trpc.connections.discover.mutate({
-      workspaceId: a.workspaceId,
+      workspaceId: acme.workspaceId,
       connectionId,
     });
     expect(tools.map((x) => x.name)).toEqual(["whoami"]);
@@ -149,50 +155,70 @@ describe("connections.oauthStart and the callback", () => {
     }
   });
 
-  it("[C02] the callback is single-use and only the owner who started it can finish it", async () => {
+  test("[C02] the callback is single-use and only the owner who started it can finish it", async ({
+    db,
+    api,
+    owner,
+    admin,
+    oauthConnection,
+    startOAuth,
+  }) => {
     const connectionId = await oauthConnection();
-    const callback = await approve(await start(connectionId));
+    const callback = await approve(await startOAuth(connectionId));
     const byAdmin = await land(admin, callback);
     expect(byAdmin.searchParams.get("oauth")).toBe("failed");
     expect(byAdmin.searchParams.get("reason")).toBe("CONNECTION_NOT_FOUND");
     // The admin's attempt spent the state: the owner starts again, nothing was stored.
     const replay = await land(owner, callback);
     expect(replay.searchParams.get("reason")).toBe("OAUTH_STATE_UNKNOWN");
-    const row = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    const row = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
     expect(row.oauthAccessTokenCiphertext).toBeNull();
 
-    const again = await approve(await start(connectionId));
+    const again = await approve(await startOAuth(connectionId));
     const signedOut = await land(api.browser(), again);
     expect(signedOut.searchParams.get("reason")).toBe("SIGNED_OUT");
     expect((await land(owner, again)).searchParams.get("oauth")).toBe("connected");
     expect((await land(owner, again)).searchParams.get("reason")).toBe("OAUTH_STATE_UNKNOWN");
   });
 
-  it("an expired authorization and a declined one are refused", async () => {
+  test("an expired authorization and a declined one are refused", async ({
+    db,
+    api,
+    owner,
+    oauthConnection,
+    startOAuth,
+  }) => {
     const connectionId = await oauthConnection();
-    const callback = await approve(await start(connectionId));
+    const callback = await approve(await startOAuth(connectionId));
     // The API's clock (the accounts clock) passes the ten-minute expiry.
     api.accounts.clock.advance(OAUTH_PENDING_MS + 1000);
     expect((await land(owner, callback)).searchParams.get("reason")).toBe("OAUTH_STATE_UNKNOWN");
     const declined = await land(
       owner,
-      `${callbackUrl()}?error=access_denied&state=${randomUUID()}`,
+      `${callbackUrl(api)}?error=access_denied&state=${randomUUID()}`,
     );
     expect(declined.searchParams.get("reason")).toBe("OAUTH_NOT_AUTHORIZED");
-    const row = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    const row = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
     expect(row.oauthAccessTokenCiphertext).toBeNull();
   });
 
-  it("[C26] once its token expires, the worker's refresher renews it with what the callback stored", async () => {
+  test("[C26] once its token expires, the worker's refresher renews it with what the callback stored", async ({
+    db,
+    fake,
+    acme,
+    owner,
+    oauthConnection,
+    startOAuth,
+  }) => {
     const connectionId = await oauthConnection();
-    await land(owner, await approve(await start(connectionId)));
+    await land(owner, await approve(await startOAuth(connectionId)));
     const first = fake.issued.at(-1)!;
-    await t.db.connection.update({
+    await db.connection.update({
       where: { id: connectionId },
       data: { oauthAccessTokenExpiresAt: new Date(Date.now() - 60_000) },
     });
     const { tools } = await owner.trpc.connections.discover.mutate({
-      workspaceId: a.workspaceId,
+      workspaceId: acme.workspaceId,
       connectionId,
     });
     expect(tools.map((x) => x.name)).toEqual(["whoami"]);
@@ -200,10 +226,10 @@ describe("connections.oauthStart and the callback", () => {
     expect(renewed.accessToken).not.toBe(first.accessToken);
     expect(fake.tokenRequests.at(-1)!.get("grant_type")).toBe("refresh_token");
     expect(fake.seenTokens.at(-1)).toBe(renewed.accessToken);
-    const row = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    const row = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });
     expect(
       await open(
-        a.workspaceId,
+        acme.workspaceId,
         row.id,
         "oauthRefreshTokenCiphertext",
         row.oauthRefreshTokenCiphertext!,
@@ -211,9 +237,9 @@ describe("connections.oauthStart and the callback", () => {
     ).toBe(renewed.refreshToken);
   });
 
-  it("only MCP connections with OAuth sign-in can be started", async () => {
+  test("only MCP connections with OAuth sign-in can be started", async ({ fake, acme, owner }) => {
     const { id } = await owner.trpc.connections.create.mutate({
-      workspaceId: a.workspaceId,
+      workspaceId: acme.workspaceId,
       kind: "MCP",
       label: `bearer-${randomUUID().slice(0, 8)}`,
       endpoint: fake.url,
@@ -221,7 +247,7 @@ describe("connections.oauthStart and the callback", () => {
       credential: "c",
     });
     const error = await owner.trpc.connections.oauthStart
-      .mutate({ workspaceId: a.workspaceId, connectionId: id })
+      .mutate({ workspaceId: acme.workspaceId, connectionId: id })
       .catch((e: unknown) => e as { data?: { reason?: string } });
     expect(error).toMatchObject({ data: { reason: "NOT_AN_OAUTH_CONNECTION" } });
   });

@@ -2,49 +2,43 @@
 // so a reverse proxy's idle timeout does not cut a run that is thinking quietly, and it tells
 // the client after how long a silent stream counts as dead (the client then reconnects).
 import { createUser } from "@secondshift/accounts/testing";
-import {
-  createTestDatabase,
-  seedRun,
-  seedWorkspace,
-  type TestDatabase,
-} from "@secondshift/db/testing";
+import { seedRun, seedWorkspace } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { createLogger, createMemorySink } from "@secondshift/logging";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRunEventListener, type RunEventListener } from "../../run-events/listener.ts";
-import { startTestApi, type TestApi } from "../../testing/index.ts";
+import { describe, expect } from "vitest";
+import { startRunEventListener } from "../../run-events/listener.ts";
+import { startTestApi } from "../../testing/index.ts";
 import { SSE_CLIENT_RECONNECT_AFTER_MS, SSE_PING_INTERVAL_MS } from "../../trpc.ts";
 
-let t: TestDatabase;
-let api: TestApi;
-let listener: RunEventListener;
 const password = "keepalive passphrase 0123";
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  listener = await startRunEventListener({
-    connectionString: t.url,
-    logger: createLogger({ name: "listener-test", destination: createMemorySink().stream }),
+const test = dbTest
+  .extend("listener", { scope: "file" }, async ({ testDatabase }, { onCleanup }) => {
+    const listener = await startRunEventListener({
+      connectionString: testDatabase.url,
+      logger: createLogger({ name: "listener-test", destination: createMemorySink().stream }),
+    });
+    onCleanup(() => listener.close());
+    return listener;
+  })
+  .extend("api", { scope: "file" }, async ({ db, listener }, { onCleanup }) => {
+    const api = await startTestApi(db, { runEvents: listener });
+    onCleanup(() => api.close());
+    return api;
   });
-  api = await startTestApi(t.db, { runEvents: listener });
-});
-afterAll(async () => {
-  await api?.close();
-  await listener?.close();
-  await t?.drop();
-});
 
 describe("runs.transcript keep-alive", () => {
-  it(
+  test(
     "an idle subscription receives pings, and is told when to reconnect",
-    async () => {
-      const seed = await seedWorkspace(t.db, { name: "idle" });
-      const viewer = await createUser(t.db, password, {
+    async ({ db, api }) => {
+      const seed = await seedWorkspace(db, { name: "idle" });
+      const viewer = await createUser(db, password, {
         workspaceId: seed.workspaceId,
         role: "VIEWER",
       });
       const browser = api.browser();
       await browser.trpc.auth.signIn.mutate({ email: viewer.email, password });
-      const run = await seedRun(t.db, seed, { status: "RUNNING" });
+      const run = await seedRun(db, seed, { status: "RUNNING" });
       const input = encodeURIComponent(
         JSON.stringify({ json: { workspaceId: seed.workspaceId, runId: run.id } }),
       );
@@ -73,6 +67,8 @@ describe("runs.transcript keep-alive", () => {
       expect(waited).toBeGreaterThan(SSE_PING_INTERVAL_MS * 0.8);
       expect(text).toContain(`"reconnectAfterInactivityMs":${SSE_CLIENT_RECONNECT_AFTER_MS}`);
     },
-    SSE_PING_INTERVAL_MS + 10_000,
+    // One ping interval, plus the file's set-up (database, listener, API), which its fixtures do
+    // within this test's time.
+    SSE_PING_INTERVAL_MS + 30_000,
   );
 });

@@ -3,67 +3,65 @@
 // after a reconnect or a dropped connection, the end at the final status, and who may watch.
 import { connect, createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { createUser } from "@secondshift/accounts/testing";
-import {
-  createTestDatabase,
-  seedRun,
-  seedWorkspace,
-  type SeededWorkspace,
-  type TestDatabase,
-} from "@secondshift/db/testing";
+import type { Db } from "@secondshift/db";
+import { seedRun, seedWorkspace } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
 import { createLogger, createMemorySink } from "@secondshift/logging";
 import { appendRunEvent, finishRun, type RunRef } from "@secondshift/run-lifecycle";
 import type { TRPCClientError } from "@trpc/client";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, vi } from "vitest";
 import type { AppRouter } from "../../root.ts";
-import { startRunEventListener, type RunEventListener } from "../../run-events/listener.ts";
+import { startRunEventListener } from "../../run-events/listener.ts";
 import { startTestApi, type TestApi } from "../../testing/index.ts";
-import { collectTranscript, transcriptClient } from "../../testing/transcript.ts";
+import {
+  collectTranscript,
+  transcriptClient,
+  type CollectedTranscript,
+} from "../../testing/transcript.ts";
 
-let t: TestDatabase;
-let api: TestApi;
-let listener: RunEventListener;
-let a: SeededWorkspace;
-let b: SeededWorkspace;
 const password = "transcript passphrase 0123";
-const users: Record<"viewer" | "otherOwner" | "stranger", { email: string }> = {} as never;
+/** How old the stream's last check of the viewer may be before it checks again. */
+const REAUTHORIZE_MS = 300;
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  const sink = createMemorySink();
-  listener = await startRunEventListener({
-    connectionString: t.url,
-    logger: createLogger({ name: "listener-test", destination: sink.stream }),
-    backoffMs: { first: 50, max: 200 },
-  });
-  api = await startTestApi(t.db, {
-    runEvents: listener,
-    streamReauthorizeMs: 300,
-    limits: { maxPerAccount: 100, maxPerAddress: 1000 },
-  });
-  a = await seedWorkspace(t.db, { name: "acme" });
-  b = await seedWorkspace(t.db, { name: "other" });
-  users.viewer = await createUser(t.db, password, { workspaceId: a.workspaceId, role: "VIEWER" });
-  users.otherOwner = await createUser(t.db, password, {
-    workspaceId: b.workspaceId,
-    role: "OWNER",
-  });
-  users.stranger = await createUser(t.db, password);
-});
-afterAll(async () => {
-  await api?.close();
-  await listener?.close();
-  await t?.drop();
-});
+const test = dbTest
+  .extend("listener", { scope: "file" }, async ({ testDatabase }, { onCleanup }) => {
+    const listener = await startRunEventListener({
+      connectionString: testDatabase.url,
+      logger: createLogger({ name: "listener-test", destination: createMemorySink().stream }),
+      backoffMs: { first: 50, max: 200 },
+    });
+    onCleanup(() => listener.close());
+    return listener;
+  })
+  .extend("api", { scope: "file" }, async ({ db, listener }, { onCleanup }) => {
+    const api = await startTestApi(db, {
+      runEvents: listener,
+      streamReauthorizeMs: REAUTHORIZE_MS,
+      limits: { maxPerAccount: 100, maxPerAddress: 1000 },
+    });
+    onCleanup(() => api.close());
+    return api;
+  })
+  .extend("acme", { scope: "file" }, ({ db }) => seedWorkspace(db, { name: "acme" }))
+  .extend("otherWorkspace", { scope: "file" }, ({ db }) => seedWorkspace(db, { name: "other" }))
+  .extend("users", { scope: "file" }, async ({ db, acme, otherWorkspace }) => ({
+    viewer: await createUser(db, password, { workspaceId: acme.workspaceId, role: "VIEWER" }),
+    otherOwner: await createUser(db, password, {
+      workspaceId: otherWorkspace.workspaceId,
+      role: "OWNER",
+    }),
+    stranger: await createUser(db, password),
+  }));
 
-async function signedIn(who: { email: string }) {
+async function signedIn(api: TestApi, who: { email: string }) {
   const browser = api.browser();
   await browser.trpc.auth.signIn.mutate({ email: who.email, password });
   return transcriptClient(api.base, browser.cookies);
 }
 
-const append = (run: RunRef, n: number) =>
-  appendRunEvent(t.db, run, { type: "message", payload: { text: `line ${n}` } });
+const append = (db: Db, run: RunRef, n: number) =>
+  appendRunEvent(db, run, { type: "message", payload: { text: `line ${n}` } });
 
 const seqs = (events: { seq: number }[]) => events.map((e) => e.seq);
 const range = (from: number, to: number) =>
@@ -76,17 +74,35 @@ async function failureCode(done: Promise<void>): Promise<string | undefined> {
   );
 }
 
+/**
+ * Until the stream's next event makes it check the viewer again: it checks on the clock (once
+ * its last check is REAUTHORIZE_MS old) and signals nothing, so this waits on that clock. Its
+ * last check was at the latest when it sent the last event the watch received.
+ */
+async function untilRecheckDue(watch: CollectedTranscript): Promise<void> {
+  const lastArrival = watch.arrivals.at(-1)!;
+  await vi.waitUntil(() => performance.now() - lastArrival >= REAUTHORIZE_MS, {
+    timeout: 5_000,
+    interval: 20,
+  });
+}
+
 describe("runs.transcript", () => {
-  it("sends stored events in order, then new ones as written, and ends with the final status", async () => {
-    const run = await seedRun(t.db, a, { status: "RUNNING" });
-    for (const n of [0, 1, 2]) await append(run, n);
-    const viewer = await signedIn(users.viewer);
-    const watch = collectTranscript(viewer, { workspaceId: a.workspaceId, runId: run.id });
+  test("sends stored events in order, then new ones as written, and ends with the final status", async ({
+    db,
+    api,
+    acme,
+    users,
+  }) => {
+    const run = await seedRun(db, acme, { status: "RUNNING" });
+    for (const n of [0, 1, 2]) await append(db, run, n);
+    const viewer = await signedIn(api, users.viewer);
+    const watch = collectTranscript(viewer, { workspaceId: acme.workspaceId, runId: run.id });
     await watch.waitFor(3);
-    for (const n of [3, 4]) await append(run, n);
+    for (const n of [3, 4]) await append(db, run, n);
     await watch.waitFor(5);
-    await finishRun(t.db, run, { status: "SUCCEEDED", summary: "done" });
-    await appendRunEvent(t.db, run, { type: "run_finished", payload: { status: "SUCCEEDED" } });
+    await finishRun(db, run, { status: "SUCCEEDED", summary: "done" });
+    await appendRunEvent(db, run, { type: "run_finished", payload: { status: "SUCCEEDED" } });
     await watch.done;
     expect(seqs(watch.events)).toEqual(range(0, 5));
     expect(watch.ids).toEqual(range(0, 5).map(String));
@@ -95,59 +111,74 @@ describe("runs.transcript", () => {
     expect(watch.events.at(-1)?.createdAt).toBeInstanceOf(Date);
   });
 
-  it("five viewers of one run, events written back to back: each gets every event once, in order", async () => {
-    const run = await seedRun(t.db, a, { status: "RUNNING" });
-    await append(run, 0);
+  test("five viewers of one run, events written back to back: each gets every event once, in order", async ({
+    db,
+    api,
+    acme,
+    users,
+  }) => {
+    const run = await seedRun(db, acme, { status: "RUNNING" });
+    await append(db, run, 0);
     const watches = await Promise.all(
       Array.from({ length: 5 }, async () =>
-        collectTranscript(await signedIn(users.viewer), {
-          workspaceId: a.workspaceId,
+        collectTranscript(await signedIn(api, users.viewer), {
+          workspaceId: acme.workspaceId,
           runId: run.id,
         }),
       ),
     );
     await Promise.all(watches.map((w) => w.waitFor(1)));
-    await Promise.all(Array.from({ length: 40 }, (_, n) => append(run, n + 1)));
-    await finishRun(t.db, run, { status: "SUCCEEDED" });
+    await Promise.all(Array.from({ length: 40 }, (_, n) => append(db, run, n + 1)));
+    await finishRun(db, run, { status: "SUCCEEDED" });
     await Promise.all(watches.map((w) => w.done));
     for (const w of watches) expect(seqs(w.events)).toEqual(range(0, 41));
   });
 
-  it("a reconnect with lastEventId continues exactly, including events written while away", async () => {
-    const run = await seedRun(t.db, a, { status: "RUNNING" });
-    for (const n of [0, 1, 2]) await append(run, n);
-    const viewer = await signedIn(users.viewer);
-    const first = collectTranscript(viewer, { workspaceId: a.workspaceId, runId: run.id });
+  test("a reconnect with lastEventId continues exactly, including events written while away", async ({
+    db,
+    api,
+    acme,
+    users,
+  }) => {
+    const run = await seedRun(db, acme, { status: "RUNNING" });
+    for (const n of [0, 1, 2]) await append(db, run, n);
+    const viewer = await signedIn(api, users.viewer);
+    const first = collectTranscript(viewer, { workspaceId: acme.workspaceId, runId: run.id });
     await first.waitFor(3);
     first.unsubscribe();
-    for (const n of [3, 4]) await append(run, n);
+    for (const n of [3, 4]) await append(db, run, n);
     const again = collectTranscript(viewer, {
-      workspaceId: a.workspaceId,
+      workspaceId: acme.workspaceId,
       runId: run.id,
       lastEventId: first.ids.at(-1),
     });
     await again.waitFor(2);
-    await append(run, 5);
-    await finishRun(t.db, run, { status: "FAILED", error: "stopped" });
+    await append(db, run, 5);
+    await finishRun(db, run, { status: "FAILED", error: "stopped" });
     await again.done;
     expect(seqs(first.events)).toEqual([0, 1, 2]);
     expect(seqs(again.events)).toEqual(range(3, 6));
   });
 
-  it("a dropped connection resumes through Last-Event-ID without a gap or a duplicate", async () => {
+  test("a dropped connection resumes through Last-Event-ID without a gap or a duplicate", async ({
+    db,
+    api,
+    acme,
+    users,
+  }) => {
     const proxy = await startDroppingProxy(new URL(api.origin).port);
     try {
-      const run = await seedRun(t.db, a, { status: "RUNNING" });
-      for (const n of [0, 1]) await append(run, n);
+      const run = await seedRun(db, acme, { status: "RUNNING" });
+      for (const n of [0, 1]) await append(db, run, n);
       const browser = api.browser();
       await browser.trpc.auth.signIn.mutate({ email: users.viewer.email, password });
       const viewer = transcriptClient(`${proxy.origin}/api/trpc`, browser.cookies);
-      const watch = collectTranscript(viewer, { workspaceId: a.workspaceId, runId: run.id });
+      const watch = collectTranscript(viewer, { workspaceId: acme.workspaceId, runId: run.id });
       await watch.waitFor(2);
       proxy.dropAll();
-      for (const n of [2, 3, 4]) await append(run, n);
+      for (const n of [2, 3, 4]) await append(db, run, n);
       await watch.waitFor(5, 15_000);
-      await finishRun(t.db, run, { status: "SUCCEEDED" });
+      await finishRun(db, run, { status: "SUCCEEDED" });
       await watch.done;
       expect(proxy.connections()).toBeGreaterThan(1);
       expect(seqs(watch.events)).toEqual(range(0, 5));
@@ -156,17 +187,22 @@ describe("runs.transcript", () => {
     }
   }, 30_000);
 
-  it("a run that already ended: its stored events up to the final status, then the end", async () => {
-    const run = await seedRun(t.db, a, { status: "RUNNING" });
-    await append(run, 0);
-    await finishRun(t.db, run, { status: "SUCCEEDED" });
-    await appendRunEvent(t.db, run, { type: "run_finished", payload: { status: "SUCCEEDED" } });
-    const viewer = await signedIn(users.viewer);
-    const all = collectTranscript(viewer, { workspaceId: a.workspaceId, runId: run.id });
+  test("a run that already ended: its stored events up to the final status, then the end", async ({
+    db,
+    api,
+    acme,
+    users,
+  }) => {
+    const run = await seedRun(db, acme, { status: "RUNNING" });
+    await append(db, run, 0);
+    await finishRun(db, run, { status: "SUCCEEDED" });
+    await appendRunEvent(db, run, { type: "run_finished", payload: { status: "SUCCEEDED" } });
+    const viewer = await signedIn(api, users.viewer);
+    const all = collectTranscript(viewer, { workspaceId: acme.workspaceId, runId: run.id });
     await all.done;
     expect(all.events.map((e) => e.type)).toEqual(["message", "status"]);
     const after = collectTranscript(viewer, {
-      workspaceId: a.workspaceId,
+      workspaceId: acme.workspaceId,
       runId: run.id,
       lastEventId: "1",
     });
@@ -174,13 +210,19 @@ describe("runs.transcript", () => {
     expect(after.events).toEqual([]);
   });
 
-  it("keeps streaming after the shared listener's database connection is cut", async () => {
-    const run = await seedRun(t.db, a, { status: "RUNNING" });
-    const viewer = await signedIn(users.viewer);
-    const watch = collectTranscript(viewer, { workspaceId: a.workspaceId, runId: run.id });
-    await append(run, 0);
+  test("keeps streaming after the shared listener's database connection is cut", async ({
+    db,
+    testDatabase,
+    api,
+    acme,
+    users,
+  }) => {
+    const run = await seedRun(db, acme, { status: "RUNNING" });
+    const viewer = await signedIn(api, users.viewer);
+    const watch = collectTranscript(viewer, { workspaceId: acme.workspaceId, runId: run.id });
+    await append(db, run, 0);
     await watch.waitFor(1);
-    const admin = new pg.Client({ connectionString: t.url });
+    const admin = new pg.Client({ connectionString: testDatabase.url });
     await admin.connect();
     const cut = await admin.query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
@@ -188,74 +230,92 @@ describe("runs.transcript", () => {
     );
     await admin.end();
     expect(cut.rowCount).toBe(1);
-    for (const n of [1, 2]) await append(run, n);
+    for (const n of [1, 2]) await append(db, run, n);
     await watch.waitFor(3);
-    await finishRun(t.db, run, { status: "SUCCEEDED" });
+    await finishRun(db, run, { status: "SUCCEEDED" });
     await watch.done;
     expect(seqs(watch.events)).toEqual(range(0, 3));
   });
 
-  it("[P05] a member of another workspace gets NOT_FOUND for the run, naming either workspace", async () => {
-    const run = await seedRun(t.db, a, { status: "RUNNING" });
-    await append(run, 0);
-    const other = await signedIn(users.otherOwner);
-    const viaOwn = collectTranscript(other, { workspaceId: b.workspaceId, runId: run.id });
-    const viaTheirs = collectTranscript(other, { workspaceId: a.workspaceId, runId: run.id });
+  test("[P05] a member of another workspace gets NOT_FOUND for the run, naming either workspace", async ({
+    db,
+    api,
+    acme,
+    otherWorkspace,
+    users,
+  }) => {
+    const run = await seedRun(db, acme, { status: "RUNNING" });
+    await append(db, run, 0);
+    const other = await signedIn(api, users.otherOwner);
+    const viaOwn = collectTranscript(other, {
+      workspaceId: otherWorkspace.workspaceId,
+      runId: run.id,
+    });
+    const viaTheirs = collectTranscript(other, { workspaceId: acme.workspaceId, runId: run.id });
     expect(await failureCode(viaOwn.done)).toBe("NOT_FOUND");
     expect(await failureCode(viaTheirs.done)).toBe("NOT_FOUND");
     expect([...viaOwn.events, ...viaTheirs.events]).toEqual([]);
   });
 
-  it("[P05] a signed-in non-member gets NOT_FOUND", async () => {
-    const run = await seedRun(t.db, a, { status: "RUNNING" });
-    await append(run, 0);
-    const stranger = await signedIn(users.stranger);
-    const watch = collectTranscript(stranger, { workspaceId: a.workspaceId, runId: run.id });
+  test("[P05] a signed-in non-member gets NOT_FOUND", async ({ db, api, acme, users }) => {
+    const run = await seedRun(db, acme, { status: "RUNNING" });
+    await append(db, run, 0);
+    const stranger = await signedIn(api, users.stranger);
+    const watch = collectTranscript(stranger, { workspaceId: acme.workspaceId, runId: run.id });
     expect(await failureCode(watch.done)).toBe("NOT_FOUND");
     expect(watch.events).toEqual([]);
   });
 
-  it("[P05] a viewer removed from the workspace mid-stream gets NOT_FOUND and no later event", async () => {
-    const run = await seedRun(t.db, a, { status: "RUNNING" });
-    const leaving = await createUser(t.db, password, {
-      workspaceId: a.workspaceId,
+  test("[P05] a viewer removed from the workspace mid-stream gets NOT_FOUND and no later event", async ({
+    db,
+    api,
+    acme,
+  }) => {
+    const run = await seedRun(db, acme, { status: "RUNNING" });
+    const leaving = await createUser(db, password, {
+      workspaceId: acme.workspaceId,
       role: "VIEWER",
     });
-    const watch = collectTranscript(await signedIn(leaving), {
-      workspaceId: a.workspaceId,
+    const watch = collectTranscript(await signedIn(api, leaving), {
+      workspaceId: acme.workspaceId,
       runId: run.id,
     });
-    await append(run, 0);
+    await append(db, run, 0);
     await watch.waitFor(1);
-    await t.db.membership.deleteMany({ where: { userId: leaving.id } });
-    await new Promise((r) => setTimeout(r, 400));
-    await append(run, 1);
+    await db.membership.deleteMany({ where: { userId: leaving.id } });
+    await untilRecheckDue(watch);
+    await append(db, run, 1);
     expect(await failureCode(watch.done)).toBe("NOT_FOUND");
     expect(seqs(watch.events)).toEqual([0]);
   });
 
-  it("signing out ends a running stream: UNAUTHORIZED, no later event", async () => {
-    const run = await seedRun(t.db, a, { status: "RUNNING" });
+  test("signing out ends a running stream: UNAUTHORIZED, no later event", async ({
+    db,
+    api,
+    acme,
+    users,
+  }) => {
+    const run = await seedRun(db, acme, { status: "RUNNING" });
     const browser = api.browser();
     await browser.trpc.auth.signIn.mutate({ email: users.viewer.email, password });
     const watch = collectTranscript(transcriptClient(api.base, new Map(browser.cookies)), {
-      workspaceId: a.workspaceId,
+      workspaceId: acme.workspaceId,
       runId: run.id,
     });
-    await append(run, 0);
+    await append(db, run, 0);
     await watch.waitFor(1);
     await browser.trpc.auth.signOut.mutate();
-    await new Promise((r) => setTimeout(r, 400));
-    await append(run, 1);
+    await untilRecheckDue(watch);
+    await append(db, run, 1);
     expect(await failureCode(watch.done)).toBe("UNAUTHORIZED");
     expect(seqs(watch.events)).toEqual([0]);
   });
 
-  it("signed out: UNAUTHORIZED, and no event", async () => {
-    const run = await seedRun(t.db, a, { status: "RUNNING" });
-    await append(run, 0);
+  test("signed out: UNAUTHORIZED, and no event", async ({ db, api, acme }) => {
+    const run = await seedRun(db, acme, { status: "RUNNING" });
+    await append(db, run, 0);
     const anonymous = transcriptClient(api.base, new Map());
-    const watch = collectTranscript(anonymous, { workspaceId: a.workspaceId, runId: run.id });
+    const watch = collectTranscript(anonymous, { workspaceId: acme.workspaceId, runId: run.id });
     expect(await failureCode(watch.done)).toBe("UNAUTHORIZED");
     expect(watch.events).toEqual([]);
   });
