@@ -16,7 +16,7 @@ export PHASES_FILE
 lanes=${LANES:-2}
 
 # Longest first (figures in docs/NOTES.md, "CI time"); a workspace missing here runs last.
-order=(e2e deploy apps/web packages/sandbox packages/api packages/scheduler packages/access
+order=(e2e deploy apps/web packages/sandbox packages/api packages/scheduler packages/domain
   packages/model-gateway packages/repo-sync apps/worker packages/runs packages/broker
   packages/accounts packages/webhooks apps/gateway packages/netguard packages/connectors)
 

@@ -9,7 +9,7 @@
 // Needs TEST_DATABASE_URL, TEST_REDIS_URL, dockerd with runsc and the sandbox image
 // (TEST_SANDBOX_IMAGE, default secondshift-sandbox:test).
 import Docker from "dockerode";
-import { runNow } from "@secondshift/access";
+import { runNow } from "@secondshift/domain";
 import { actAs } from "../src/harness/actor.ts";
 import { startPlatform, type Platform } from "../src/harness/platform.ts";
 import { waitFor } from "../src/harness/scenario.ts";

@@ -4,7 +4,7 @@
 // the figure and the limit; a repository within the limits streams into the sandbox intact.
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { runNow } from "@secondshift/access";
+import { runNow } from "@secondshift/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { actAs } from "./harness/actor.ts";
 import { lastToolResult } from "./harness/model-server.ts";

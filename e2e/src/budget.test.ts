@@ -1,7 +1,7 @@
 // Scenario 4 and a start-time refusal: a run whose model reports more usage than its budget is
 // cut off by the gateway and ends as budget_exhausted, with nothing more reaching the provider;
 // and a run whose required tool is no longer allowed fails before any sandbox or model request.
-import { runNow, setAllowedTools } from "@secondshift/access";
+import { runNow, setAllowedTools } from "@secondshift/domain";
 import { startEverything, type RunningServer } from "@secondshift/connectors/testing";
 import { issueRunToken } from "@secondshift/runs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -6,8 +6,8 @@
 // mint fails with a message naming the step and nothing secret.
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { createConnection, runNow } from "@secondshift/access";
-import { seedTenant, type Tenant } from "@secondshift/access/testing";
+import { createConnection, runNow } from "@secondshift/domain";
+import { seedTenant, type Tenant } from "@secondshift/domain/testing";
 import { startFakeGithubApp, type FakeGithubApp } from "@secondshift/connectors/testing/github-app";
 import { MASK } from "@secondshift/logging";
 import {

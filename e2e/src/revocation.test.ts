@@ -2,7 +2,7 @@
 // connection) ends it at its next tool call as revoked, with its token revoked, its sandbox
 // destroyed and its report enqueued; and a repository change that requests a new tool stops
 // the job's scheduled runs until an owner approves it again.
-import { approveJob, deleteConnection, revokeGrant, runNow } from "@secondshift/access";
+import { approveJob, deleteConnection, revokeGrant, runNow } from "@secondshift/domain";
 import { startEverything, type RunningServer } from "@secondshift/connectors/testing";
 import { isAppError } from "@secondshift/errors";
 import { syncRepository } from "@secondshift/repo-sync";

@@ -3,7 +3,7 @@
 // every attempt recorded, and the receiver's URL and secret appear nowhere. The retry schedule
 // (30 s, 1, 2, 4 min …) is driven with future clock values instead of waiting it out.
 import { createOutboundClient } from "@secondshift/netguard";
-import { runNow } from "@secondshift/access";
+import { runNow } from "@secondshift/domain";
 import {
   deliverDue,
   RETRY_DELAYS_MS,

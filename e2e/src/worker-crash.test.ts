@@ -1,7 +1,7 @@
 // Scenario 6: a worker process is killed (SIGKILL) while its run is RUNNING with a live
 // sandbox. The next worker marks the run failed ("worker lost"), revokes its token and reaps
 // its container; the run is never left RUNNING, never executed again, never duplicated.
-import { runNow } from "@secondshift/access";
+import { runNow } from "@secondshift/domain";
 import { WORKER_LOST_ERROR } from "@secondshift/scheduler";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

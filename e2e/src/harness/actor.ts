@@ -1,6 +1,6 @@
 // A user acting in a workspace through the domain layer, wired to this platform's queues and
 // keyring exactly as the web app wires it.
-import type { ActorContext } from "@secondshift/access";
+import type { ActorContext } from "@secondshift/domain";
 import { createWorkspaceServices } from "@secondshift/scheduler";
 import type { Platform } from "./platform.ts";
 

@@ -2,7 +2,7 @@
 // owner and admin, the model provider with its planted key, the repository and optionally a
 // webhook — no MCP connection, so no MCP server is needed. Same shape as seedWorkspace's result
 // (connectionId is empty).
-import { approveJob } from "@secondshift/access";
+import { approveJob } from "@secondshift/domain";
 import { syncRepository } from "@secondshift/repo-sync";
 import { actAs } from "./actor.ts";
 import type { Platform } from "./platform.ts";

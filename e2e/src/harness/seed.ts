@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { approveJob, createConnection, setAllowedTools } from "@secondshift/access";
+import { approveJob, createConnection, setAllowedTools } from "@secondshift/domain";
 import { listConnectionTools } from "@secondshift/broker";
 import { encryptField } from "@secondshift/crypto";
 import { syncRepository } from "@secondshift/repo-sync";

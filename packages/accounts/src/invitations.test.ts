@@ -20,7 +20,7 @@ const test = dbTest
     const ownerId = (await createUser(db, password, { workspaceId, role: "OWNER" })).id;
     return { workspaceId, ownerId };
   })
-  // Invitations are made and withdrawn by the owner's use cases in @secondshift/access (tested
+  // Invitations are made and withdrawn by the owner's use cases in @secondshift/domain (tested
   // there and in the API's matrix); here they are only accepted.
   .extend(
     "invite",

@@ -2,8 +2,8 @@
 // use case authorizes it (every member reads the log, C29), rows stream in cursor pages, and a
 // CSV cell that a spreadsheet would run as a formula is neutralised.
 import { randomUUID } from "node:crypto";
-import { exportAuditEvents, EXPORT_PAGE_ROWS } from "@secondshift/access";
-import { actorContext, testKeyring } from "@secondshift/access/testing";
+import { exportAuditEvents, EXPORT_PAGE_ROWS } from "@secondshift/domain";
+import { actorContext, testKeyring } from "@secondshift/domain/testing";
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { describe, expect } from "vitest";
 import { AUDIT_EXPORT_PATH, csvCell } from "./audit-export.ts";

@@ -5,7 +5,7 @@
 // cursor; each page is written as it arrives, waiting for the socket to drain, so memory stays
 // flat however long the log is.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { exportAuditEvents, type AuditEventView, type ActorContext } from "@secondshift/access";
+import { exportAuditEvents, type AuditEventView, type ActorContext } from "@secondshift/domain";
 import { membershipRole, resolveSession } from "@secondshift/accounts";
 import { errorCodes, isAppError } from "@secondshift/errors";
 import type { Logger } from "@secondshift/logging";

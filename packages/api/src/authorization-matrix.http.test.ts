@@ -4,7 +4,7 @@
 // response body is scanned for the planted secrets and for ciphertext / hash fields (C23, C25,
 // C27, P04): a credential is never returned by any procedure.
 import { randomUUID } from "node:crypto";
-import type { Need } from "@secondshift/access";
+import type { Need } from "@secondshift/domain";
 import {
   createRun,
   recordingServices,
@@ -16,7 +16,7 @@ import {
   stubAuthorizer,
   testKeyring,
   tool,
-} from "@secondshift/access/testing";
+} from "@secondshift/domain/testing";
 import { createUser } from "@secondshift/accounts/testing";
 import { encryptField } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";

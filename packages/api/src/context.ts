@@ -8,7 +8,7 @@ import type {
   OutboundFetch,
   ToolDiscovery,
   WorkspaceServices,
-} from "@secondshift/access";
+} from "@secondshift/domain";
 import type { WorkspaceCreationPolicy } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";

@@ -9,7 +9,7 @@ import type {
   OutboundFetch,
   ToolDiscovery,
   WorkspaceServices,
-} from "@secondshift/access";
+} from "@secondshift/domain";
 import type { AccountsDeps } from "@secondshift/accounts";
 import type { WorkspaceCreationPolicy } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";

@@ -5,7 +5,7 @@
 // finishing it, exchanges the code and stores the tokens encrypted. The browser is then sent
 // to the connection's page in the web app; nothing secret is in that URL or in this response.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { finishConnectionOAuth } from "@secondshift/access";
+import { finishConnectionOAuth } from "@secondshift/domain";
 import { resolveSession } from "@secondshift/accounts";
 import { isAppError } from "@secondshift/errors";
 import type { Logger } from "@secondshift/logging";

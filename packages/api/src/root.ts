@@ -1,5 +1,5 @@
 // The API's root router: the account procedures and one router per domain area (each
-// procedure a one-line call of a packages/access use case).
+// procedure a one-line call of a packages/domain use case).
 import { auditRouter } from "./routers/audit/index.ts";
 import { authRouter } from "./routers/auth/index.ts";
 import { connectionsRouter } from "./routers/connections/index.ts";

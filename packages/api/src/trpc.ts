@@ -7,7 +7,7 @@
 //   A workspace the user is not a member of behaves as not found (P05); the use case's own
 //   requireRole decides the rest.
 import { membershipRole } from "@secondshift/accounts";
-import type { ActorContext } from "@secondshift/access";
+import type { ActorContext } from "@secondshift/domain";
 import type { Role } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { initTRPC, TRPCError } from "@trpc/server";

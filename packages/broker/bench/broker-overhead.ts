@@ -11,14 +11,14 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
-import { approveJob, freezePlan, setAllowedTools, upsertJobsFromConfig } from "@secondshift/access";
+import { approveJob, freezePlan, setAllowedTools, upsertJobsFromConfig } from "@secondshift/domain";
 import {
   createRun,
   job,
   seedConnection,
   seedTenant,
   testKeyring,
-} from "@secondshift/access/testing";
+} from "@secondshift/domain/testing";
 import { createConnectors, outboundFromNetguard, type Connector } from "@secondshift/connectors";
 import { createTestDatabase } from "@secondshift/db/testing";
 import { createLogger } from "@secondshift/logging";

@@ -3,15 +3,15 @@
 // column of every table is scanned for each plaintext and its base64 forms.
 //
 // Why here: this package imports every production writer without a cycle — the owner's use cases
-// (@secondshift/access: connections of each auth kind) and the broker's own writer of refreshed
-// OAuth tokens; access cannot import the broker.
+// (@secondshift/domain: connections of each auth kind) and the broker's own writer of refreshed
+// OAuth tokens; domain cannot import the broker.
 import {
   addRepository,
   createConnection,
   createModelProvider,
   createWebhook,
-} from "@secondshift/access";
-import { seedTenant, testKeyring, type Tenant } from "@secondshift/access/testing";
+} from "@secondshift/domain";
+import { seedTenant, testKeyring, type Tenant } from "@secondshift/domain/testing";
 import { encryptedColumns, type Db, type Pool } from "@secondshift/db";
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { SecretMasker } from "@secondshift/logging";
@@ -146,7 +146,7 @@ async function refreshOAuth(
 /**
  * Stand-ins, sealed exactly as the readers (gateway, webhook delivery, push hooks) expect: this
  * tree has no owner use case yet that writes a model provider key, a webhook or a repository's
- * push secret. When `@secondshift/access` gains them, call them here instead.
+ * push secret. When `@secondshift/domain` gains them, call them here instead.
  */
 /** Provider key, webhook URL and secret, repository push secret: each through its use case. */
 async function writeOtherSecrets(owner: Owner): Promise<void> {

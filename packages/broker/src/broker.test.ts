@@ -5,7 +5,7 @@ import {
   revokeGrant,
   setAllowedTools,
   upsertJobsFromConfig,
-} from "@secondshift/access";
+} from "@secondshift/domain";
 import {
   createRun,
   job,
@@ -13,7 +13,7 @@ import {
   seedTenant,
   testKeyring,
   tool,
-} from "@secondshift/access/testing";
+} from "@secondshift/domain/testing";
 import { decryptField } from "@secondshift/crypto";
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { AppError } from "@secondshift/errors";

@@ -1,7 +1,7 @@
 // Tool discovery: asks a connection's service what it offers, with the connection's decrypted
 // credential (an expired OAuth token refreshed first, under the row lock like a run's call), for
 // the owner to choose from. The owner's use case (`discoverConnectionTools` in
-// @secondshift/access) authorizes, stores and audits; this is the mechanism it reaches through
+// @secondshift/domain) authorizes, stores and audits; this is the mechanism it reaches through
 // `ctx.discovery`. Annotations are kept for display; they are never trusted for enforcement.
 import {
   discoverConnectionTools,
@@ -9,7 +9,7 @@ import {
   type ActorContext,
   type DiscoveredTool,
   type ToolDiscovery,
-} from "@secondshift/access";
+} from "@secondshift/domain";
 import type { ConnectionKind, Connector } from "@secondshift/connectors";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";

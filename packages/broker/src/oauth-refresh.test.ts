@@ -1,7 +1,7 @@
 // OAuth refresh in the broker against a loopback token endpoint: one refresh per expiry even
 // when two workers call at the same moment, new tokens stored encrypted, a refused refresh
 // marks the connection reconnect-needed and fails the run (C26, C23).
-import { approveJob, freezePlan, upsertJobsFromConfig } from "@secondshift/access";
+import { approveJob, freezePlan, upsertJobsFromConfig } from "@secondshift/domain";
 import {
   createRun,
   job,
@@ -9,7 +9,7 @@ import {
   seedTenant,
   testKeyring,
   tool,
-} from "@secondshift/access/testing";
+} from "@secondshift/domain/testing";
 import { decryptField } from "@secondshift/crypto";
 import { createDatabase, type Database } from "@secondshift/db";
 import { dbTest } from "@secondshift/db/testing/vitest";

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { cancelRun } from "@secondshift/access";
+import { cancelRun } from "@secondshift/domain";
 import type { RunAgentOptions } from "@secondshift/agent";
 import type { Db } from "@secondshift/db";
 import { dbTest } from "@secondshift/db/testing/vitest";

@@ -40,4 +40,4 @@ export function validateSchedule(pattern: string, tz: string): void {
 }
 
 /** The next fire times: one function for the scheduler and the owner API (jobs.list). */
-export { nextFireTimes } from "@secondshift/access";
+export { nextFireTimes } from "@secondshift/domain";

@@ -13,7 +13,7 @@ import {
   recordAudit,
   SYSTEM_SCHEDULER,
   type AuditAction,
-} from "@secondshift/access";
+} from "@secondshift/domain";
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
 import { nextFireTimes } from "./cron.ts";

@@ -1,6 +1,6 @@
 // The queue mechanisms the domain layer's use cases call through their context (run now,
 // pause / resume, sync now). The domain decides and audits; this only moves work onto queues.
-import type { WorkspaceServices } from "@secondshift/access";
+import type { WorkspaceServices } from "@secondshift/domain";
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
 import { addRunToQueue, type RunQueue, type ScheduleQueue } from "./queues.ts";

@@ -1,5 +1,5 @@
 // The mechanism behind a manual redelivery (authorized and audited by the domain layer,
-// `redeliverWebhook` in @secondshift/access): a FAILED delivery starts its retry schedule again.
+// `redeliverWebhook` in @secondshift/domain): a FAILED delivery starts its retry schedule again.
 // Conditional on FAILED so two clicks (or a click racing the last retry) reset it once.
 import type { Db, Prisma } from "@secondshift/db";
 

@@ -68,7 +68,7 @@ export async function createUser(
 }
 
 /**
- * A pending invitation as the owner's use case (`createInvitation` in @secondshift/access)
+ * A pending invitation as the owner's use case (`createInvitation` in @secondshift/domain)
  * stores it: only the token's hash. For acceptance tests; returns the token the link carries.
  */
 export async function inviteForTest(

@@ -2,7 +2,7 @@
 // signIn procedure, rows of every kind, and planted secrets (a connection credential, a model
 // provider key, a webhook URL and secret, a repository push secret) that no response may carry.
 import { randomUUID } from "node:crypto";
-import { seedConnection, tool, type Tenant } from "@secondshift/access/testing";
+import { seedConnection, tool, type Tenant } from "@secondshift/domain/testing";
 import { createUser } from "@secondshift/accounts/testing";
 import { encryptField, type Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";

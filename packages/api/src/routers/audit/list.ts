@@ -1,6 +1,6 @@
 // Every member: the audit log newest first, filtered by target, action, actor, connection, tool or
 // time, paged. The same rows as a file: GET /api/audit/export (audit-export.ts).
-import { listAuditEvents } from "@secondshift/access";
+import { listAuditEvents } from "@secondshift/domain";
 import { z } from "zod";
 import { actorType, id, page, pageInput } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,7 +1,7 @@
 // Owner-only: invite someone with a role. The link is returned once, here; only the token's
 // hash is stored. The token travels in the URL fragment, which browsers send to no server
 // (not in access logs, not in Referer); the /invite page reads it from there.
-import { createInvitation } from "@secondshift/access";
+import { createInvitation } from "@secondshift/domain";
 import { z } from "zod";
 import { workspaceProcedure } from "../../trpc.ts";
 import { email, role } from "./fields.ts";

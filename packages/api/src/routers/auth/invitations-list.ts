@@ -1,5 +1,5 @@
 // Owner: the workspace's open invitations, to see who has not joined yet and withdraw a link.
-import { listInvitations } from "@secondshift/access";
+import { listInvitations } from "@secondshift/domain";
 import { z } from "zod";
 import { workspaceProcedure } from "../../trpc.ts";
 import { role } from "./fields.ts";

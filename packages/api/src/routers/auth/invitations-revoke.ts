@@ -1,5 +1,5 @@
 // Owner-only: withdraw an invitation that was not used yet.
-import { revokeInvitation } from "@secondshift/access";
+import { revokeInvitation } from "@secondshift/domain";
 import { z } from "zod";
 import { workspaceProcedure } from "../../trpc.ts";
 

@@ -1,6 +1,6 @@
 // Owner: add a connection. The credential is write-only: encrypted bound to the new row (P06)
 // and never returned by any procedure (C23).
-import { createConnection } from "@secondshift/access";
+import { createConnection } from "@secondshift/domain";
 import { z } from "zod";
 import { connectionAuth, connectionKind } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

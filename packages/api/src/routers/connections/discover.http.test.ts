@@ -4,7 +4,7 @@
 // the connection's stored credential, stores the tools for the allowed-tools checklist, and
 // never returns the credential (C25, P04).
 import { randomUUID } from "node:crypto";
-import { testKeyring } from "@secondshift/access/testing";
+import { testKeyring } from "@secondshift/domain/testing";
 import { startEverything, type RunningServer } from "@secondshift/connectors/testing";
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { afterAll, beforeAll, describe, expect } from "vitest";

@@ -1,7 +1,7 @@
 // Owner: list the connection's tools now, from the server (through netguard, with the stored
 // credential), and store them for the allowed-tools checklist. Returns each tool with its
 // data-changing mark and whether it is allowed.
-import { discoverConnectionTools } from "@secondshift/access";
+import { discoverConnectionTools } from "@secondshift/domain";
 import { z } from "zod";
 import { id } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

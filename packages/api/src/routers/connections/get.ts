@@ -1,6 +1,6 @@
 // Every member: one connection — its tools with data-changing marks and the owner's checklist,
 // whether it must be reconnected, and the jobs that use it. Never a credential.
-import { getConnection } from "@secondshift/access";
+import { getConnection } from "@secondshift/domain";
 import { z } from "zod";
 import { connectionAuth, connectionKind, id } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -2,7 +2,7 @@
 // every member sees, the private key is write-only (encrypted, never in a response, C23) and
 // checked at creation.
 import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { testKeyring } from "@secondshift/access/testing";
+import { testKeyring } from "@secondshift/domain/testing";
 import { decryptField } from "@secondshift/crypto";
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { describe, expect } from "vitest";

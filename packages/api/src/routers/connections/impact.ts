@@ -1,5 +1,5 @@
 // Every member: the jobs whose grant uses this connection (deleting it revokes those grants).
-import { getConnectionImpact } from "@secondshift/access";
+import { getConnectionImpact } from "@secondshift/domain";
 import { z } from "zod";
 import { id } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

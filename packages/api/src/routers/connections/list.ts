@@ -1,6 +1,6 @@
 // Every member: connections with their tools, data-changing marks and whether the owner must
 // reconnect; never a credential.
-import { listConnections } from "@secondshift/access";
+import { listConnections } from "@secondshift/domain";
 import { z } from "zod";
 import { connectionAuth, connectionKind } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -2,7 +2,7 @@
 // URL (PKCE S256, dynamic client registration when offered, a fresh state stored hashed) for
 // the browser to open; the server sends it back to /api/oauth/callback. Null: the server asked
 // for no authorization.
-import { startConnectionOAuth } from "@secondshift/access";
+import { startConnectionOAuth } from "@secondshift/domain";
 import { z } from "zod";
 import { id } from "../fields.ts";
 import { OAUTH_CALLBACK_PATH } from "../../oauth-callback.ts";

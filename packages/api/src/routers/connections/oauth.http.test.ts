@@ -5,8 +5,8 @@
 // discovery then uses the token. The state is single-use, expiring and bound to the owner who
 // started it; no token, verifier or code reaches a response body or a log (P04).
 import { randomUUID } from "node:crypto";
-import { OAUTH_PENDING_MS } from "@secondshift/access";
-import { testKeyring } from "@secondshift/access/testing";
+import { OAUTH_PENDING_MS } from "@secondshift/domain";
+import { testKeyring } from "@secondshift/domain/testing";
 import { createMcpAuthorizer } from "@secondshift/connectors";
 import { decryptField, hashToken } from "@secondshift/crypto";
 import { dbTest } from "@secondshift/db/testing/vitest";

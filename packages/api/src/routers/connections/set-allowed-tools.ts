@@ -1,5 +1,5 @@
 // Owner: the checklist of discovered tools jobs may use on this connection.
-import { setAllowedTools as setAllowedToolsUseCase } from "@secondshift/access";
+import { setAllowedTools as setAllowedToolsUseCase } from "@secondshift/domain";
 import { z } from "zod";
 import { id } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,6 +1,6 @@
 // Owner: approve the request as reviewed (refused if it changed since), with the chosen
 // connection and narrowed tools per group (C04).
-import { approveJob } from "@secondshift/access";
+import { approveJob } from "@secondshift/domain";
 import { z } from "zod";
 import { id } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

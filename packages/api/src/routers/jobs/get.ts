@@ -1,5 +1,5 @@
 // Every member: one job with its prompt and limits.
-import { getJob } from "@secondshift/access";
+import { getJob } from "@secondshift/domain";
 import { workspaceProcedure } from "../../trpc.ts";
 import { jobDetail, jobInput } from "./fields.ts";
 

@@ -1,5 +1,5 @@
 // Every member: the workspace's jobs (next fires, skipped fires), optionally of one repository.
-import { listJobs } from "@secondshift/access";
+import { listJobs } from "@secondshift/domain";
 import { z } from "zod";
 import { id } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,5 +1,5 @@
 // Owner or admin: stop the job's schedule (C02).
-import { pauseJob } from "@secondshift/access";
+import { pauseJob } from "@secondshift/domain";
 import { nothing } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 import { jobInput } from "./fields.ts";

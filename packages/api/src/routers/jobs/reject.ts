@@ -1,5 +1,5 @@
 // Owner: reject the job's request; any active grant is revoked.
-import { rejectJob } from "@secondshift/access";
+import { rejectJob } from "@secondshift/domain";
 import { nothing } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 import { jobInput } from "./fields.ts";

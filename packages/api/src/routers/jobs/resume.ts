@@ -1,5 +1,5 @@
 // Owner or admin: start the job's schedule again (C02).
-import { resumeJob } from "@secondshift/access";
+import { resumeJob } from "@secondshift/domain";
 import { nothing } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 import { jobInput } from "./fields.ts";

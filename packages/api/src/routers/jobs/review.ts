@@ -1,6 +1,6 @@
 // Every member: the access review (each requested tool, its connection, whether it may change
 // data); `canApprove` only tells the UI whether to show the buttons.
-import { getAccessReview } from "@secondshift/access";
+import { getAccessReview } from "@secondshift/domain";
 import { z } from "zod";
 import { connectionKind, jobStatus } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,5 +1,5 @@
 // Owner: revoke a job's grant; its running runs stop at their next tool call (C06).
-import { revokeGrant as revokeGrantUseCase } from "@secondshift/access";
+import { revokeGrant as revokeGrantUseCase } from "@secondshift/domain";
 import { z } from "zod";
 import { id, nothing } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

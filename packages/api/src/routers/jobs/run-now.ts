@@ -1,5 +1,5 @@
 // Owner or admin: queue a manual run of an approved job (C02).
-import { runNow as runNowUseCase } from "@secondshift/access";
+import { runNow as runNowUseCase } from "@secondshift/domain";
 import { z } from "zod";
 import { workspaceProcedure } from "../../trpc.ts";
 import { jobInput } from "./fields.ts";

@@ -1,5 +1,5 @@
 // Owner: change a member's role (the last owner cannot be demoted: PRECONDITION_FAILED).
-import { changeMemberRole } from "@secondshift/access";
+import { changeMemberRole } from "@secondshift/domain";
 import { z } from "zod";
 import { id, nothing, role } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,5 +1,5 @@
 // Every member: who is in the workspace, with which role.
-import { listMembers } from "@secondshift/access";
+import { listMembers } from "@secondshift/domain";
 import { z } from "zod";
 import { role } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

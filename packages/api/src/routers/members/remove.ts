@@ -1,5 +1,5 @@
 // Owner: remove a member, themselves included (never the last owner).
-import { removeMember } from "@secondshift/access";
+import { removeMember } from "@secondshift/domain";
 import { z } from "zod";
 import { id, nothing } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

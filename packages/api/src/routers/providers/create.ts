@@ -1,6 +1,6 @@
 // Owner: add a model provider. The key is write-only (C24): encrypted bound to the row, never
 // returned.
-import { createModelProvider } from "@secondshift/access";
+import { createModelProvider } from "@secondshift/domain";
 import { z } from "zod";
 import { providerKind } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

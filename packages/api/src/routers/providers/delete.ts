@@ -1,5 +1,5 @@
 // Owner: delete a model provider and its key.
-import { deleteModelProvider } from "@secondshift/access";
+import { deleteModelProvider } from "@secondshift/domain";
 import { z } from "zod";
 import { id, nothing } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,5 +1,5 @@
 // Every member: model providers; the key is never read here (C24).
-import { listModelProviders } from "@secondshift/access";
+import { listModelProviders } from "@secondshift/domain";
 import { z } from "zod";
 import { providerKind } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,5 +1,5 @@
 // Owner: replace a provider's key (the old one is overwritten; neither is ever shown).
-import { replaceModelProviderKey } from "@secondshift/access";
+import { replaceModelProviderKey } from "@secondshift/domain";
 import { z } from "zod";
 import { id, nothing } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,6 +1,6 @@
 // Owner: rename a provider, change its base URL, default and allowed models, or make it the
 // default.
-import { updateModelProvider } from "@secondshift/access";
+import { updateModelProvider } from "@secondshift/domain";
 import { z } from "zod";
 import { id, nothing } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -5,7 +5,7 @@
 // default model are checked against each other.
 import { randomUUID } from "node:crypto";
 import { freePort } from "@secondshift/connectors/testing";
-import { testKeyring } from "@secondshift/access/testing";
+import { testKeyring } from "@secondshift/domain/testing";
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { describe, expect } from "vitest";
 import { startFakeProvider } from "../../testing/fake-provider.ts";

@@ -1,6 +1,6 @@
 // Owner: check the stored key with one cheap call to the provider (list models), through
 // netguard. Answers ok with the models the key can see, or a clear reason; never the key.
-import { verifyModelProvider } from "@secondshift/access";
+import { verifyModelProvider } from "@secondshift/domain";
 import { z } from "zod";
 import { id } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,6 +1,6 @@
 // Owner: add a repository (optionally through a connection of this workspace). The push webhook
 // URL and secret are in this response only; the first sync is queued.
-import { addRepository } from "@secondshift/access";
+import { addRepository } from "@secondshift/domain";
 import { z } from "zod";
 import { id } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

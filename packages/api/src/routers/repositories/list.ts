@@ -1,5 +1,5 @@
 // Every member: repositories with their last sync, commit and config errors.
-import { listRepositories } from "@secondshift/access";
+import { listRepositories } from "@secondshift/domain";
 import { z } from "zod";
 import { workspaceProcedure } from "../../trpc.ts";
 

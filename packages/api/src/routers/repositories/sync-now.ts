@@ -1,5 +1,5 @@
 // Owner or admin: queue a sync of one repository (C02).
-import { syncRepositoryNow } from "@secondshift/access";
+import { syncRepositoryNow } from "@secondshift/domain";
 import { z } from "zod";
 import { id, nothing } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

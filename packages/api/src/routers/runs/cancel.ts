@@ -1,5 +1,5 @@
 // Owner or admin: cancel a queued or running run (C02).
-import { cancelRun } from "@secondshift/access";
+import { cancelRun } from "@secondshift/domain";
 import { z } from "zod";
 import { id, runStatus } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,5 +1,5 @@
 // Every member: one run with usage against budget, timings, the diff and its webhook reports.
-import { getRun } from "@secondshift/access";
+import { getRun } from "@secondshift/domain";
 import { z } from "zod";
 import { id } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,6 +1,6 @@
 // Every member: runs newest first, filtered by job, repository, statuses, trigger or queued
 // time, with cursor paging.
-import { listRuns } from "@secondshift/access";
+import { listRuns } from "@secondshift/domain";
 import { z } from "zod";
 import { id, page, pageInput, runStatus, runTrigger } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

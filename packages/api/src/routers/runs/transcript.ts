@@ -4,7 +4,7 @@
 // than `streamReauthorizeMs`: a signed-out or removed member stops receiving. Then the stored
 // events after `lastEventId` and the new ones, each tracked by its seq, so a reconnecting
 // client (Last-Event-ID) continues exactly where it was. Ends after the final status event.
-import { getRun } from "@secondshift/access";
+import { getRun } from "@secondshift/domain";
 import { resolveSession } from "@secondshift/accounts";
 import { AppError, isAppError } from "@secondshift/errors";
 import { tracked, TRPCError } from "@trpc/server";

@@ -1,6 +1,6 @@
 // Owner: add an outgoing webhook. The URL and signing secret are stored encrypted; the secret
 // is in this response only (C27).
-import { createWebhook } from "@secondshift/access";
+import { createWebhook } from "@secondshift/domain";
 import { z } from "zod";
 import { runStatus } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

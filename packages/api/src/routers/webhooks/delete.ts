@@ -1,5 +1,5 @@
 // Owner: delete a webhook and its pending deliveries.
-import { deleteWebhook } from "@secondshift/access";
+import { deleteWebhook } from "@secondshift/domain";
 import { z } from "zod";
 import { id, nothing } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,5 +1,5 @@
 // Every member: deliveries with every attempt, filtered by webhook, run or status, paged.
-import { listWebhookDeliveries } from "@secondshift/access";
+import { listWebhookDeliveries } from "@secondshift/domain";
 import { z } from "zod";
 import { id, page, pageInput } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,5 +1,5 @@
 // Every member: webhooks with their filters — never the URL or the secret.
-import { listWebhooks } from "@secondshift/access";
+import { listWebhooks } from "@secondshift/domain";
 import { z } from "zod";
 import { runStatus } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

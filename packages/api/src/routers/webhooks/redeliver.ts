@@ -1,5 +1,5 @@
 // Owner or admin: send a failed delivery again (C02).
-import { redeliverWebhook } from "@secondshift/access";
+import { redeliverWebhook } from "@secondshift/domain";
 import { z } from "zod";
 import { id } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

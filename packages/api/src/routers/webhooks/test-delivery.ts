@@ -1,6 +1,6 @@
 // Owner: send one signed test event through the real delivery path; it shows in
 // webhooks.deliveries (event "webhook.test") with every attempt.
-import { sendTestDelivery } from "@secondshift/access";
+import { sendTestDelivery } from "@secondshift/domain";
 import { z } from "zod";
 import { id } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

@@ -1,6 +1,6 @@
 // Owner: rename a webhook, change its filters (job keys, run statuses; empty: all), or pause
 // and resume it. The URL and secret are not changed here (delete and create for a new secret).
-import { updateWebhook } from "@secondshift/access";
+import { updateWebhook } from "@secondshift/domain";
 import { z } from "zod";
 import { id, nothing, runStatus } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

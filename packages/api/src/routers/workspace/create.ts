@@ -1,6 +1,6 @@
 // A signed-in user creates a workspace and becomes its owner, if the operator's policy
 // (SECONDSHIFT_WORKSPACE_CREATION, passed in the API options) allows them.
-import { createWorkspace } from "@secondshift/access";
+import { createWorkspace } from "@secondshift/domain";
 import { z } from "zod";
 import { authedProcedure } from "../../trpc.ts";
 

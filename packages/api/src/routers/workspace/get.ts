@@ -1,5 +1,5 @@
 // Every member: the workspace's name and settings.
-import { getWorkspace } from "@secondshift/access";
+import { getWorkspace } from "@secondshift/domain";
 import { z } from "zod";
 import { workspaceProcedure } from "../../trpc.ts";
 

@@ -1,6 +1,6 @@
 // Owner: rename the workspace, change how many of its runs may run at once, or the token
 // budget of a run whose job declares none.
-import { updateWorkspace } from "@secondshift/access";
+import { updateWorkspace } from "@secondshift/domain";
 import { z } from "zod";
 import { nothing } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";

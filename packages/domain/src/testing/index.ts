@@ -1,4 +1,4 @@
-// Test fixtures shared by access and broker tests: a workspace with an owner, an admin and a
+// Test fixtures shared by domain and broker tests: a workspace with an owner, an admin and a
 // viewer, a repository, and a second workspace for isolation tests.
 import { randomBytes, randomUUID } from "node:crypto";
 import type { RepoJob } from "@secondshift/config";

@@ -1,6 +1,6 @@
 // The frozen execution plan (C03): at run start, requested ∩ allowed on the connection ∩
 // approved in the job's current grant, with each tool's input schema snapshotted. It lives in
-// packages/access because it is the last step of "who grants what"; the broker only reads it.
+// packages/domain because it is the last step of "who grants what"; the broker only reads it.
 // Once written it is never recomputed for the run, so it cannot grow.
 import { Prisma, type ConnectionKind, type Db } from "@secondshift/db";
 import { failRun } from "@secondshift/run-lifecycle";
