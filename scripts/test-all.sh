@@ -61,35 +61,22 @@ export TEST_DATABASE_URL TEST_REDIS_URL
 export TEST_SANDBOX_IMAGE=${TEST_SANDBOX_IMAGE:-secondshift-sandbox:test}
 echo "PostgreSQL $TEST_DATABASE_URL, Redis $TEST_REDIS_URL, sandbox image $TEST_SANDBOX_IMAGE"
 
-# Images (background) beside the checks: the sandbox image the suites and the smoke test share,
-# and the smoke test's service images (base images reused while their recipe is unchanged; the
-# app image while the staged app is). The web app's build is the one the suites and the app
-# image use (turbo's cache), so it runs first.
-step "web build, images, typecheck, lint, format"
-# The web build is cached by its inputs on this machine (turbo's hash), across clean clones.
+# The web app's build (the web suite, the e2e journey and the app image use it; cached by its
+# inputs on this machine, across clean clones) and the sandbox image (the suites and the smoke
+# test share it; reused while docker/sandbox is unchanged). The smoke test builds the
+# deployment's images itself, through the operator's scripts, each reused while its inputs are.
+step "web build and sandbox image"
 export TURBO_CACHE_DIR=${TURBO_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/secondshift/turbo}
 mkdir -p "$TURBO_CACHE_DIR" && find "$TURBO_CACHE_DIR" -type f -mtime +3 -delete
 phase "web build" npx turbo run build --filter=@secondshift/web --output-logs=errors-only ||
   fail_setup "building the web app"
-export SMOKE_APP_TAG=${SMOKE_APP_TAG:-smoke} SANDBOX_IMAGE_TAG=$TEST_SANDBOX_IMAGE
-build_images() {
-  phase "sandbox image" bash scripts/build-sandbox-image.sh "$TEST_SANDBOX_IMAGE" &&
-    phase "service images" bash scripts/build-images.sh "$SMOKE_APP_TAG"
-}
-build_images >"$results/images.log" 2>&1 &
-images_pid=$!
+phase "sandbox image" bash scripts/build-sandbox-image.sh "$TEST_SANDBOX_IMAGE" ||
+  fail_setup "building the sandbox image"
+export SANDBOX_IMAGE_TAG=$TEST_SANDBOX_IMAGE
 
-phase "typecheck" npm run typecheck --silent; echo $? >"$results/typecheck.status"
-phase "lint" npm run lint --silent; echo $? >"$results/lint.status"
-phase "format" npx prettier --check . --log-level warn; echo $? >"$results/format.status"
-
-wait "$images_pid"
-images_status=$?
-cat "$results/images.log"
-[ "$images_status" = 0 ] || fail_setup "building the images (above)"
-
-step "test suites and the deployment smoke test"
-phase "suites and smoke" bash scripts/test-lanes.sh
+# Type checks, lint, the format check, every suite and the smoke test, in two lanes.
+step "checks, test suites and the deployment smoke test"
+phase "checks, suites and smoke" bash scripts/test-lanes.sh
 
 step "summary"
 node scripts/test-summary.mjs

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Runs every workspace's test suite and the deployment smoke test in LANES lanes side by side
-# (default 2, one per core): each lane takes the next item of one queue, longest first, so the
-# lanes end close together. Each item's output is printed whole when it ends, and its wall time
+# Runs the type check, lint, the format check, every workspace's test suite and the deployment
+# smoke test in LANES lanes side by side (default 2, one per core): each lane takes the next item
+# of one queue, longest first, so the lanes end close together; the checks (CPU) fill the time
+# the suites spend waiting on containers, browsers and timers. Each item's output is printed whole when it ends, and its wall time
 # goes to $PHASES_FILE (scripts/lib/phases.sh). Called by scripts/test-all.sh, with the services'
 # TEST_* variables set.
 #
-# usage: scripts/test-lanes.sh [ITEM...]     (default: every suite, then the smoke test)
+# usage: scripts/test-lanes.sh [ITEM...]     (default: the checks, every suite, the smoke test)
+# An item: typecheck, lint, format (each writes .test-results/NAME.status), deploy (the smoke
+# test) or a workspace folder.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -15,6 +18,9 @@ export PHASES_FILE
 . scripts/lib/phases.sh
 lanes=${LANES:-2}
 
+# Run alone, after the lanes: suites that measure throughput on the shared engine (e2e's fifty
+# jobs due in one minute, 50 gVisor runs) and time out beside the smoke test's stacks.
+alone=(e2e)
 # Longest first (figures in docs/NOTES.md, "CI time"); a workspace missing here runs last.
 order=(e2e deploy apps/web packages/sandbox packages/api packages/scheduler packages/domain
   packages/model-gateway packages/repo-sync apps/worker packages/runs packages/broker
@@ -28,19 +34,37 @@ has_tests() { node -e 'const s = require(`./${process.argv[1]}/package.json`).sc
 
 items=("$@")
 if [ "${#items[@]}" = 0 ]; then
-  for w in "${order[@]}"; do [ -f "$w/package.json" ] && has_tests "$w" && items+=("$w"); done
+  for w in "${order[@]}"; do
+    case "$w" in typecheck | lint | format) items+=("$w") ;; *) [ -f "$w/package.json" ] && has_tests "$w" && items+=("$w") ;; esac
+  done
   for w in apps/* packages/*; do
     [[ " ${order[*]} " == *" $w "* ]] || ! has_tests "$w" || items+=("$w")
   done
 fi
-printf '%s\n' "${items[@]}" >"$work/queue"
+# The items to run alone, in the order given; the rest go to the lanes' queue.
+queue=() last=()
+for item in "${items[@]}"; do
+  if [[ " ${alone[*]} " == *" $item "* ]]; then last+=("$item"); else queue+=("$item"); fi
+done
+printf '%s\n' "${queue[@]}" >"$work/queue"
 
 next_item() {
   flock "$work/queue.lock" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' _ "$work/queue"
 }
 
 run_item() {
-  if [ "$1" = deploy ]; then (cd deploy && npm run smoke --silent); else (cd "$1" && npx vitest run); fi
+  case "$1" in
+    typecheck | lint) npm run "$1" --silent; check_status "$1" $? ;;
+    format) npx prettier --check . --log-level warn; check_status "$1" $? ;;
+    deploy) (cd deploy && npm run smoke --silent) ;;
+    *) (cd "$1" && npx vitest run) ;;
+  esac
+}
+
+# scripts/test-summary.mjs counts a check by its status file.
+check_status() {
+  echo "$2" >"$root/.test-results/$1.status"
+  return "$2"
 }
 
 lane() {
@@ -58,4 +82,5 @@ lane() {
 
 for n in $(seq "$lanes"); do lane "$n" & done
 wait
+[ "${#last[@]}" = 0 ] || { printf '%s\n' "${last[@]}" >"$work/queue"; lane alone; }
 ! grep -qv '^0$' "$work/codes" 2>/dev/null

@@ -16,7 +16,7 @@ import {
   type GitHttpServer,
   type TestRepo,
 } from "@secondshift/repo-sync/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { actAs } from "./harness/actor.ts";
 import { lastToolResult } from "./harness/model-server.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
@@ -205,7 +205,8 @@ describe("GitHub App repositories", () => {
     const token = mints[0]!.token!;
     expect(maskedDuringRun).toBe(true);
     expect(app.revoked).toContain(token);
-    expect(p.masker.mask(token)).toBe(token); // the run's scope closed with the run
+    // The run's scope closes with the run (its last step, just after the final status is written).
+    await vi.waitUntil(() => p.masker.mask(token) === token, { timeout: 10_000 });
     expect(p.logs()).not.toContain(token);
     const events = await p.t.db.runEvent.findMany({ where: { runId } });
     expect(JSON.stringify(events)).not.toContain(token);

@@ -77,14 +77,16 @@ describe("no process outlives its command", () => {
     // Its own sandbox: a bomb may exhaust the host-side backstop and end the whole sandbox.
     const bombed = await manager().create(runOptions());
     try {
-      const r = await bombed.exec("f(){ f | f & }; f; echo done", { timeoutMs: 60_000 });
+      // The sweep is CPU work inside gVisor: minutes on a loaded 2-core machine (suites run
+      // side by side), seconds on a quiet one. The point is that it ends before exec returns.
+      const r = await bombed.exec("f(){ f | f & }; f; echo done", { timeoutMs: 150_000 });
       expect(r).toMatchObject({ stdout: "done\n", timedOut: false });
       expect(await peek(bombed.id, OTHER_PROCESSES)).toBe("");
       expect((await bombed.exec("echo after")).stdout).toBe("after\n");
     } finally {
       await bombed.destroy();
     }
-  });
+  }, 200_000);
 
   it("a command's end does not kill another command's processes: commands on one sandbox queue", async () => {
     const [slow, quick] = await Promise.all([sb.exec("sleep 1; echo slow"), sb.exec("echo quick")]);
