@@ -22,9 +22,10 @@ lanes=${LANES:-2}
 # jobs due in one minute, 50 gVisor runs) and time out beside the smoke test's stacks.
 alone=(e2e)
 # Longest first (figures in docs/NOTES.md, "CI time"); a workspace missing here runs last.
-order=(e2e deploy apps/web packages/sandbox packages/api packages/scheduler packages/domain
-  packages/model-gateway packages/repo-sync apps/worker packages/runs packages/broker
-  packages/accounts packages/webhooks apps/gateway packages/netguard packages/connectors)
+order=(e2e deploy apps/web packages/sandbox lint typecheck packages/api packages/scheduler
+  packages/domain packages/model-gateway packages/repo-sync apps/worker packages/runs
+  packages/broker packages/accounts packages/webhooks apps/gateway format packages/netguard
+  packages/connectors)
 
 work=$(mktemp -d /tmp/secondshift-lanes.XXXXXX)
 trap 'rm -rf "$work"' EXIT
