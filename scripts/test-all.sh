@@ -5,8 +5,8 @@
 # deployment smoke test, stops what it started, prints each phase's wall time and ends with one
 # line: `N passed, N failed`. Exits non-zero on any failure.
 #
-# The suites and the smoke test run in two lanes side by side (scripts/test-lanes.sh): on two
-# cores most of a suite's time is spent waiting on containers, browsers and timers, not CPU.
+# The checks, the suites and the smoke test run in two lanes side by side (scripts/test-lanes.sh):
+# on two cores much of a suite's time is spent waiting on containers, browsers and timers.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
