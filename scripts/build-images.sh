@@ -60,7 +60,8 @@ rootfs_image() {
   [ "$#" -gt 0 ] && shift
   for c in "$@"; do changes+=(--change "$c"); done
   # shellcheck disable=SC2086 # FILES is a list
-  recipe=$({ printf '%s\n' "$suite" "$packages" "${hooks[@]}" "${changes[@]}"; [ -z "$files" ] || cat $files; } | sha256sum | cut -c1-16)
+  # The checkout's own path is not part of the recipe (a clone elsewhere builds the same image).
+  recipe=$({ printf '%s\n' "$suite" "$packages" "${hooks[@]//"$root"/.}" "${changes[@]}"; [ -z "$files" ] || cat $files; } | sha256sum | cut -c1-16)
   current=$(docker image inspect -f '{{index .Config.Labels "org.secondshift.recipe"}}' "$tag" 2>/dev/null || true)
   if [ "$force" = 0 ] && [ "$current" = "$recipe" ]; then echo "image $tag is up to date"; return; fi
   echo "building $tag from $mirror: $packages"
