@@ -36,15 +36,24 @@ export function run(
   });
 }
 
-/** Distinct free loopback ports, all held until every one is chosen so none repeats. */
+/**
+ * Distinct free loopback ports, all held until every one is chosen so none repeats. Taken below
+ * the kernel's ephemeral range (32768+): the stacks bind them minutes later, after the image
+ * builds, and suites running side by side take their ports from that range (listen on 0).
+ */
 export async function freePorts(count: number): Promise<number[]> {
   const servers: Server[] = [];
   const ports: number[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let port = 20_000 + Math.floor(Math.random() * 10_000); ports.length < count; port++) {
+    if (port >= 32_768) port = 20_000;
     const server = createServer();
-    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    const bound = await new Promise<boolean>((done) => {
+      server.once("error", () => done(false));
+      server.listen(port, "127.0.0.1", () => done(true));
+    });
+    if (!bound) continue;
     servers.push(server);
-    ports.push((server.address() as { port: number }).port);
+    ports.push(port);
   }
   await Promise.all(servers.map((s) => new Promise((closed) => s.close(closed))));
   return ports;
