@@ -2,7 +2,8 @@
 # Runs the type check, lint, the format check, every workspace's test suite and the deployment
 # smoke test in LANES lanes side by side (default 2, one per core): each lane takes the next item
 # of one queue, longest first, so the lanes end close together; the checks (CPU) fill the time
-# the suites spend waiting on containers, browsers and timers. Each item's output is printed whole when it ends, and its wall time
+# the suites spend waiting on containers, browsers and timers. Each item's output is printed
+# whole when it ends, and its wall time
 # goes to $PHASES_FILE (scripts/lib/phases.sh). Called by scripts/test-all.sh, with the services'
 # TEST_* variables set.
 #
@@ -18,11 +19,12 @@ export PHASES_FILE
 . scripts/lib/phases.sh
 lanes=${LANES:-2}
 
-# Run alone, after the lanes: suites that measure throughput on the shared engine (e2e's fifty
-# jobs due in one minute, 50 gVisor runs) and time out beside the smoke test's stacks.
-alone=(e2e)
+# Items that must never run side by side go in one chain, taken by one lane in this order: e2e's
+# fifty jobs due in one minute (50 gVisor runs) time out beside the smoke test's stacks, so e2e
+# follows the smoke test in its lane (beside the other suites, which leave it room).
+chains=("deploy e2e")
 # Longest first (figures in docs/NOTES.md, "CI time"); a workspace missing here runs last.
-order=(e2e deploy apps/web packages/sandbox lint typecheck packages/api packages/scheduler
+order=(deploy e2e apps/web packages/sandbox lint typecheck packages/api packages/scheduler
   packages/domain packages/model-gateway packages/repo-sync apps/worker packages/runs
   packages/broker packages/accounts packages/webhooks apps/gateway format packages/netguard
   packages/connectors)
@@ -42,10 +44,21 @@ if [ "${#items[@]}" = 0 ]; then
     [[ " ${order[*]} " == *" $w "* ]] || ! has_tests "$w" || items+=("$w")
   done
 fi
-# The items to run alone, in the order given; the rest go to the lanes' queue.
-queue=() last=()
+# One queue line per lane turn: a chain's first item carries the chain's items that were asked
+# for; a later link is left out where its chain's first item was asked for.
+asked() { [[ " ${items[*]} " == *" $1 "* ]]; }
+queue=()
 for item in "${items[@]}"; do
-  if [[ " ${alone[*]} " == *" $item "* ]]; then last+=("$item"); else queue+=("$item"); fi
+  line=$item
+  for chain in "${chains[@]}"; do
+    first=${chain%% *}
+    if [ "$first" = "$item" ]; then
+      line=$(for link in $chain; do asked "$link" && printf '%s ' "$link"; done)
+    elif [[ " $chain " == *" $item "* ]] && asked "$first"; then
+      line=
+    fi
+  done
+  [ -z "$line" ] || queue+=("${line% }")
 done
 printf '%s\n' "${queue[@]}" >"$work/queue"
 
@@ -69,19 +82,20 @@ check_status() {
 }
 
 lane() {
-  local item log code
-  while item=$(next_item) && [ -n "$item" ]; do
-    log="$work/$(echo "$item" | tr / -).log"
-    phase "$item" run_item "$item" >"$log" 2>&1
-    code=$?
-    echo "$code" >>"$work/codes"
-    # One item's whole output at a time on the console.
-    flock "$work/print.lock" sh -c 'printf "\n--- %s (lane %s, exit %s)\n" "$3" "$2" "$4"; cat "$1"' \
-      _ "$log" "$1" "$item" "$code"
+  local line item log code
+  while line=$(next_item) && [ -n "$line" ]; do
+    for item in $line; do
+      log="$work/$(echo "$item" | tr / -).log"
+      phase "$item" run_item "$item" >"$log" 2>&1
+      code=$?
+      echo "$code" >>"$work/codes"
+      # One item's whole output at a time on the console.
+      flock "$work/print.lock" sh -c 'printf "\n--- %s (lane %s, exit %s)\n" "$3" "$2" "$4"; cat "$1"' \
+        _ "$log" "$1" "$item" "$code"
+    done
   done
 }
 
 for n in $(seq "$lanes"); do lane "$n" & done
 wait
-[ "${#last[@]}" = 0 ] || { printf '%s\n' "${last[@]}" >"$work/queue"; lane alone; }
 ! grep -qv '^0$' "$work/codes" 2>/dev/null

@@ -127,36 +127,50 @@ export class Stack {
     );
   }
 
+  /**
+   * The container of one compose service, found by compose's labels. The probes below go to it
+   * with the Docker client: Debian's docker-compose 1.29 is a Python program that takes 1–5 s
+   * to start on a busy machine, and the smoke test probes a few dozen times.
+   */
+  async container(service: string): Promise<string> {
+    const found = await run("docker", [
+      "ps",
+      "-a",
+      "-q",
+      "--filter",
+      `label=com.docker.compose.project=${this.project}`,
+      "--filter",
+      `label=com.docker.compose.service=${service}`,
+      "--filter",
+      "label=com.docker.compose.oneoff=False",
+    ]);
+    const id = found.output.trim().split("\n")[0];
+    if (found.code !== 0 || !id) throw new Error(`no ${service} container: ${found.output}`);
+    return id;
+  }
+
   /** One value from the stack's database, through psql inside the postgres container. */
   async sql(query: string): Promise<string> {
-    const result = await this.compose([
-      "exec",
-      "-T",
-      "postgres",
-      "psql",
-      "-U",
-      "secondshift",
-      "-d",
-      "secondshift",
-      "-tAc",
-      query,
-    ]);
+    const id = await this.container("postgres");
+    const args = ["exec", id, "psql", "-U", "secondshift", "-d", "secondshift", "-tAc", query];
+    const result = await run("docker", args);
     if (result.code !== 0) throw new Error(`psql failed: ${result.output}`);
     return result.output.trim();
   }
 
-  /** A redis-cli command inside the redis container (authenticated by REDISCLI_AUTH). */
+  /** A redis-cli command inside the redis container (authenticated by its REDISCLI_AUTH). */
   async redis(args: string[]): Promise<string> {
+    const id = await this.container("redis");
     const port = String(this.ports.redis);
-    const result = await this.compose(["exec", "-T", "redis", "redis-cli", "-p", port, ...args]);
+    const result = await run("docker", ["exec", id, "redis-cli", "-p", port, ...args]);
     if (result.code !== 0) throw new Error(`redis-cli failed: ${result.output}`);
     return result.output.trim();
   }
 
-  /** The logs of one compose service (all its lines, no colours). */
+  /** The logs of one compose service's container (all its lines). */
   async logs(service: string): Promise<string> {
-    const result = await this.compose(["logs", "--no-color", service]);
-    if (result.code !== 0) throw new Error(`compose logs failed: ${result.output}`);
+    const result = await run("docker", ["logs", await this.container(service)]);
+    if (result.code !== 0) throw new Error(`docker logs failed: ${result.output}`);
     return result.output;
   }
 
