@@ -22,17 +22,19 @@ export function run(
   options: { env?: NodeJS.ProcessEnv; input?: string } = {},
 ): Promise<CommandResult> {
   return new Promise((done, fail) => {
+    // No stdin unless there is input: a command that exits without reading it (docker logs)
+    // would otherwise make the write fail with EPIPE.
     const child = spawn(command, args, {
       cwd: repoRoot,
       env: options.env ?? process.env,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.on("error", fail);
     child.on("close", (code) => done({ code, output }));
-    child.stdin.end(options.input ?? "");
+    child.stdin?.end(options.input);
   });
 }
 

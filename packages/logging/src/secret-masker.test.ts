@@ -5,6 +5,10 @@ import { MASK, SecretMasker } from "./secret-masker.ts";
 
 const flush = () => new Promise((r) => setImmediate(r));
 const runToken = () => `ss_run_${randomBytes(32).toString("base64url")}`;
+const fakeClock = () => {
+  let now = 1_000_000;
+  return { now: () => now, advance: (ms: number) => void (now += ms) };
+};
 
 describe("SecretMasker scopes", () => {
   it("[P02] a per-run secret is masked on every line while its scope is open, and gone after", async () => {
@@ -61,25 +65,76 @@ describe("SecretMasker scopes", () => {
     expect(masker.size).toBe(0);
   });
 
-  it("[P02] scopeFor finds a run's open scope by id, and the masker itself otherwise", () => {
-    const masker = new SecretMasker();
+  it("[P02] scopeFor finds a run's open scope by id; after the run, its additions are late secrets", () => {
+    const clock = fakeClock();
+    const masker = new SecretMasker({ lateSecretMs: 60_000, now: clock.now });
     const run = masker.scope("run-42");
     masker.scopeFor("run-42").add("oauth-access-token-1");
     expect(masker.mask("oauth-access-token-1")).toBe(MASK);
     run.close();
     expect(masker.mask("oauth-access-token-1")).toBe("oauth-access-token-1");
-    // No open scope: the secret is registered on the masker and stays (never unmasked).
-    expect(masker.scopeFor("run-42")).toBe(masker);
+    // No open scope: a token refreshed after the run is masked, for the late-secret time only.
+    expect(masker.scopeFor("run-42")).not.toBe(masker);
     masker.scopeFor("run-42").add("oauth-access-token-2");
+    clock.advance(59_999);
     expect(masker.mask("oauth-access-token-2")).toBe(MASK);
+    clock.advance(1);
+    expect(masker.mask("oauth-access-token-2")).toBe("oauth-access-token-2");
+    expect(masker.size).toBe(0);
   });
 
-  it("[P02] a secret added to a scope after it closed is still masked (it stays)", () => {
-    const masker = new SecretMasker();
+  it("[P02] a secret added to a scope after it closed is masked for the late-secret time, again from each addition", () => {
+    const clock = fakeClock();
+    const masker = new SecretMasker({ lateSecretMs: 60_000, now: clock.now });
     const run = masker.scope("late");
     run.close();
     run.add("refreshed-token-after-run");
     expect(masker.mask("x refreshed-token-after-run")).toBe(`x ${MASK}`);
+    clock.advance(50_000);
+    run.add("refreshed-token-after-run");
+    clock.advance(50_000);
+    expect(masker.mask("x refreshed-token-after-run")).toBe(`x ${MASK}`);
+    clock.advance(10_000);
+    expect(masker.mask("x refreshed-token-after-run")).toBe("x refreshed-token-after-run");
+  });
+
+  it("[P02] late secrets are a bounded set: past the limit the oldest leave first; long-lived and open ones stay", () => {
+    const masker = new SecretMasker({ maxLateSecrets: 3 });
+    masker.add("long-lived-provider-key");
+    const open = masker.scope("open");
+    open.add("open-run-token-0");
+    for (let i = 0; i < 5; i++) masker.scopeFor(`ended-${i}`).add(`late-token-${i}-abcdef`);
+    for (let i = 0; i < 2; i++) expect(masker.mask(`late-token-${i}-abcdef`)).not.toBe(MASK);
+    for (let i = 2; i < 5; i++) expect(masker.mask(`late-token-${i}-abcdef`)).toBe(MASK);
+    expect(masker.mask("long-lived-provider-key open-run-token-0")).toBe(`${MASK} ${MASK}`);
+    // A late value that an open scope also holds stays while that scope is open.
+    masker.scopeFor("ended-x").add("open-run-token-0");
+    for (let i = 5; i < 8; i++) masker.scopeFor(`ended-${i}`).add(`late-token-${i}-abcdef`);
+    expect(masker.mask("open-run-token-0")).toBe(MASK);
+  });
+
+  it("[P02] 20,000 runs with late registrations: the masker's size stays bounded", () => {
+    const clock = fakeClock();
+    const masker = new SecretMasker({ lateSecretMs: 5 * 60_000, now: clock.now });
+    masker.add("long-lived-provider-key");
+    const start = masker.size;
+    let largest = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const run = masker.scope(`run-${i}`);
+      run.add(runToken());
+      run.close();
+      // A token refreshed by a tool call that outlived the run, a second after it ended.
+      clock.advance(1_000);
+      masker.scopeFor(`run-${i}`).add(`refreshed-${i}-${runToken()}`);
+      // A line now and then: each one after a change rebuilds the matcher.
+      if (i % 500 === 0) expect(masker.mask("x")).toBe("x");
+      largest = Math.max(largest, masker.size);
+    }
+    // Five minutes of runs a second apart: about 300 late secrets live at a time, never more.
+    expect(largest - start).toBeLessThanOrEqual(301 * 8);
+    clock.advance(5 * 60_000);
+    masker.mask("x");
+    expect(masker.size).toBe(start);
   });
 
   it("[P02] 20,000 scopes opened and closed leave the masker's size where it started", () => {
@@ -95,7 +150,6 @@ describe("SecretMasker scopes", () => {
       run.close();
     }
     expect(masker.size).toBe(start);
-    expect(masker.scopeFor("run-19999")).toBe(masker);
     expect(masker.mask(last)).toBe(last);
     expect(masker.mask("long-lived-provider-key")).toBe(MASK);
   });

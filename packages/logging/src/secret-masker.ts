@@ -5,12 +5,17 @@
 // Secrets have one of two lifetimes. Long-lived ones (`add` on the masker itself) stay for the
 // process's life. Per-run, per-sync and per-request ones go into a scope (`masker.scope()`):
 // while it is open every line the process writes masks them (the worker's logger is shared by
-// all its runs); when it closes they leave. The matcher holds only what is live, so masking a
-// line or starting a run costs the same after 20,000 runs as after one.
-import { AhoCorasick } from "./aho-corasick.ts";
+// all its runs); when it closes they leave. A secret that arrives after its scope closed (a token
+// refreshed by a tool call that outlived its run) is still valid and may appear in a later line:
+// it stays for a bounded time in a bounded set (late-secrets.ts). The matchers hold only what is
+// live, so masking a line or starting a run costs the same after 20,000 runs as after one.
+import { AhoCorasick, type Range } from "./aho-corasick.ts";
+import { LateSecrets, type LateSecretOptions } from "./late-secrets.ts";
 import { secretForms } from "./secret-forms.ts";
 
 export const MASK = "[MASKED]";
+
+export type SecretMaskerOptions = LateSecretOptions;
 
 /** The secret forms live in one process, shared by a masker and all its scopes. */
 class LiveSecrets {
@@ -22,9 +27,18 @@ class LiveSecrets {
   readonly permanent = new Set<string>();
   /** Open scopes that have an id, so code that knows only a run's id can reach its scope. */
   readonly scopes = new Map<string, SecretMasker>();
+  readonly late: LateSecrets;
+
+  constructor(options: SecretMaskerOptions) {
+    this.late = new LateSecrets(options);
+  }
 
   get size(): number {
-    return this.holders.size;
+    return this.holders.size + this.late.size;
+  }
+
+  get empty(): boolean {
+    return this.holders.size === 0 && this.late.empty;
   }
 
   hold(form: string): void {
@@ -40,9 +54,7 @@ class LiveSecrets {
   }
 
   mask(text: string): string {
-    if (this.holders.size === 0) return text;
-    this.matcher ??= new AhoCorasick(this.holders.keys());
-    const ranges = this.matcher.coveredRanges(text);
+    const ranges = union(this.coveredRanges(text), this.late.coveredRanges(text));
     if (ranges.length === 0) return text;
     let masked = "";
     let last = 0;
@@ -52,25 +64,51 @@ class LiveSecrets {
     }
     return masked + text.slice(last);
   }
+
+  private coveredRanges(text: string): Range[] {
+    if (this.holders.size === 0) return [];
+    this.matcher ??= new AhoCorasick(this.holders.keys());
+    return this.matcher.coveredRanges(text);
+  }
+}
+
+/** Two lists of ranges (each sorted, none overlapping) as one, overlapping ranges merged. */
+function union(a: Range[], b: Range[]): Range[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const merged: Array<[number, number]> = [];
+  for (const [start, end] of [...a, ...b].sort((x, y) => x[0] - y[0])) {
+    const last = merged.at(-1);
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
 }
 
 export class SecretMasker {
-  private live = new LiveSecrets();
+  private live: LiveSecrets;
   /** The forms this scope added; null on the masker itself, whose secrets stay. */
   private held: Set<string> | null = null;
   private id: string | undefined;
   private closed = false;
+  /** What `scopeFor` gives for a scope that is not open: its additions are late secrets. */
+  private lateScope: SecretMasker | undefined;
+
+  constructor(options: SecretMaskerOptions = {}) {
+    this.live = new LiveSecrets(options);
+  }
 
   /**
    * Registers secret values (too-short ones are ignored): for the process's life on the masker
    * itself, until `close` on a scope. A value added to a scope that is already closed (work that
-   * outlived its run, e.g. a tool call abandoned at its timeout that then refreshed a token) stays
-   * for the process's life: masking it too long is the safe side.
+   * outlived its run, e.g. a tool call abandoned at its timeout that then refreshed a token) is a
+   * late secret: masked for `lateSecretMs`, then it leaves.
    */
   add(...values: Array<string | null | undefined>): void {
     for (const value of values) {
       if (!value) continue;
-      for (const form of secretForms(value)) this.hold(form);
+      if (this.closed) this.live.late.keep(value);
+      else for (const form of secretForms(value)) this.hold(form);
     }
   }
 
@@ -89,9 +127,18 @@ export class SecretMasker {
     return scope;
   }
 
-  /** The open scope with this id; this masker when there is none (its additions then stay). */
+  /**
+   * The open scope with this id; when there is none (the run has ended), a closed scope whose
+   * additions are late secrets.
+   */
   scopeFor(id: string): SecretMasker {
-    return this.live.scopes.get(id) ?? this;
+    const open = this.live.scopes.get(id);
+    if (open) return open;
+    if (!this.lateScope) {
+      this.lateScope = this.scope();
+      this.lateScope.close();
+    }
+    return this.lateScope;
   }
 
   /** Ends a scope: its secrets are no longer masked unless another holder still has them. */
@@ -115,12 +162,12 @@ export class SecretMasker {
 
   /** Masks every string inside a JSON-compatible value, returning a copy. */
   maskValue<T>(value: T): T {
-    if (this.live.size === 0) return value;
+    if (this.live.empty) return value;
     return JSON.parse(this.mask(JSON.stringify(value))) as T;
   }
 
   private hold(form: string): void {
-    const holder = this.held !== null && !this.closed ? this.held : this.live.permanent;
+    const holder = this.held ?? this.live.permanent;
     if (holder.has(form)) return;
     holder.add(form);
     this.live.hold(form);
