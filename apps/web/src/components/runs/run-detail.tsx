@@ -31,7 +31,7 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
   const input = { workspaceId: props.workspaceId, runId: props.runId };
   const { data: run } = useSuspenseQuery(trpc.runs.get.queryOptions(input));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey(input) });
-  const transcript = useTranscript(input, (event) => {
+  const transcript = useTranscript(input, ({ event }) => {
     if (event.type === "status") void refresh();
   });
   // The stream ended at the final status: read the record again. The lifecycle writes the
