@@ -8,7 +8,7 @@ import type { Db, Prisma, RunStatus } from "@secondshift/db";
 import {
   FINAL_STATUSES,
   isFinal,
-  isFinalStatusEvent as endsTranscript,
+  isFinalStatusEvent,
   readTranscriptEvent,
   STATUS_EVENT_TYPE,
 } from "@secondshift/vocabulary";
@@ -33,11 +33,6 @@ export interface TranscriptOptions {
 }
 
 const DEFAULT_BATCH = 200;
-
-/** The status event that ends a run's transcript (read with the vocabulary's schema). */
-export function isFinalStatusEvent(event: TranscriptEvent): boolean {
-  return endsTranscript(readTranscriptEvent(event.type, event.payload));
-}
 
 interface Row {
   status: RunStatus;
@@ -112,7 +107,8 @@ export async function* runTranscript(
       for (const event of events) {
         yield event;
         last = event.seq;
-        if (isFinalStatusEvent(event)) return;
+        // The final status event ends the stream (read with the vocabulary's schema).
+        if (isFinalStatusEvent(readTranscriptEvent(event.type, event.payload))) return;
       }
       if (events.length === take) continue;
       // Gone, or final and everything up to its final status event sent.
