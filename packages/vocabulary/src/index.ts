@@ -7,7 +7,7 @@ export { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, TOOL_CALL_ACTION } from "./audit.ts"
 export type { AuditAction, AuditTargetType } from "./audit.ts";
 export { readConfigErrors, repoConfigErrorSchema } from "./config-errors.ts";
 export type { RepoConfigError } from "./config-errors.ts";
-export { can, isRole, PERMISSIONS, ROLES } from "./roles.ts";
+export { can, PERMISSIONS, ROLES } from "./roles.ts";
 export type { Permission, Role } from "./roles.ts";
 export {
   ACTIVE_STATUSES,
@@ -24,7 +24,6 @@ export {
   isFinalStatusEvent,
   readTranscriptEvent,
   STATUS_EVENT_TYPE,
-  TRANSCRIPT_EVENT_TYPES,
   TRANSCRIPT_PAYLOADS,
 } from "./transcript.ts";
 export type {

@@ -19,10 +19,6 @@ export const PERMISSIONS = {
 
 export type Permission = keyof typeof PERMISSIONS;
 
-export function isRole(value: unknown): value is Role {
-  return (ROLES as readonly unknown[]).includes(value);
-}
-
 /** Whether `role` has `permission`; no role (not a member) has none. */
 export function can(role: Role | null | undefined, permission: Permission): boolean {
   return role != null && (PERMISSIONS[permission] as readonly Role[]).includes(role);

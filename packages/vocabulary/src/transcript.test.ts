@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   isFinalStatusEvent,
   readTranscriptEvent,
-  TRANSCRIPT_EVENT_TYPES,
+  TRANSCRIPT_PAYLOADS,
   type TranscriptPayload,
 } from "./transcript.ts";
 
@@ -38,7 +38,7 @@ describe("readTranscriptEvent", () => {
 
   it("does not take an inherited property for an event type", () => {
     expect(readTranscriptEvent("toString", {}).type).toBe("other");
-    expect(TRANSCRIPT_EVENT_TYPES).not.toContain("other");
+    expect(Object.keys(TRANSCRIPT_PAYLOADS)).not.toContain("other");
   });
 });
 

@@ -70,8 +70,6 @@ export const TRANSCRIPT_PAYLOADS = {
 
 export type TranscriptEventType = keyof typeof TRANSCRIPT_PAYLOADS;
 
-export const TRANSCRIPT_EVENT_TYPES = Object.keys(TRANSCRIPT_PAYLOADS) as TranscriptEventType[];
-
 export type TranscriptPayload<T extends TranscriptEventType> = z.infer<
   (typeof TRANSCRIPT_PAYLOADS)[T]
 >;
