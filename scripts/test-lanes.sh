@@ -27,7 +27,7 @@ chains=("deploy e2e")
 order=(deploy e2e apps/web packages/sandbox lint typecheck packages/api packages/scheduler
   packages/domain packages/model-gateway packages/repo-sync apps/worker packages/runs
   packages/broker packages/accounts packages/webhooks apps/gateway format packages/netguard
-  packages/connectors)
+  packages/connectors packages/vocabulary)
 
 work=$(mktemp -d /tmp/secondshift-lanes.XXXXXX)
 trap 'rm -rf "$work"' EXIT

@@ -1,6 +1,7 @@
 // The owner web app (App Router, sources under src/app). It is served only by src/main.ts, which
 // prepares Next with this folder's built output; pages reach the API in-process through
-// src/server-api.ts, so no workspace package is bundled into the pages (type imports only).
+// src/server-api.ts, so no server package is bundled into the pages (type imports only; the
+// browser-safe @secondshift/vocabulary is the one they import at run time).
 // Plain JavaScript: the production image loads it at start without a TypeScript compiler.
 
 /** @type {import("next").NextConfig} */
@@ -12,6 +13,8 @@ const config = {
   typescript: { ignoreBuildErrors: true, tsconfigPath: "tsconfig.next.json" },
   // Shared with main.ts at run time (TRPCError identity between the caller and the pages).
   serverExternalPackages: ["@trpc/server"],
+  // The one workspace package the pages import at run time (browser-safe, TypeScript source).
+  transpilePackages: ["@secondshift/vocabulary"],
 };
 
 export default config;

@@ -1,6 +1,7 @@
 // The sandbox manager on the configured Docker engine, and the reaper that removes sandboxes
 // whose run is over or past its deadline.
 import { createSandboxManager, createSandboxMetrics } from "@secondshift/sandbox";
+import { isActive } from "@secondshift/vocabulary";
 import { createDockerClient } from "./docker.ts";
 import type { WorkerServices } from "./services.ts";
 import type { WorkerSettings } from "./settings.ts";
@@ -17,9 +18,10 @@ export function buildSandboxes(settings: WorkerSettings, services: WorkerService
   });
   // A sandbox whose run this database does not know belongs to another installation on the same
   // Docker engine (or to a deleted run): it is left to its deadline label, never reaped early.
+  // One whose run has ended (a final status) is reaped.
   const reaper = sandboxes.createReaper(async (runId) => {
     const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
-    return run === null || run.status === "RUNNING";
+    return run === null || isActive(run.status);
   });
   return { docker, sandboxes, reaper };
 }

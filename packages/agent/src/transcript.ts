@@ -2,7 +2,8 @@
 // secret that shows up in model text, tool arguments, tool output or an error message is never
 // stored or streamed to the UI.
 import type { SecretMasker } from "@secondshift/logging";
-import type { AgentEventType, EventSink } from "./types.ts";
+import type { TranscriptPayload } from "@secondshift/vocabulary";
+import type { AgentEvent, AgentEventType, EventSink } from "./types.ts";
 
 export class Transcript {
   constructor(
@@ -10,12 +11,17 @@ export class Transcript {
     private readonly masker: SecretMasker,
   ) {}
 
-  async append(type: AgentEventType, payload: Record<string, unknown>): Promise<void> {
-    await this.sink.append({ type, payload: this.masker.maskValue(payload) });
+  async append<T extends AgentEventType>(type: T, payload: TranscriptPayload<T>): Promise<void> {
+    // Masking keeps the payload's shape; TypeScript cannot pair a generic type with its payload.
+    const event = { type, payload: this.masker.maskValue(payload) } as AgentEvent;
+    await this.sink.append(event);
   }
 
   /** For the last events of a run: a failing store must not hide the run's outcome. */
-  async appendQuietly(type: AgentEventType, payload: Record<string, unknown>): Promise<void> {
+  async appendQuietly<T extends AgentEventType>(
+    type: T,
+    payload: TranscriptPayload<T>,
+  ): Promise<void> {
     try {
       await this.append(type, payload);
     } catch {

@@ -4,6 +4,10 @@
 // and the other packages can change behind these shapes.
 import type { SecretMasker } from "@secondshift/logging";
 import type { RunSandbox } from "@secondshift/sandbox";
+import type { AgentEventType, AgentOutcome, TranscriptEventOf } from "@secondshift/vocabulary";
+
+// The loop's event names, payloads and outcomes are the vocabulary's (the web app reads them).
+export type { AgentEventType, AgentOutcome };
 
 export interface BrokerResult {
   content: Array<{ type: "text"; text: string }>;
@@ -38,19 +42,8 @@ export interface PlanTool {
   description?: string;
 }
 
-export type AgentEventType =
-  | "agent_started"
-  | "model_turn"
-  | "tool_call"
-  | "tool_result"
-  | "error"
-  | "final_answer"
-  | "agent_finished";
-
-export interface AgentEvent {
-  type: AgentEventType;
-  payload: Record<string, unknown>;
-}
+/** One of the events the loop writes, with its payload as the vocabulary types it. */
+export type AgentEvent = { [T in AgentEventType]: TranscriptEventOf<T> }[AgentEventType];
 
 export interface EventSink {
   /** Called in order, live, already masked. Awaited, so the store keeps the loop's order. */
@@ -93,9 +86,6 @@ export interface RunAgentOptions {
   /** Masks every registered secret in events and errors; the run token is added to it. */
   masker: SecretMasker;
 }
-
-export type AgentOutcome =
-  "succeeded" | "failed" | "timed_out" | "cancelled" | "budget_exhausted" | "revoked" | "max_turns";
 
 export interface Usage {
   inputTokens: number;

@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { preparedQuery, type Pool } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
+import { TOOL_CALL_ACTION } from "@secondshift/vocabulary";
 
 /** A call's final audit row. Ids and names only (C29). */
 export interface AuditWrite {
@@ -40,15 +41,16 @@ export function auditId(): string {
  * row written ahead — only a row of the same run (workspace, actor), only a tool call, only
  * while it is still 'started'. The primary key is the only access path, and a write retried
  * after a lost answer changes nothing the second time. `createdAt` is UTC, as Prisma reads the
- * column. `rows` is the FROM item with the columns below.
+ * column. `rows` is the FROM item with the columns below. The action is the vocabulary's
+ * constant, spliced in as text: it is fixed, so the statement stays one prepared text.
  */
 export function upsertSql(p: { workspace: string; run: string; rows: string }): string {
   return `INSERT INTO "AuditEvent" AS a ("id", "workspaceId", "actorType", "actorId", "action", "toolName", "connectionId", "outcome", "durationMs", "createdAt")
-      SELECT w."id", ${p.workspace}, 'RUN'::"ActorType", ${p.run}, 'tool.call', w."toolName", w."connectionId", w."outcome", w."durationMs", now() AT TIME ZONE 'UTC'
+      SELECT w."id", ${p.workspace}, 'RUN'::"ActorType", ${p.run}, '${TOOL_CALL_ACTION}', w."toolName", w."connectionId", w."outcome", w."durationMs", now() AT TIME ZONE 'UTC'
         FROM ${p.rows} AS w("id", "toolName", "connectionId", "outcome", "durationMs")
       ON CONFLICT ("id") DO UPDATE SET "outcome" = EXCLUDED."outcome", "durationMs" = EXCLUDED."durationMs"
        WHERE a."outcome" = '${STARTED}' AND a."workspaceId" = EXCLUDED."workspaceId"
-         AND a."actorType" = 'RUN' AND a."actorId" = EXCLUDED."actorId" AND a."action" = 'tool.call'`;
+         AND a."actorType" = 'RUN' AND a."actorId" = EXCLUDED."actorId" AND a."action" = '${TOOL_CALL_ACTION}'`;
 }
 
 const RECORD = {

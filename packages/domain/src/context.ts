@@ -5,6 +5,7 @@
 import type { Keyring } from "@secondshift/crypto";
 import type { Db, Prisma, Role } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
+import { can, type Permission } from "@secondshift/vocabulary";
 import type { DiscoveredTool } from "./tools.ts";
 
 export type DbClient = Db | Prisma.TransactionClient;
@@ -93,16 +94,11 @@ export interface ActorContext {
 
 export const nowOf = (ctx: ActorContext): Date => (ctx.now ? ctx.now() : new Date());
 
-/** What a use case needs: the closed set of permissions (C02). */
-export type Need = "read" | "operate" | "own";
-
-const allowed: Record<Need, readonly Role[]> = {
-  read: ["OWNER", "ADMIN", "VIEWER"],
-  // Admins run and schedule approved jobs: run now, pause / resume, sync now, cancel, redeliver.
-  operate: ["OWNER", "ADMIN"],
-  // Owners alone: connections, approvals, members, providers, webhook configuration.
-  own: ["OWNER"],
-};
+/**
+ * What a use case needs: one of the vocabulary's closed set of permissions (C02), the same
+ * table the screens ask with `can(role, permission)`.
+ */
+export type Need = Permission;
 
 const whoCan: Record<Need, string> = {
   read: "Only members of this workspace can see this.",
@@ -124,7 +120,7 @@ export async function requireRole(ctx: ActorContext, need: Need): Promise<Role> 
     select: { role: true },
   });
   if (!membership) throw notFound("Workspace");
-  if (!allowed[need].includes(membership.role)) {
+  if (!can(membership.role, need)) {
     throw new AppError("FORBIDDEN", whoCan[need], { reason: "ROLE_NOT_ALLOWED" });
   }
   return membership.role;

@@ -56,8 +56,10 @@ export type {
   ToolDiscovery,
   WorkspaceServices,
 } from "./context.ts";
-export { recordAudit, SYSTEM_SCHEDULER, TOOL_CALL_ACTION } from "./audit/record.ts";
-export type { AuditAction, AuditEntry, AuditTargetType } from "./audit/record.ts";
+export { recordAudit, SYSTEM_SCHEDULER } from "./audit/record.ts";
+export type { AuditEntry } from "./audit/record.ts";
+// The audit words are the vocabulary's; AuditEntry is written in them.
+export type { AuditAction, AuditTargetType } from "@secondshift/vocabulary";
 export { insertQueuedRun, lockJobRuns, runBudget } from "./runs/queued-run.ts";
 export { groupKey, normaliseRequest, requestHash, storedRequest } from "./request.ts";
 export type { RequestedToolGroup } from "./request.ts";

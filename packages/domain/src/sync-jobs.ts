@@ -4,7 +4,8 @@
 // its earlier decision.
 import type { RepoJob } from "@secondshift/config";
 import type { Db, JobStatus, Prisma } from "@secondshift/db";
-import { recordAudit, SYSTEM_REPO_SYNC, type AuditAction } from "./audit/record.ts";
+import type { AuditAction } from "@secondshift/vocabulary";
+import { recordAudit, SYSTEM_REPO_SYNC } from "./audit/record.ts";
 import { notFound } from "./context.ts";
 import { normaliseRequest, requestHash } from "./request.ts";
 

@@ -1,44 +1,4 @@
-// Every way a run's status may change, in one typed table. A transition is allowed only from
-// the states listed; lifecycle.ts turns each row into one conditional UPDATE, so two callers
-// racing for the same run (a cancel and a finish, two gateways) change it at most once.
-import type { RunStatus } from "@secondshift/db";
-
-export const FINAL_STATUSES = [
-  "SUCCEEDED",
-  "FAILED",
-  "TIMED_OUT",
-  "CANCELLED",
-  "BUDGET_EXHAUSTED",
-  "REVOKED",
-] as const satisfies readonly RunStatus[];
-
-export type FinalStatus = (typeof FINAL_STATUSES)[number];
-
-export interface Transition {
-  from: readonly RunStatus[];
-  /** The status written; "finish" takes it from its caller (one of `to`). */
-  to: readonly RunStatus[];
-}
-
-export const TRANSITIONS = {
-  /** A worker starts a queued run (under the workspace's concurrency limit). */
-  claim: { from: ["QUEUED"], to: ["RUNNING"] },
-  /** The owner or an admin cancels a run that has not started. */
-  cancelQueued: { from: ["QUEUED"], to: ["CANCELLED"] },
-  /** The run cannot go on: plan refused, executor error, executor left it running. */
-  fail: { from: ["QUEUED", "RUNNING"], to: ["FAILED"] },
-  /** The executor records how the agent loop ended. */
-  finish: { from: ["RUNNING"], to: FINAL_STATUSES },
-  /** The gateway: the run has used its token budget. */
-  exhaustBudget: { from: ["RUNNING"], to: ["BUDGET_EXHAUSTED"] },
-  /** The broker: a grant or connection the run uses was revoked (C06). */
-  revoke: { from: ["RUNNING"], to: ["REVOKED"] },
-  /** Recovery: the run's worker stopped sending heartbeats. */
-  loseWorker: { from: ["RUNNING"], to: ["FAILED"] },
-} as const satisfies Record<string, Transition>;
-
-export type TransitionName = keyof typeof TRANSITIONS;
-
-export function isFinal(status: RunStatus): boolean {
-  return (FINAL_STATUSES as readonly RunStatus[]).includes(status);
-}
+// The table of allowed moves lives in @secondshift/vocabulary (the web app reads the same
+// statuses and transition names); lifecycle.ts and this package's importers reach it here.
+export { FINAL_STATUSES, TRANSITIONS, isFinal } from "@secondshift/vocabulary";
+export type { FinalStatus, Transition, TransitionName } from "@secondshift/vocabulary";

@@ -107,7 +107,7 @@ describe("run executor", () => {
         expect(Buffer.from(row.tokenHash).toString("utf8")).not.toContain(seenToken);
         await o.events.append({
           type: "final_answer",
-          payload: { text: `done ${o.model.runToken}` },
+          payload: { summary: `done ${o.model.runToken}` },
         });
         return { outcome: "succeeded", summary: "All good.", usage };
       },

@@ -2,11 +2,10 @@
 // durable to-do item (status PENDING, nextAttemptAt): nothing lives only in Redis or memory,
 // so a worker or Redis restart loses no report. The unique (webhookId, runId) makes a repeated
 // call (the run-finish step retried after a crash) a no-op instead of a second report.
-import type { Db, Prisma, RunStatus } from "@secondshift/db";
+import type { Db, Prisma } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
+import { isFinal } from "@secondshift/vocabulary";
 import { TEST_EVENT } from "./deliver.ts";
-
-const UNFINISHED: readonly RunStatus[] = ["QUEUED", "RUNNING"];
 
 export interface EnqueueResult {
   /** Deliveries created by this call (0 when they already existed or nothing matched). */
@@ -27,7 +26,7 @@ export async function enqueueReports(
     throw new AppError("NOT_FOUND", "That run does not exist in this workspace.", {
       reason: "RUN_NOT_FOUND",
     });
-  if (UNFINISHED.includes(run.status)) {
+  if (!isFinal(run.status)) {
     throw new AppError("CONFLICT", "A report is sent only after the run has finished.", {
       reason: "RUN_NOT_FINISHED",
     });

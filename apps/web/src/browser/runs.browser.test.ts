@@ -136,7 +136,8 @@ describe("run detail: the live transcript", () => {
       payload: {
         turn: 1,
         text: `I will look. ${markup}`,
-        toolCalls: [{ name: "shell" }],
+        stopReason: "tool_use",
+        toolCalls: [{ id: "c1", name: "shell", arguments: { command: `echo '${markup}'` } }],
         usage: { inputTokens: 10, outputTokens: 5 },
       },
     });

@@ -323,6 +323,7 @@ describe("repositories", () => {
           {
             file: ".secondshift.yaml",
             line: 12,
+            column: 15,
             path: "jobs.x.schedule",
             message: "not a cron expression",
           },

@@ -1,14 +1,14 @@
-// Field schemas shared by the workspace areas: ids, paging, the Prisma enums.
+// Field schemas shared by the workspace areas: ids, paging, the Prisma enums (roles and run
+// statuses as the vocabulary spells them, the words the web app uses too).
 import {
   ActorType,
   ConnectionAuth,
   ConnectionKind,
   JobStatus,
   ProviderKind,
-  Role,
-  RunStatus,
   RunTrigger,
 } from "@secondshift/db";
+import { ROLES, RUN_STATUSES } from "@secondshift/vocabulary";
 import { z } from "zod";
 
 /** Row ids are UUID v7; anything else cannot name a row. */
@@ -20,9 +20,9 @@ export const pageInput = {
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 
-export const role = z.enum(Role);
+export const role = z.enum(ROLES);
 export const jobStatus = z.enum(JobStatus);
-export const runStatus = z.enum(RunStatus);
+export const runStatus = z.enum(RUN_STATUSES);
 export const runTrigger = z.enum(RunTrigger);
 export const connectionKind = z.enum(ConnectionKind);
 export const connectionAuth = z.enum(ConnectionAuth);

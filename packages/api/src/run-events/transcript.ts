@@ -5,7 +5,13 @@
 // an event. Sequence numbers of one run commit in order (each insert updates the Run row's
 // counter, which serialises writers), so "seq > last sent" never jumps over a later commit.
 import type { Db, Prisma, RunStatus } from "@secondshift/db";
-import { FINAL_STATUSES, isFinal } from "@secondshift/run-lifecycle";
+import {
+  FINAL_STATUSES,
+  isFinal,
+  isFinalStatusEvent,
+  readTranscriptEvent,
+  STATUS_EVENT_TYPE,
+} from "@secondshift/vocabulary";
 import type { RunEventListener } from "./listener.ts";
 
 export interface TranscriptEvent {
@@ -27,12 +33,6 @@ export interface TranscriptOptions {
 }
 
 const DEFAULT_BATCH = 200;
-
-/** The status event that ends a run's transcript. */
-export function isFinalStatusEvent(event: TranscriptEvent): boolean {
-  const status = (event.payload as { status?: unknown } | null)?.status;
-  return event.type === "status" && typeof status === "string" && isFinal(status as RunStatus);
-}
 
 interface Row {
   status: RunStatus;
@@ -58,7 +58,7 @@ async function readAfter(options: TranscriptOptions, afterSeq: number, take: num
       WHERE "runId" = r."id" AND "workspaceId" = r."workspaceId" AND "seq" > ${afterSeq}
         AND (r."status"::text <> ALL(${FINAL_STATUSES as readonly string[]}::text[]) OR "seq" <= (
           SELECT max("seq") FROM "RunEvent"
-          WHERE "runId" = r."id" AND "workspaceId" = r."workspaceId" AND "type" = 'status'))
+          WHERE "runId" = r."id" AND "workspaceId" = r."workspaceId" AND "type" = ${STATUS_EVENT_TYPE}))
       ORDER BY "seq"
       LIMIT ${take}
     ) e ON true
@@ -107,7 +107,8 @@ export async function* runTranscript(
       for (const event of events) {
         yield event;
         last = event.seq;
-        if (isFinalStatusEvent(event)) return;
+        // The final status event ends the stream (read with the vocabulary's schema).
+        if (isFinalStatusEvent(readTranscriptEvent(event.type, event.payload))) return;
       }
       if (events.length === take) continue;
       // Gone, or final and everything up to its final status event sent.

@@ -1,4 +1,5 @@
 // The parsed, normalised form of `.secondshift.yaml` that the rest of the platform consumes.
+import type { RepoConfigError } from "@secondshift/vocabulary";
 
 /** Connection kinds as the database spells them. */
 export type RequestedKind = "GITHUB" | "SENTRY" | "MCP" | "HTTP";
@@ -35,16 +36,11 @@ export interface RepoConfig {
   jobs: RepoJob[];
 }
 
-/** A problem in the file, located for the person who has to fix it. */
-export interface RepoConfigError {
-  file: string;
-  /** 1-based. */
-  line: number;
-  column: number;
-  /** Where in the document, e.g. `jobs.nightly.tools.mcp[0].label` ("" for the whole file). */
-  path: string;
-  message: string;
-}
+/**
+ * A problem in the file, located for the person who has to fix it: the vocabulary's shape,
+ * which the repository row stores and every screen reads.
+ */
+export type { RepoConfigError };
 
 /** Operator settings the file is bounded by (from the worker's environment). */
 export interface RepoConfigLimits {

@@ -1,74 +1,11 @@
-// The one audit writer. Who, what, on which target — from closed sets, so a typo or a second
-// spelling of a target type cannot compile. There is no free-text field: `outcome` is a short
+// The one audit writer. Who, what, on which target — from the vocabulary's closed sets (the
+// audit screen reads the same words), so a typo or a second spelling of a target type cannot
+// compile. There is no free-text field: `outcome` is a short
 // machine code, checked here, so arguments, credentials or responses cannot ride along (C29).
 import type { ActorType } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
+import type { AuditAction, AuditTargetType } from "@secondshift/vocabulary";
 import type { DbClient } from "../context.ts";
-
-export const AUDIT_ACTIONS = [
-  // Owner / admin decisions (domain use cases).
-  "job.approved",
-  "job.rejected",
-  "grant.revoked",
-  "job.paused",
-  "job.resumed",
-  "run.requested",
-  "run.cancel_requested",
-  "repository.sync_requested",
-  "webhook.redelivered",
-  "connection.created",
-  "connection.deleted",
-  "connection.tools_allowed",
-  "connection.tools_discovered",
-  "connection.authorized",
-  "invitation.created",
-  "invitation.revoked",
-  "member.role_changed",
-  "member.removed",
-  "provider.created",
-  "provider.updated",
-  "provider.key_replaced",
-  "provider.deleted",
-  "provider.verified",
-  "webhook.created",
-  "webhook.deleted",
-  "webhook.updated",
-  "webhook.test_sent",
-  "repository.added",
-  "workspace.created",
-  "workspace.updated",
-  "audit.exported",
-  // Repository sync (the system, on what a commit declares).
-  "job.created",
-  "job.request_changed",
-  "job.restored",
-  "job.removed",
-  // The planner, the scheduler and the broker.
-  "run.plan_refused",
-  "schedule.skipped",
-  "schedule.missed",
-  "tool.call",
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-/** The Prisma model name of the target, one spelling each. */
-export const AUDIT_TARGET_TYPES = [
-  "Job",
-  "Run",
-  "Repository",
-  "Connection",
-  "Grant",
-  "Webhook",
-  "WebhookDelivery",
-  "Membership",
-  "Invitation",
-  "ModelProvider",
-  "Workspace",
-] as const;
-export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
-
-/** The broker's per-call action (it writes its rows in its own statement). */
-export const TOOL_CALL_ACTION: AuditAction = "tool.call";
 
 /** Actor ids of the system parts that write audit rows. */
 export const SYSTEM_REPO_SYNC = "repo-sync";

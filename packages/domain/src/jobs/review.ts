@@ -2,6 +2,7 @@
 // whether that connection allows it, and whether it may change data. Readable by every role;
 // `canApprove` tells the UI whether to show the buttons (the check itself is in approveJob).
 import type { ConnectionKind, JobStatus } from "@secondshift/db";
+import { can } from "@secondshift/vocabulary";
 import { notFound, requireRole, type ActorContext, type DbClient } from "../context.ts";
 import { groupKey, storedRequest } from "../request.ts";
 import { readDiscoveredTools } from "../tools.ts";
@@ -167,6 +168,6 @@ export async function getAccessReview(
         }
       : null,
     changes,
-    canApprove: role === "OWNER",
+    canApprove: can(role, "own"),
   };
 }

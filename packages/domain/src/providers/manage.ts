@@ -4,7 +4,8 @@ import { randomUUID } from "node:crypto";
 import { encryptField, type Keyring } from "@secondshift/crypto";
 import type { ProviderKind } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
-import { recordAudit, type AuditAction } from "../audit/record.ts";
+import type { AuditAction } from "@secondshift/vocabulary";
+import { recordAudit } from "../audit/record.ts";
 import {
   notFound,
   nowOf,

@@ -1,5 +1,7 @@
 // Repositories and their last sync, as every member may see them. No clone URL (it may carry
-// an operator's path) and no webhook secret.
+// an operator's path) and no webhook secret. Config errors are read into the vocabulary's one
+// checked shape here, so no screen parses the stored JSON itself.
+import { readConfigErrors, type RepoConfigError } from "@secondshift/vocabulary";
 import { requireRole, type ActorContext } from "../context.ts";
 
 export interface RepositorySummary {
@@ -9,7 +11,7 @@ export interface RepositorySummary {
   lastSyncedAt: Date | null;
   lastSyncedCommit: string | null;
   syncError: string | null;
-  configErrors: unknown;
+  configErrors: RepoConfigError[];
 }
 
 export async function listRepositories(
@@ -17,7 +19,7 @@ export async function listRepositories(
   _input: Record<string, never>,
 ): Promise<RepositorySummary[]> {
   await requireRole(ctx, "read");
-  return ctx.db.repository.findMany({
+  const rows = await ctx.db.repository.findMany({
     where: { workspaceId: ctx.workspaceId },
     select: {
       id: true,
@@ -30,4 +32,5 @@ export async function listRepositories(
     },
     orderBy: { fullName: "asc" },
   });
+  return rows.map((row) => ({ ...row, configErrors: readConfigErrors(row.configErrors) }));
 }

@@ -3,6 +3,7 @@
 // cannot serialise "check for an active run, then insert one": the competing transaction's row
 // does not exist yet. So a job never has two QUEUED/RUNNING runs at once.
 import type { Db, Prisma, RunModel, RunTrigger } from "@secondshift/db";
+import { ACTIVE_STATUSES } from "@secondshift/vocabulary";
 
 type Tx = Prisma.TransactionClient;
 type DbOrTx = Db | Tx;
@@ -18,7 +19,7 @@ export async function findActiveRun(
   jobId: string,
 ): Promise<{ id: string } | null> {
   return tx.run.findFirst({
-    where: { workspaceId, jobId, status: { in: ["QUEUED", "RUNNING"] } },
+    where: { workspaceId, jobId, status: { in: [...ACTIVE_STATUSES] } },
     select: { id: true },
   });
 }

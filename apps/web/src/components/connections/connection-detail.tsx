@@ -5,7 +5,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import type { RoleName } from "../auth/roles.ts";
+import { can, type Role } from "@secondshift/vocabulary";
 import { useTRPC } from "../../trpc/react.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
@@ -19,7 +19,7 @@ import { AUTH_WORDS, KIND_WORDS, reconnectState } from "./words.ts";
 interface Props {
   workspaceId: string;
   connectionId: string;
-  role: RoleName;
+  role: Role;
 }
 
 export function ConnectionDetail({ workspaceId, connectionId, role }: Props) {
@@ -35,6 +35,8 @@ export function ConnectionDetail({ workspaceId, connectionId, role }: Props) {
     );
   }
   const reconnect = reconnectState(connection);
+  // Connecting, reconnecting, choosing tools and deleting are the owner's (C02).
+  const owner = can(role, "own");
   return (
     <div className="flex flex-col gap-6">
       <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm">
@@ -55,7 +57,7 @@ export function ConnectionDetail({ workspaceId, connectionId, role }: Props) {
           title="Reconnect needed"
           message={`${reconnect.message} (since ${reconnect.since.toLocaleString()})`}
           action={
-            role === "OWNER" && connection.authType === "OAUTH" ? (
+            owner && connection.authType === "OAUTH" ? (
               <OAuthConnect
                 workspaceId={workspaceId}
                 connectionId={connection.id}
@@ -65,7 +67,7 @@ export function ConnectionDetail({ workspaceId, connectionId, role }: Props) {
           }
         />
       ) : null}
-      {role === "OWNER" && connection.authType === "OAUTH" && !reconnect ? (
+      {owner && connection.authType === "OAUTH" && !reconnect ? (
         <section aria-labelledby="oauth-heading" className="flex flex-col gap-2">
           <h2 id="oauth-heading" className="text-base font-semibold text-slate-900">
             OAuth
@@ -81,9 +83,9 @@ export function ConnectionDetail({ workspaceId, connectionId, role }: Props) {
           />
         </section>
       ) : null}
-      <ToolsChecklist workspaceId={workspaceId} connection={connection} role={role} />
+      <ToolsChecklist workspaceId={workspaceId} connection={connection} owner={owner} />
       <JobsUsing workspaceId={workspaceId} connectionId={connectionId} />
-      {role === "OWNER" ? (
+      {owner ? (
         <DeleteConnection
           workspaceId={workspaceId}
           connectionId={connectionId}
@@ -103,11 +105,11 @@ type Connection = {
 function ToolsChecklist({
   workspaceId,
   connection,
-  role,
+  owner,
 }: {
   workspaceId: string;
   connection: Connection;
-  role: RoleName;
+  owner: boolean;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -122,7 +124,6 @@ function ToolsChecklist({
       },
     }),
   );
-  const owner = role === "OWNER";
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setDone(null);

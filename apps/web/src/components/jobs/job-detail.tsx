@@ -5,7 +5,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import type { RoleName } from "../auth/roles.ts";
+import { can, type Role } from "@secondshift/vocabulary";
 import { useTRPC } from "../../trpc/react.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
@@ -17,7 +17,7 @@ import { scheduleExtras, scheduleInWords, STATUS_WORDS } from "./words.ts";
 interface Props {
   workspaceId: string;
   jobId: string;
-  role: RoleName;
+  role: Role;
 }
 
 export function JobDetail({ workspaceId, jobId, role }: Props) {
@@ -37,12 +37,12 @@ export function JobDetail({ workspaceId, jobId, role }: Props) {
       </div>
       {job.description ? <p className="text-sm text-slate-700">{job.description}</p> : null}
       <Schedule job={job} />
-      {role === "VIEWER" ? (
+      {can(role, "operate") ? (
+        <Controls workspaceId={workspaceId} job={job} />
+      ) : (
         <p className="text-sm text-slate-600">
           As a viewer you can read this job but not change it.
         </p>
-      ) : (
-        <Controls workspaceId={workspaceId} job={job} />
       )}
       <section aria-labelledby="prompt-heading">
         <h2 id="prompt-heading" className="text-base font-semibold text-slate-900">

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { readConfigErrors } from "../repositories/repositories-screen.tsx";
 import { accessSentences, changeSentences, groupTitle, toolWords } from "./review-words.ts";
 import { scheduleInWords } from "./words.ts";
 
@@ -27,21 +26,6 @@ describe("the review and schedules in words", () => {
     );
     expect(scheduleInWords("not cron", "UTC")).toBe("not cron (UTC)");
     expect(scheduleInWords(null, "UTC")).toMatch(/No schedule/);
-  });
-
-  it("keeps only well-formed config errors", () => {
-    expect(
-      readConfigErrors([
-        { file: ".secondshift.yaml", line: 3, message: "bad" },
-        { message: "no place" },
-        { file: "x", line: 1 },
-        "junk",
-      ]),
-    ).toEqual([
-      { file: ".secondshift.yaml", line: 3, message: "bad" },
-      { file: null, line: null, message: "no place" },
-    ]);
-    expect(readConfigErrors(null)).toEqual([]);
   });
 });
 

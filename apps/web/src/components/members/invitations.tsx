@@ -4,7 +4,8 @@
 // listed below and can be withdrawn.
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { ROLE_WORDS, type RoleName } from "../auth/roles.ts";
+import { ROLES, type Role } from "@secondshift/vocabulary";
+import { ROLE_WORDS } from "../auth/roles.ts";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage, fieldErrors } from "../ui/error-message.ts";
@@ -37,7 +38,7 @@ export function InviteForm({ workspaceId }: { workspaceId: string }) {
           const data = new FormData(form);
           const email = formText(data, "email");
           invite.mutate(
-            { workspaceId, email, role: formText(data, "role") as RoleName },
+            { workspaceId, email, role: formText(data, "role") as Role },
             {
               onSuccess: (result) => {
                 setCreated({ email, link: result.link, expiresAt: result.expiresAt });
@@ -68,7 +69,7 @@ export function InviteForm({ workspaceId }: { workspaceId: string }) {
             defaultValue="VIEWER"
             className="rounded-md border border-slate-300 bg-white px-2 py-2 text-sm"
           >
-            {(Object.keys(ROLE_WORDS) as RoleName[]).map((role) => (
+            {ROLES.map((role) => (
               <option key={role} value={role}>
                 {ROLE_WORDS[role].name} — {ROLE_WORDS[role].does}
               </option>

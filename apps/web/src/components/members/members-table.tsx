@@ -3,7 +3,8 @@
 // that says what will change; the API refuses to leave the workspace without an owner.
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { ROLE_WORDS, type RoleName } from "../auth/roles.ts";
+import { ROLES, type Role } from "@secondshift/vocabulary";
+import { ROLE_WORDS } from "../auth/roles.ts";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
@@ -14,7 +15,7 @@ import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { useTRPC } from "../../trpc/react.tsx";
 
 type Pending =
-  | { kind: "role"; userId: string; name: string; role: RoleName }
+  | { kind: "role"; userId: string; name: string; role: Role }
   | { kind: "remove"; userId: string; name: string };
 
 export function MembersTable(props: { workspaceId: string; canManage: boolean; userId: string }) {
@@ -82,12 +83,12 @@ export function MembersTable(props: { workspaceId: string; canManage: boolean; u
                         kind: "role",
                         userId: m.userId,
                         name: m.name,
-                        role: event.target.value as RoleName,
+                        role: event.target.value as Role,
                       })
                     }
                     className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
                   >
-                    {(Object.keys(ROLE_WORDS) as RoleName[]).map((role) => (
+                    {ROLES.map((role) => (
                       <option key={role} value={role}>
                         {ROLE_WORDS[role].name}
                       </option>

@@ -3,8 +3,9 @@
 // failed to report (webhook deliveries) and repositories whose sync or config is broken.
 // Every string from a repository or a run is rendered as text.
 import { useSuspenseQuery } from "@tanstack/react-query";
+import { ACTIVE_STATUSES } from "@secondshift/vocabulary";
 import Link from "next/link";
-import { Badge } from "../ui/badge.tsx";
+import { RunStatusBadge } from "../runs/status-badge.tsx";
 import { formatDateTime } from "../ui/format.ts";
 import { useTRPC } from "../../trpc/react.tsx";
 import { OverviewSection, Quiet } from "./section.tsx";
@@ -45,7 +46,7 @@ export function ActiveRunsPanel({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const { nameOf } = useJobNames(workspaceId);
   const { data } = useSuspenseQuery(
-    trpc.runs.list.queryOptions({ workspaceId, status: ["QUEUED", "RUNNING"], limit: 20 }),
+    trpc.runs.list.queryOptions({ workspaceId, status: [...ACTIVE_STATUSES], limit: 20 }),
   );
   return (
     <OverviewSection id="active-runs" title="Active runs" count={data.items.length}>
@@ -55,9 +56,7 @@ export function ActiveRunsPanel({ workspaceId }: { workspaceId: string }) {
         <ul className="flex flex-col gap-1 text-sm">
           {data.items.map((run) => (
             <li key={run.id} className="flex flex-wrap items-center gap-2">
-              <Badge tone={run.status === "RUNNING" ? "info" : "neutral"}>
-                {run.status === "RUNNING" ? "Running" : "Queued"}
-              </Badge>
+              <RunStatusBadge status={run.status} />
               <Link className={link} href={`/w/${workspaceId}/runs/${run.id}`}>
                 {nameOf.get(run.jobId) ?? "Run"}
               </Link>
@@ -116,32 +115,12 @@ export function FailedDeliveriesPanel({ workspaceId }: { workspaceId: string }) 
   );
 }
 
-interface ConfigError {
-  file: string;
-  line: number;
-  message: string;
-}
-
-function configErrorsOf(value: unknown): ConfigError[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (e): e is ConfigError =>
-      typeof e === "object" &&
-      e !== null &&
-      typeof (e as ConfigError).file === "string" &&
-      typeof (e as ConfigError).line === "number" &&
-      typeof (e as ConfigError).message === "string",
-  );
-}
-
 export function RepositoryProblemsPanel({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const { data: repositories } = useSuspenseQuery(
     trpc.repositories.list.queryOptions({ workspaceId }),
   );
-  const broken = repositories
-    .map((r) => ({ ...r, errors: configErrorsOf(r.configErrors) }))
-    .filter((r) => r.syncError !== null || r.errors.length > 0);
+  const broken = repositories.filter((r) => r.syncError !== null || r.configErrors.length > 0);
   return (
     <OverviewSection id="repository-problems" title="Sync and config errors" count={broken.length}>
       {broken.length === 0 ? (
@@ -154,9 +133,9 @@ export function RepositoryProblemsPanel({ workspaceId }: { workspaceId: string }
                 {r.fullName}
               </Link>
               {r.syncError ? <p className="text-red-800">Sync failed: {r.syncError}</p> : null}
-              {r.errors.length > 0 ? (
+              {r.configErrors.length > 0 ? (
                 <ul className="ml-4 list-disc text-slate-700">
-                  {r.errors.slice(0, 5).map((e, i) => (
+                  {r.configErrors.slice(0, 5).map((e, i) => (
                     <li key={i}>
                       <span className="font-mono">
                         {e.file}:{e.line}

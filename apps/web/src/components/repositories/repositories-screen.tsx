@@ -2,8 +2,8 @@
 // Repositories: last sync and commit, config errors with file and line, "Sync now" (owners and
 // admins), and for owners the form to add one — whose push webhook secret is shown once.
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { can, type Role } from "@secondshift/vocabulary";
 import { useState, type FormEvent } from "react";
-import type { RoleName } from "../auth/roles.ts";
 import { useTRPC } from "../../trpc/react.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
@@ -14,34 +14,11 @@ import { SecretOnce } from "../ui/secret-once.tsx";
 import { EmptyState } from "../ui/states.tsx";
 import { StatusNote } from "../ui/status-note.tsx";
 
-interface ConfigError {
-  file: string | null;
-  line: number | null;
-  message: string;
-}
-
-/** The stored `.secondshift.yaml` errors, read defensively (the column is JSON). */
-export function readConfigErrors(value: unknown): ConfigError[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((item: unknown) => {
-    if (!item || typeof item !== "object") return [];
-    const e = item as { file?: unknown; line?: unknown; message?: unknown };
-    if (typeof e.message !== "string") return [];
-    return [
-      {
-        file: typeof e.file === "string" ? e.file : null,
-        line: typeof e.line === "number" ? e.line : null,
-        message: e.message,
-      },
-    ];
-  });
-}
-
-export function RepositoriesScreen({ workspaceId, role }: { workspaceId: string; role: RoleName }) {
+export function RepositoriesScreen({ workspaceId, role }: { workspaceId: string; role: Role }) {
   return (
     <div className="flex flex-col gap-6">
-      <RepositoryList workspaceId={workspaceId} canSync={role !== "VIEWER"} />
-      {role === "OWNER" ? (
+      <RepositoryList workspaceId={workspaceId} canSync={can(role, "operate")} />
+      {can(role, "own") ? (
         <AddRepositoryForm workspaceId={workspaceId} />
       ) : (
         <p className="text-sm text-slate-600">Only an owner adds repositories.</p>
@@ -76,7 +53,7 @@ function RepositoryList({ workspaceId, canSync }: { workspaceId: string; canSync
       {sync.error ? <StatusNote tone="bad" message={errorMessage(sync.error)} /> : null}
       <ul className="flex flex-col gap-3">
         {data.map((repo) => {
-          const errors = readConfigErrors(repo.configErrors);
+          const errors = repo.configErrors;
           return (
             <li key={repo.id} className="rounded-lg border border-slate-200 bg-white p-4">
               <div className="flex flex-wrap items-start justify-between gap-3">
@@ -120,11 +97,8 @@ function RepositoryList({ workspaceId, canSync }: { workspaceId: string; canSync
                   <ul className="mt-1 list-disc pl-5 text-sm text-slate-800">
                     {errors.map((e, i) => (
                       <li key={i}>
-                        <span className="font-mono">
-                          {e.file ?? ".secondshift.yaml"}
-                          {e.line !== null ? `, line ${e.line}` : ""}
-                        </span>
-                        : {e.message}
+                        <span className="font-mono">{`${e.file}, line ${e.line}`}</span>:{" "}
+                        {e.message}
                       </li>
                     ))}
                   </ul>

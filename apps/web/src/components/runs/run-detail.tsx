@@ -5,6 +5,7 @@
 // stream ends, so the header always shows the final status. Usage against budget, timings, the
 // diff and the deliveries come with the run from runs.get.
 import type { AppRouter } from "@secondshift/api";
+import { isActive } from "@secondshift/vocabulary";
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useEffect, useState } from "react";
@@ -15,7 +16,6 @@ import { errorMessage } from "../ui/error-message.ts";
 import { DeliveryList } from "../webhooks/delivery-list.tsx";
 import { DiffView } from "./diff-view.tsx";
 import { formatDuration, formatTime, formatTokens, shortId } from "./format.ts";
-import { isActiveStatus } from "./status.ts";
 import { RunStatusBadge } from "./status-badge.tsx";
 import { TranscriptView } from "./transcript.tsx";
 import { useTranscript } from "./use-transcript.ts";
@@ -31,7 +31,7 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
   const input = { workspaceId: props.workspaceId, runId: props.runId };
   const { data: run } = useSuspenseQuery(trpc.runs.get.queryOptions(input));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey(input) });
-  const transcript = useTranscript(input, (event) => {
+  const transcript = useTranscript(input, ({ event }) => {
     if (event.type === "status") void refresh();
   });
   // The stream ended at the final status: read the record again. The lifecycle writes the
@@ -101,14 +101,14 @@ function RunSummaryPanel(props: {
         <span data-testid="run-status">
           <RunStatusBadge status={run.status} />
         </span>
-        {run.cancelRequestedAt && isActiveStatus(run.status) ? (
+        {run.cancelRequestedAt && isActive(run.status) ? (
           <span className="text-sm text-amber-900">Cancel requested; stopping…</span>
         ) : null}
         {props.canOperate ? (
           <CancelRun
             workspaceId={props.workspaceId}
             runId={run.id}
-            cancellable={isActiveStatus(run.status) && !run.cancelRequestedAt}
+            cancellable={isActive(run.status) && !run.cancelRequestedAt}
             onChanged={props.onChanged}
           />
         ) : null}

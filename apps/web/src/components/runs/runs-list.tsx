@@ -2,6 +2,7 @@
 // The runs list: newest first, filtered by status, job and queued day, paged by cursor ("Load
 // more"). While a shown run is queued or running the list refreshes every few seconds, so
 // status badges stay live; with none active it stops asking.
+import { isActive, isRunStatus, RUN_STATUSES } from "@secondshift/vocabulary";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
@@ -12,7 +13,7 @@ import { PagedList } from "../ui/paged-list.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { formatDuration, formatTime, formatTokens, shortId } from "./format.ts";
 import { NO_FILTERS, nextRunsCursor, runsListInput, type RunFilters } from "./runs-query.ts";
-import { isActiveStatus, RUN_STATUSES, statusWord } from "./status.ts";
+import { statusWord } from "./status.ts";
 import { RunStatusBadge } from "./status-badge.tsx";
 
 export const ACTIVE_POLL_MS = 3_000;
@@ -26,7 +27,7 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
       getNextPageParam: nextRunsCursor,
     }),
     refetchInterval: (query) =>
-      query.state.data?.pages.some((p) => p.items.some((r) => isActiveStatus(r.status)))
+      query.state.data?.pages.some((p) => p.items.some((r) => isActive(r.status)))
         ? ACTIVE_POLL_MS
         : false,
   });
@@ -123,7 +124,7 @@ function RunFiltersForm(props: {
         options={RUN_STATUSES.map((s) => ({ value: s, label: statusWord(s).word }))}
         value={props.filters.status}
         onChange={(status) =>
-          props.onChange({ ...props.filters, status: status as RunFilters["status"] })
+          props.onChange({ ...props.filters, status: isRunStatus(status) ? status : "" })
         }
       />
       <FilterSelect

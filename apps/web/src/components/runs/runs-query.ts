@@ -2,11 +2,11 @@
 // both ask with the same key. The API filters by status, job and queued time (`since` /
 // `until`), so every page it returns is already what the filters ask for.
 import type { AppRouter } from "@secondshift/api";
+import type { RunStatus } from "@secondshift/vocabulary";
 import type { inferRouterInputs } from "@trpc/server";
 import { dayEnd, dayStart } from "../ui/utc-day.ts";
 
 export type RunsListInput = Omit<inferRouterInputs<AppRouter>["runs"]["list"], "cursor">;
-type RunStatus = NonNullable<RunsListInput["status"]>[number];
 
 export interface RunFilters {
   /** A run status name from the status select ("" for any). */

@@ -1,20 +1,9 @@
-// Run statuses in words, with a badge tone (the word carries the meaning, not the colour).
+// Run statuses in words, with a badge tone (the word carries the meaning, not the colour). The
+// statuses themselves, and which are active or final, are the vocabulary's.
+import type { RunStatus } from "@secondshift/vocabulary";
 import type { BadgeTone } from "../ui/badge.tsx";
 
-export const RUN_STATUSES = [
-  "QUEUED",
-  "RUNNING",
-  "SUCCEEDED",
-  "FAILED",
-  "TIMED_OUT",
-  "CANCELLED",
-  "BUDGET_EXHAUSTED",
-  "REVOKED",
-] as const;
-
-export type RunStatusName = (typeof RUN_STATUSES)[number];
-
-export const STATUS_WORDS: Record<RunStatusName, { word: string; tone: BadgeTone }> = {
+export const STATUS_WORDS: Record<RunStatus, { word: string; tone: BadgeTone }> = {
   QUEUED: { word: "Queued", tone: "neutral" },
   RUNNING: { word: "Running", tone: "info" },
   SUCCEEDED: { word: "Succeeded", tone: "good" },
@@ -25,10 +14,6 @@ export const STATUS_WORDS: Record<RunStatusName, { word: string; tone: BadgeTone
   REVOKED: { word: "Access revoked", tone: "bad" },
 };
 
-export function isActiveStatus(status: string): boolean {
-  return status === "QUEUED" || status === "RUNNING";
-}
-
-export function statusWord(status: string): { word: string; tone: BadgeTone } {
-  return STATUS_WORDS[status as RunStatusName] ?? { word: status, tone: "neutral" };
+export function statusWord(status: RunStatus): { word: string; tone: BadgeTone } {
+  return STATUS_WORDS[status];
 }

@@ -1,17 +1,15 @@
 // One transcript event, by type: model turns, tool calls (a sandbox command as `$ command`)
 // with their arguments, tool results (folded, ANSI colours), status changes, errors, the end.
-// Payloads are untrusted (model and tool output): every string is rendered as React text.
+// Each payload has its type's shape (read with the vocabulary's schema in useTranscript); an
+// event this version does not know is shown as its JSON. Payloads are untrusted (model and
+// tool output): every string is rendered as React text.
+import type { ReadTranscriptEvent, TranscriptPayload } from "@secondshift/vocabulary";
 import { memo, type ReactNode } from "react";
 import { Badge } from "../ui/badge.tsx";
 import { FoldedText } from "./folded-text.tsx";
 import { formatTokens } from "./format.ts";
 import { statusWord } from "./status.ts";
-import type { TranscriptEvent } from "./use-transcript.ts";
-
-type Payload = Record<string, unknown>;
-
-const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
-const num = (value: unknown): number | null => (typeof value === "number" ? value : null);
+import type { TranscriptEntry } from "./use-transcript.ts";
 
 function json(value: unknown): string {
   try {
@@ -22,9 +20,9 @@ function json(value: unknown): string {
 }
 
 /** The shell tool's command line, when the call is one. */
-function shellCommand(p: Payload): string | null {
-  const args = p.arguments as Payload | null | undefined;
-  return p.name === "shell" && args && typeof args.command === "string" ? args.command : null;
+function shellCommand(p: TranscriptPayload<"tool_call">): string | null {
+  const args = p.arguments as { command?: unknown } | null | undefined;
+  return p.name === "shell" && typeof args?.command === "string" ? args.command : null;
 }
 
 function Row(props: { kind: string; label: ReactNode; children?: ReactNode }) {
@@ -43,29 +41,24 @@ function Text({ children }: { children: string }) {
   return <p className="text-sm whitespace-pre-wrap break-words text-slate-900">{children}</p>;
 }
 
-function ModelTurn({ p }: { p: Payload }) {
-  const calls = Array.isArray(p.toolCalls) ? (p.toolCalls as Payload[]) : [];
-  const usage = (p.usage ?? {}) as Payload;
-  const tokens =
-    num(usage.inputTokens) !== null
-      ? `${formatTokens(num(usage.inputTokens) ?? 0)} in, ${formatTokens(num(usage.outputTokens) ?? 0)} out`
-      : null;
+function ModelTurn({ p }: { p: TranscriptPayload<"model_turn"> }) {
+  const tokens = `${formatTokens(p.usage.inputTokens)} in, ${formatTokens(p.usage.outputTokens)} out`;
   return (
     <Row
-      kind={`Model turn ${num(p.turn) ?? ""}`}
-      label={tokens ? <span className="font-normal normal-case">{tokens}</span> : null}
+      kind={`Model turn ${p.turn}`}
+      label={<span className="font-normal normal-case">{tokens}</span>}
     >
-      {str(p.text) ? <Text>{str(p.text)!}</Text> : null}
-      {calls.length > 0 ? (
+      {p.text ? <Text>{p.text}</Text> : null}
+      {p.toolCalls.length > 0 ? (
         <p className="text-xs text-slate-600">
-          Asks for: {calls.map((c) => str(c.name) ?? "a tool").join(", ")}
+          Asks for: {p.toolCalls.map((c) => c.name).join(", ")}
         </p>
       ) : null}
     </Row>
   );
 }
 
-function ToolCall({ p }: { p: Payload }) {
+function ToolCall({ p }: { p: TranscriptPayload<"tool_call"> }) {
   const command = shellCommand(p);
   if (command !== null) {
     return (
@@ -77,113 +70,134 @@ function ToolCall({ p }: { p: Payload }) {
     );
   }
   return (
-    <Row kind="Tool call" label={<code className="normal-case">{str(p.name) ?? "unknown"}</code>}>
+    <Row kind="Tool call" label={<code className="normal-case">{p.name}</code>}>
       <FoldedText text={json(p.arguments ?? null)} label="the arguments" />
-      {str(p.argumentsError) ? (
-        <Text>{`Arguments not understood: ${str(p.argumentsError)}`}</Text>
-      ) : null}
+      {p.argumentsError ? <Text>{`Arguments not understood: ${p.argumentsError}`}</Text> : null}
     </Row>
   );
 }
 
-function ToolResult({ p }: { p: Payload }) {
+function ToolResult({ p }: { p: TranscriptPayload<"tool_result"> }) {
   const label = (
     <>
-      <code className="normal-case">{str(p.name) ?? "tool"}</code>
-      {p.isError === true ? <Badge tone="bad">Error</Badge> : <Badge tone="good">OK</Badge>}
-      {p.truncated === true ? <Badge tone="warn">Cut to the limit</Badge> : null}
+      <code className="normal-case">{p.name ?? "tool"}</code>
+      {p.isError ? <Badge tone="bad">Error</Badge> : <Badge tone="good">OK</Badge>}
+      {p.truncated ? <Badge tone="warn">Cut to the limit</Badge> : null}
     </>
   );
   return (
     <Row kind={p.name === "shell" ? "Command output" : "Tool result"} label={label}>
-      <FoldedText text={str(p.content) ?? json(p.content)} label="the output" />
+      <FoldedText text={p.content} label="the output" />
     </Row>
   );
 }
 
-function Status({ p }: { p: Payload }) {
-  const status = str(p.status) ?? "unknown";
+function Status({ p }: { p: TranscriptPayload<"status"> }) {
+  const { word, tone } = statusWord(p.status);
   return (
     <Row
       kind="Status"
       label={
         <>
-          <Badge tone={statusWord(status).tone}>{statusWord(status).word}</Badge>
-          {p.cancelRequested === true ? <Badge tone="warn">Cancel requested</Badge> : null}
+          <Badge tone={tone}>{word}</Badge>
+          {p.cancelRequested ? <Badge tone="warn">Cancel requested</Badge> : null}
         </>
       }
     >
-      {str(p.error) ? <Text>{str(p.error)!}</Text> : null}
+      {p.error ? <Text>{p.error}</Text> : null}
     </Row>
   );
 }
 
-function Body({ event }: { event: TranscriptEvent }) {
-  const p = (event.payload ?? {}) as Payload;
+function Finished(props: { kind: string; outcome: string; error: string | undefined }) {
+  return (
+    <Row kind={props.kind} label={null}>
+      <Text>{props.outcome}</Text>
+      {props.error ? <Text>{props.error}</Text> : null}
+    </Row>
+  );
+}
+
+function Body({ event }: { event: ReadTranscriptEvent }): ReactNode {
   switch (event.type) {
     case "model_turn":
-      return <ModelTurn p={p} />;
+      return <ModelTurn p={event.payload} />;
     case "tool_call":
-      return <ToolCall p={p} />;
+      return <ToolCall p={event.payload} />;
     case "tool_result":
-      return <ToolResult p={p} />;
+      return <ToolResult p={event.payload} />;
     case "status":
-      return <Status p={p} />;
-    case "run_started":
+      return <Status p={event.payload} />;
+    case "run_started": {
+      const { commit, model } = event.payload;
       return (
         <Row kind="Sandbox ready" label={null}>
-          <Text>{`Commit ${(str(p.commit) ?? "unknown").slice(0, 12)}, model ${str(p.model) ?? "unknown"}`}</Text>
+          <Text>{`Commit ${commit.slice(0, 12)}, model ${model}`}</Text>
         </Row>
       );
-    case "agent_started":
+    }
+    case "agent_started": {
+      const { provider, model, maxTurns } = event.payload;
       return (
         <Row kind="Agent started" label={null}>
-          <Text>{`${str(p.provider) ?? ""} ${str(p.model) ?? ""}, up to ${num(p.maxTurns) ?? "?"} model turns`}</Text>
+          <Text>{`${provider} ${model}, up to ${maxTurns} model turns`}</Text>
         </Row>
       );
+    }
     case "final_answer":
       return (
         <Row kind="Final answer" label={null}>
-          <Text>{str(p.summary) ?? ""}</Text>
+          <Text>{event.payload.summary}</Text>
         </Row>
       );
     case "error":
       return (
-        <Row kind="Error" label={<Badge tone="bad">{str(p.outcome) ?? "error"}</Badge>}>
-          <Text>{str(p.message) ?? json(p)}</Text>
+        <Row kind="Error" label={<Badge tone="bad">{event.payload.outcome ?? "error"}</Badge>}>
+          <Text>{event.payload.message}</Text>
         </Row>
       );
     case "agent_finished":
+      return (
+        <Finished
+          kind="Agent finished"
+          outcome={event.payload.outcome}
+          error={event.payload.error}
+        />
+      );
     case "run_finished":
       return (
-        <Row
-          kind={event.type === "agent_finished" ? "Agent finished" : "Run finished"}
-          label={null}
-        >
-          <Text>{str(p.outcome) ?? str(p.status) ?? ""}</Text>
-          {str(p.error) ? <Text>{str(p.error)!}</Text> : null}
-        </Row>
+        <Finished
+          kind="Run finished"
+          outcome={statusWord(event.payload.status).word}
+          error={event.payload.error}
+        />
       );
     case "message":
       return (
         <Row kind="Message" label={null}>
-          <Text>{str(p.text) ?? json(p)}</Text>
+          <Text>{event.payload.text}</Text>
         </Row>
       );
-    default:
+    case "other":
       return (
-        <Row kind={event.type} label={null}>
-          <FoldedText text={json(p)} label="the event" />
+        <Row kind={event.storedType} label={null}>
+          <FoldedText text={json(event.payload)} label="the event" />
         </Row>
       );
+    default: {
+      // A new event type in the vocabulary does not compile until it has its line here.
+      const unhandled: never = event;
+      return unhandled;
+    }
   }
 }
 
-export const TranscriptLine = memo(function TranscriptLine({ event }: { event: TranscriptEvent }) {
+export const TranscriptLine = memo(function TranscriptLine({ entry }: { entry: TranscriptEntry }) {
+  const { event } = entry;
   return (
     <li
-      data-seq={event.seq}
-      data-type={event.type}
+      data-seq={entry.seq}
+      data-type={event.type === "other" ? event.storedType : event.type}
       className="border-l-2 border-slate-200 py-2 pl-3"
     >
       <Body event={event} />

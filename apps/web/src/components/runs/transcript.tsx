@@ -44,8 +44,8 @@ export function TranscriptView({ transcript }: { transcript: Transcript }) {
           aria-label="Transcript events"
           className="flex flex-col gap-1 rounded-lg border border-slate-200 bg-white p-4"
         >
-          {events.map((event) => (
-            <TranscriptLine key={event.seq} event={event} />
+          {events.map((entry) => (
+            <TranscriptLine key={entry.seq} entry={entry} />
           ))}
         </ol>
       )}

@@ -5,22 +5,26 @@
 // after it. An event is kept only when its seq is past the last one kept, so a resend can
 // never show a line twice. A failed stream (not retried by tRPC) is reopened with Reconnect,
 // from the last seq held.
+import { readTranscriptEvent, type ReadTranscriptEvent } from "@secondshift/vocabulary";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTRPCClient } from "../../trpc/react.tsx";
 import { errorMessage } from "../ui/error-message.ts";
 
-/** One run event as the API streams it (payload masked by its writer, untrusted). */
-export interface TranscriptEvent {
+/**
+ * One run event as the API streams it (payload masked by its writer, untrusted), read once on
+ * arrival with the vocabulary's schema: its type's payload, or `other` for one this version
+ * does not know.
+ */
+export interface TranscriptEntry {
   seq: number;
-  type: string;
-  payload: unknown;
   createdAt: Date;
+  event: ReadTranscriptEvent;
 }
 
 export type StreamState = "connecting" | "live" | "reconnecting" | "ended" | "failed";
 
 export interface Transcript {
-  events: TranscriptEvent[];
+  events: TranscriptEntry[];
   state: StreamState;
   error: string | null;
   reconnect: () => void;
@@ -28,10 +32,10 @@ export interface Transcript {
 
 export function useTranscript(
   input: { workspaceId: string; runId: string },
-  onEvent?: (event: TranscriptEvent) => void,
+  onEvent?: (entry: TranscriptEntry) => void,
 ): Transcript {
   const client = useTRPCClient();
-  const [events, setEvents] = useState<TranscriptEvent[]>([]);
+  const [events, setEvents] = useState<TranscriptEntry[]>([]);
   const [state, setState] = useState<StreamState>("connecting");
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
@@ -51,8 +55,13 @@ export function useTranscript(
         onData: ({ data }) => {
           if (closed || data.seq <= lastSeq.current) return;
           lastSeq.current = data.seq;
-          setEvents((prev) => [...prev, data]);
-          onEventRef.current?.(data);
+          const entry = {
+            seq: data.seq,
+            createdAt: data.createdAt,
+            event: readTranscriptEvent(data.type, data.payload),
+          };
+          setEvents((prev) => [...prev, entry]);
+          onEventRef.current?.(entry);
         },
         onConnectionStateChange: (s) => {
           if (closed) return;

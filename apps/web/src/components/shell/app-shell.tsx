@@ -2,7 +2,8 @@
 // workspace's sections (when inside one), the page itself in <main>.
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { ROLE_WORDS, type RoleName } from "../auth/roles.ts";
+import type { Role } from "@secondshift/vocabulary";
+import { ROLE_WORDS } from "../auth/roles.ts";
 import { Badge } from "../ui/badge.tsx";
 import { WorkspaceNav } from "./nav.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
@@ -11,7 +12,7 @@ import { WorkspaceSwitcher } from "./workspace-switcher.tsx";
 export interface ShellUser {
   name: string;
   email: string;
-  workspaces: ReadonlyArray<{ id: string; name: string; role: RoleName }>;
+  workspaces: ReadonlyArray<{ id: string; name: string; role: Role }>;
 }
 
 export function AppShell(props: { user: ShellUser; workspaceId?: string; children: ReactNode }) {

@@ -1,17 +1,16 @@
 "use client";
 // Adds a webhook (owners). The signing secret comes back once, in this response only: it is
 // kept in this component's state (never the URL, query cache or storage) and shown once.
+import { FINAL_STATUSES, isFinal, isRunStatus, type FinalStatus } from "@secondshift/vocabulary";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
-import { RUN_STATUSES, statusWord } from "../runs/status.ts";
+import { statusWord } from "../runs/status.ts";
 import { Button } from "../ui/button.tsx";
 import { errorMessage, fieldErrors } from "../ui/error-message.ts";
 import { Field } from "../ui/field.tsx";
 import { formText } from "../ui/form-data.ts";
 import { SecretOnce } from "../ui/secret-once.tsx";
-
-const FINAL_STATUSES = RUN_STATUSES.filter((s) => s !== "QUEUED" && s !== "RUNNING");
 
 export function CreateWebhookForm({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
@@ -34,11 +33,10 @@ export function CreateWebhookForm({ workspaceId }: { workspaceId: string }) {
       .split(",")
       .map((k) => k.trim())
       .filter(Boolean);
+    // The boxes offer final statuses only (a report is sent when a run ends).
     const statuses = form
       .getAll("statuses")
-      .filter((s): s is (typeof FINAL_STATUSES)[number] =>
-        (FINAL_STATUSES as readonly unknown[]).includes(s),
-      );
+      .filter((s): s is FinalStatus => isRunStatus(s) && isFinal(s));
     setCreated(null);
     create.mutate({
       workspaceId,

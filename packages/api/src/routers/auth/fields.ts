@@ -9,4 +9,4 @@ export const newPassword = z
 /** A password being checked (any length the user typed, within reason). */
 export const presentedPassword = z.string().min(1).max(512);
 export const personName = z.string().trim().min(1, { error: "Enter a name." }).max(100);
-export const role = z.enum(["OWNER", "ADMIN", "VIEWER"]);
+export { role } from "../fields.ts";

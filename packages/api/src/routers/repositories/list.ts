@@ -1,5 +1,6 @@
 // Every member: repositories with their last sync, commit and config errors.
 import { listRepositories } from "@secondshift/domain";
+import { repoConfigErrorSchema } from "@secondshift/vocabulary";
 import { z } from "zod";
 import { workspaceProcedure } from "../../trpc.ts";
 
@@ -13,7 +14,7 @@ export const list = workspaceProcedure
         lastSyncedAt: z.date().nullable(),
         lastSyncedCommit: z.string().nullable(),
         syncError: z.string().nullable(),
-        configErrors: z.unknown(),
+        configErrors: z.array(repoConfigErrorSchema),
       }),
     ),
   )

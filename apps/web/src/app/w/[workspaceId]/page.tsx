@@ -1,4 +1,5 @@
 // The workspace at a glance: what waits for a decision, what runs, what failed.
+import { ACTIVE_STATUSES } from "@secondshift/vocabulary";
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import {
@@ -21,7 +22,7 @@ export default async function OverviewPage({
   const { workspaceId } = await params;
   const trpc = api();
   prefetch(trpc.jobs.list.queryOptions({ workspaceId }));
-  prefetch(trpc.runs.list.queryOptions({ workspaceId, status: ["QUEUED", "RUNNING"], limit: 20 }));
+  prefetch(trpc.runs.list.queryOptions({ workspaceId, status: [...ACTIVE_STATUSES], limit: 20 }));
   prefetch(trpc.webhooks.deliveries.queryOptions({ workspaceId, status: "FAILED", limit: 10 }));
   prefetch(trpc.repositories.list.queryOptions({ workspaceId }));
   const panels = [

@@ -1,4 +1,5 @@
 // Connections: the services jobs may ask to use, and (for owners) the form to add one.
+import { can } from "@secondshift/vocabulary";
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { ConnectionsList } from "../../../../components/connections/connections-list.tsx";
@@ -7,7 +8,7 @@ import { PageHeader } from "../../../../components/ui/page-header.tsx";
 import { LoadingState } from "../../../../components/ui/states.tsx";
 import { StatusNote } from "../../../../components/ui/status-note.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../trpc/server.tsx";
-import { requireUser } from "../../../../trpc/session.ts";
+import { requireMembership } from "../../../../trpc/session.ts";
 import { OAuthStatus } from "../../../../components/connections/oauth-status.tsx";
 
 export const metadata: Metadata = { title: "Connections" };
@@ -21,8 +22,7 @@ export default async function ConnectionsPage({
 }) {
   const { workspaceId } = await params;
   const { deleted, oauth, reason } = await searchParams;
-  const user = await requireUser();
-  const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
+  const { role } = await requireMembership(workspaceId);
   void getQueryClient().prefetchQuery(api().connections.list.queryOptions({ workspaceId }));
   return (
     <HydrateClient>
@@ -38,7 +38,7 @@ export default async function ConnectionsPage({
         <Suspense fallback={<LoadingState />}>
           <ConnectionsList workspaceId={workspaceId} />
         </Suspense>
-        {role === "OWNER" ? (
+        {can(role, "own") ? (
           <CreateConnectionForm workspaceId={workspaceId} />
         ) : (
           <p className="text-sm text-slate-600">Only an owner adds or changes connections.</p>

@@ -1,5 +1,6 @@
 // Members and invitations. Everyone sees who is in the workspace; owners also invite, change
 // roles, remove members and withdraw open invitations.
+import { can } from "@secondshift/vocabulary";
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { InviteForm, OpenInvitations } from "../../../../components/members/invitations.tsx";
@@ -18,7 +19,7 @@ export default async function MembersPage({
 }) {
   const { workspaceId } = await params;
   const { user, role } = await requireMembership(workspaceId);
-  const isOwner = role === "OWNER";
+  const isOwner = can(role, "own");
   prefetch(api().members.list.queryOptions({ workspaceId }));
   if (isOwner) prefetch(api().auth.invitations.list.queryOptions({ workspaceId }));
   return (

@@ -1,4 +1,5 @@
 // Model providers: every member sees them (never a key); owners add, replace keys and delete.
+import { can } from "@secondshift/vocabulary";
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { AddProviderForm } from "../../../../components/providers/add-provider-form.tsx";
@@ -17,7 +18,7 @@ export default async function ProvidersPage({
 }) {
   const { workspaceId } = await params;
   const { role } = await requireMembership(workspaceId);
-  const isOwner = role === "OWNER";
+  const isOwner = can(role, "own");
   prefetch(api().providers.list.queryOptions({ workspaceId }));
   return (
     <>

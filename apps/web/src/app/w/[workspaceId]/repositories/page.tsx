@@ -5,7 +5,7 @@ import { RepositoriesScreen } from "../../../../components/repositories/reposito
 import { PageHeader } from "../../../../components/ui/page-header.tsx";
 import { LoadingState } from "../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../trpc/server.tsx";
-import { requireUser } from "../../../../trpc/session.ts";
+import { requireMembership } from "../../../../trpc/session.ts";
 
 export const metadata: Metadata = { title: "Repositories" };
 
@@ -15,8 +15,7 @@ export default async function RepositoriesPage({
   params: Promise<{ workspaceId: string }>;
 }) {
   const { workspaceId } = await params;
-  const user = await requireUser();
-  const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
+  const { role } = await requireMembership(workspaceId);
   void getQueryClient().prefetchQuery(api().repositories.list.queryOptions({ workspaceId }));
   void getQueryClient().prefetchQuery(api().connections.list.queryOptions({ workspaceId }));
   return (

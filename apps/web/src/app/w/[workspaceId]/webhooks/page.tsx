@@ -1,11 +1,12 @@
 // Webhooks: signed run reports to the team's own systems, and every delivery with its attempts.
+import { can } from "@secondshift/vocabulary";
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { WebhooksView } from "../../../../components/webhooks/webhooks-view.tsx";
 import { PageHeader } from "../../../../components/ui/page-header.tsx";
 import { LoadingState } from "../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../trpc/server.tsx";
-import { requireUser } from "../../../../trpc/session.ts";
+import { requireMembership } from "../../../../trpc/session.ts";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -16,8 +17,7 @@ export default async function WebhooksPage({
 }) {
   const { workspaceId } = await params;
   void getQueryClient().prefetchQuery(api().webhooks.list.queryOptions({ workspaceId }));
-  const user = await requireUser();
-  const role = user.workspaces.find((w) => w.id === workspaceId)?.role;
+  const { role } = await requireMembership(workspaceId);
   return (
     <>
       <PageHeader
@@ -28,8 +28,8 @@ export default async function WebhooksPage({
         <Suspense fallback={<LoadingState label="Loading webhooks…" />}>
           <WebhooksView
             workspaceId={workspaceId}
-            isOwner={role === "OWNER"}
-            canOperate={role === "OWNER" || role === "ADMIN"}
+            isOwner={can(role, "own")}
+            canOperate={can(role, "operate")}
           />
         </Suspense>
       </HydrateClient>

@@ -7,7 +7,7 @@ import { ConnectionDetail } from "../../../../../components/connections/connecti
 import { PageHeader } from "../../../../../components/ui/page-header.tsx";
 import { LoadingState } from "../../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../../trpc/server.tsx";
-import { requireUser } from "../../../../../trpc/session.ts";
+import { requireMembership } from "../../../../../trpc/session.ts";
 import { OAuthStatus } from "../../../../../components/connections/oauth-status.tsx";
 
 export const metadata: Metadata = { title: "Connection" };
@@ -23,8 +23,7 @@ export default async function ConnectionPage({
 }) {
   const { workspaceId, connectionId } = await params;
   const { oauth, reason } = await searchParams;
-  const user = await requireUser();
-  const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
+  const { role } = await requireMembership(workspaceId);
   if (!UUID.test(connectionId)) notFound();
   void getQueryClient().prefetchQuery(api().connections.list.queryOptions({ workspaceId }));
   void getQueryClient().prefetchQuery(

@@ -8,7 +8,7 @@ import { JobDetail } from "../../../../../components/jobs/job-detail.tsx";
 import { JobTitle } from "../../../../../components/jobs/job-title.tsx";
 import { LoadingState } from "../../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../../trpc/server.tsx";
-import { requireUser } from "../../../../../trpc/session.ts";
+import { requireMembership } from "../../../../../trpc/session.ts";
 
 export const metadata: Metadata = { title: "Job" };
 
@@ -21,8 +21,7 @@ export default async function JobPage({
 }) {
   const { workspaceId, jobId } = await params;
   if (!UUID.test(jobId)) notFound();
-  const user = await requireUser();
-  const role = user.workspaces.find((w) => w.id === workspaceId)?.role ?? "VIEWER";
+  const { role } = await requireMembership(workspaceId);
   void getQueryClient().prefetchQuery(api().jobs.get.queryOptions({ workspaceId, jobId }));
   void getQueryClient().prefetchQuery(api().jobs.review.queryOptions({ workspaceId, jobId }));
   void getQueryClient().prefetchQuery(api().connections.list.queryOptions({ workspaceId }));

@@ -1,4 +1,5 @@
 // One run: its record (prefetched) and its live transcript (streamed in the browser).
+import { can } from "@secondshift/vocabulary";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
@@ -7,7 +8,7 @@ import { RunDetail } from "../../../../../components/runs/run-detail.tsx";
 import { PageHeader } from "../../../../../components/ui/page-header.tsx";
 import { LoadingState } from "../../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient, trpcCode } from "../../../../../trpc/server.tsx";
-import { requireUser } from "../../../../../trpc/session.ts";
+import { requireMembership } from "../../../../../trpc/session.ts";
 
 export const metadata: Metadata = { title: "Run" };
 
@@ -27,8 +28,7 @@ export default async function RunPage({
       if (trpcCode(error) === "NOT_FOUND") notFound();
       throw error;
     });
-  const user = await requireUser();
-  const role = user.workspaces.find((w) => w.id === workspaceId)?.role;
+  const { role } = await requireMembership(workspaceId);
   return (
     <>
       <PageHeader
@@ -37,11 +37,7 @@ export default async function RunPage({
       />
       <HydrateClient>
         <Suspense fallback={<LoadingState label="Loading the run…" />}>
-          <RunDetail
-            workspaceId={workspaceId}
-            runId={runId}
-            canOperate={role !== undefined && role !== "VIEWER"}
-          />
+          <RunDetail workspaceId={workspaceId} runId={runId} canOperate={can(role, "operate")} />
         </Suspense>
       </HydrateClient>
     </>

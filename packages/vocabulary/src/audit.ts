@@ -1,0 +1,68 @@
+// What the audit log records, from closed sets (C29): the action, and the target's type (the
+// Prisma model name, one spelling each). The domain's recordAudit and the broker's per-call rows
+// write them; the audit screen and its filters read them.
+
+export const AUDIT_ACTIONS = [
+  // Owner / admin decisions (domain use cases).
+  "job.approved",
+  "job.rejected",
+  "grant.revoked",
+  "job.paused",
+  "job.resumed",
+  "run.requested",
+  "run.cancel_requested",
+  "repository.sync_requested",
+  "webhook.redelivered",
+  "connection.created",
+  "connection.deleted",
+  "connection.tools_allowed",
+  "connection.tools_discovered",
+  "connection.authorized",
+  "invitation.created",
+  "invitation.revoked",
+  "member.role_changed",
+  "member.removed",
+  "provider.created",
+  "provider.updated",
+  "provider.key_replaced",
+  "provider.deleted",
+  "provider.verified",
+  "webhook.created",
+  "webhook.deleted",
+  "webhook.updated",
+  "webhook.test_sent",
+  "repository.added",
+  "workspace.created",
+  "workspace.updated",
+  "audit.exported",
+  // Repository sync (the system, on what a commit declares).
+  "job.created",
+  "job.request_changed",
+  "job.restored",
+  "job.removed",
+  // The planner, the scheduler and the broker.
+  "run.plan_refused",
+  "schedule.skipped",
+  "schedule.missed",
+  "tool.call",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** The Prisma model name of the target, one spelling each. */
+export const AUDIT_TARGET_TYPES = [
+  "Job",
+  "Run",
+  "Repository",
+  "Connection",
+  "Grant",
+  "Webhook",
+  "WebhookDelivery",
+  "Membership",
+  "Invitation",
+  "ModelProvider",
+  "Workspace",
+] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** The broker's per-call action (it writes its rows in its own statement). */
+export const TOOL_CALL_ACTION = "tool.call" satisfies AuditAction;

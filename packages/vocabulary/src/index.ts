@@ -1,0 +1,40 @@
+// The shared vocabulary of the platform: the words the domain, API, worker and web app must
+// spell the same way. Browser-safe (no Node built-in, no Prisma: browser-safe.test.ts), so the
+// web app's pages import it at run time.
+export { AGENT_OUTCOMES } from "./agent-outcomes.ts";
+export type { AgentOutcome } from "./agent-outcomes.ts";
+export { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, TOOL_CALL_ACTION } from "./audit.ts";
+export type { AuditAction, AuditTargetType } from "./audit.ts";
+export { readConfigErrors, repoConfigErrorSchema } from "./config-errors.ts";
+export type { RepoConfigError } from "./config-errors.ts";
+export { can, PERMISSIONS, ROLES } from "./roles.ts";
+export type { Permission, Role } from "./roles.ts";
+export {
+  ACTIVE_STATUSES,
+  FINAL_STATUSES,
+  isActive,
+  isFinal,
+  isRunStatus,
+  RUN_STATUSES,
+} from "./run-status.ts";
+export type { ActiveStatus, FinalStatus, RunStatus } from "./run-status.ts";
+export {
+  AGENT_EVENT_TYPES,
+  EXECUTOR_EVENT_TYPES,
+  isFinalStatusEvent,
+  readTranscriptEvent,
+  STATUS_EVENT_TYPE,
+  TRANSCRIPT_PAYLOADS,
+} from "./transcript.ts";
+export type {
+  AgentEventType,
+  ExecutorEventType,
+  OtherEvent,
+  ReadTranscriptEvent,
+  TranscriptEvent,
+  TranscriptEventOf,
+  TranscriptEventType,
+  TranscriptPayload,
+} from "./transcript.ts";
+export { TRANSITION_NAMES, TRANSITIONS } from "./transitions.ts";
+export type { Transition, TransitionName } from "./transitions.ts";
