@@ -190,8 +190,11 @@ export interface FinishInput {
 }
 
 /**
- * The executor records how the run ended. If the gateway or broker already ended it (budget,
- * revocation) that status stands; the rest of the record (summary, diff, time) is filled in.
+ * The executor records how the run ended: status, error, summary and diff in one statement,
+ * so in one transaction of the caller's `db` (its own, or the caller's when `db` is one), and no
+ * reader sees the final status without the rest of the record. If the gateway or broker
+ * already ended the run (budget, revocation) that status stands; the rest of the record
+ * (summary, diff, time) is filled in.
  */
 export async function finishRun(
   db: Queryable,
@@ -200,19 +203,32 @@ export async function finishRun(
 ): Promise<{ status: RunStatus; error: string | null }> {
   const error =
     input.error ?? (input.status === "BUDGET_EXHAUSTED" ? BUDGET_EXHAUSTED_ERROR : null);
-  await move(db, {
+  // An empty diff is no diff; a missing summary or diff keeps what is stored.
+  const record = Prisma.sql`"summary" = COALESCE(${input.summary ?? null}, "summary"),
+      "diff" = COALESCE(${input.diff || null}, "diff")`;
+  const finished = await move(db, {
     run,
     name: "finish",
     to: input.status,
     error,
-    set: Prisma.sql`"error" = ${error}, "finishedAt" = now()`,
+    set: Prisma.sql`"error" = ${error}, "finishedAt" = now(), ${record}`,
   });
+  if (finished) return { status: input.status, error };
+  return completeRecord(db, run, error, record);
+}
+
+/** The record of a run that something else ended: its status and error stand. */
+async function completeRecord(
+  db: Queryable,
+  run: RunRef,
+  error: string | null,
+  record: Prisma.Sql,
+) {
   const rows = await db.$queryRaw<Array<{ status: RunStatus; error: string | null }>>`
     UPDATE "Run" SET
       "finishedAt" = COALESCE("finishedAt", now()),
       "error" = COALESCE("error", ${error}),
-      "summary" = COALESCE(${input.summary ?? null}, "summary"),
-      "diff" = COALESCE(${input.diff || null}, "diff")
+      ${record}
     WHERE "id" = ${run.id} AND "workspaceId" = ${run.workspaceId}
     RETURNING "status", "error"`;
   const row = rows[0];
