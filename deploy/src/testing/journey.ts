@@ -175,10 +175,8 @@ export async function ownerJourney(
     async function finished(runId: string): Promise<FinishedRun> {
       return waitFor(`run ${runId} to end`, async () => {
         const run = await api.runs.get.query({ workspaceId, runId });
-        // finishRun writes the final status, then the summary in a second statement (issue
-        // "One vocabulary" makes it one transaction): a succeeded run is read once both are in.
-        const settled = run.status !== "SUCCEEDED" || run.summary !== null;
-        return TERMINAL.has(run.status) && settled ? run : undefined;
+        // finishRun writes the final status with the summary: a final run has both.
+        return TERMINAL.has(run.status) ? run : undefined;
       });
     }
 

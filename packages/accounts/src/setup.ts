@@ -1,8 +1,9 @@
 // First run: while no user exists, create the first user, a workspace and its OWNER membership
 // in one transaction. A transaction-scoped advisory lock serialises concurrent setups, so of
 // two at once exactly one succeeds and the other gets a clean CONFLICT.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { hashPassword } from "@secondshift/crypto";
+import { workspaceSlug } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { normaliseEmail, type AccountsDeps, type DbClient } from "./deps.ts";
 import { createSession, type IssuedSession } from "./sessions.ts";
@@ -49,15 +50,6 @@ function checkSetupToken(presented: string | undefined, options: SetupOptions): 
       { reason: "SETUP_TOKEN_INVALID" },
     );
   }
-}
-
-export function workspaceSlug(name: string): string {
-  const base = name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 40);
-  return `${base || "workspace"}-${randomBytes(3).toString("hex")}`;
 }
 
 export async function setup(

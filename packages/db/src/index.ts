@@ -12,3 +12,4 @@ export type { EncryptedColumn } from "./encryption/encrypted-fields.ts";
 export { ensureKeyCheck } from "./encryption/key-check-store.ts";
 export { keyUsage, rotateKeys } from "./encryption/rotate-keys.ts";
 export type { RotateOptions, RotateResult } from "./encryption/rotate-keys.ts";
+export { workspaceSlug } from "./workspace-slug.ts";

@@ -20,6 +20,8 @@ export type { AffectedJob } from "./connections/impact.ts";
 export type { ApproveJobInput, ApproveJobResult } from "./jobs/decisions.ts";
 export type { JobDetail, JobSummary, SkippedFire } from "./jobs/read.ts";
 export { describeSchedule, nextFireTimes } from "./jobs/schedule.ts";
+export { isSchedulable } from "./jobs/schedulable.ts";
+export type { SchedulableJob } from "./jobs/schedulable.ts";
 export type { AccessReview, ReviewConnection, ReviewGroup, ReviewTool } from "./jobs/review.ts";
 export type { ChangedTool, LastApproval, ReviewChange } from "./jobs/review-diff.ts";
 export type { MemberSummary } from "./members/list.ts";

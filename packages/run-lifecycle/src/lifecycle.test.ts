@@ -194,6 +194,28 @@ describe("run lifecycle: details", () => {
     expect(await statusOf(db, run)).toBe("RUNNING");
   });
 
+  test("two recoverers racing each fail a lost run once, with one status event", async ({
+    db,
+    seed,
+  }) => {
+    const lost = await Promise.all(
+      Array.from({ length: 12 }, () => seedRun(db, seed, { status: "RUNNING", workerId: WORKER })),
+    );
+    const alive = await seedRun(db, seed, { status: "RUNNING", workerId: WORKER });
+    const lostIds = lost.map((run) => run.id);
+    await db.run.updateMany({ where: { id: { in: lostIds } }, data: { heartbeatAt: new Date(0) } });
+
+    const [a, b] = await Promise.all([failLostRuns(db, 60_000), failLostRuns(db, 60_000)]);
+    const recovered = [...a, ...b].filter((run) => run.workspaceId === seed.workspaceId);
+    expect(recovered.map((run) => run.id).sort()).toEqual(lostIds.sort());
+    for (const run of lost) {
+      expect(await eventsOf(db, run)).toMatchObject([
+        { seq: 0, type: "status", payload: { status: "FAILED", transition: "loseWorker" } },
+      ]);
+    }
+    expect(await statusOf(db, alive)).toBe("RUNNING");
+  });
+
   test("events appended while the status changes get distinct, gapless numbers", async ({
     db,
     seed,

@@ -17,31 +17,50 @@ export const BUDGET_EXHAUSTED_ERROR =
 export const WORKER_LOST_ERROR = "worker lost";
 
 interface Move {
-  run: RunRef;
   name: TransitionName;
   to: RunStatus;
   /** Columns written besides status, e.g. Prisma.sql`"finishedAt" = now()`. */
   set: Prisma.Sql;
-  /** Extra conditions on the run row (e.g. the worker that owns it). */
-  guard?: Prisma.Sql;
   error?: string | null;
 }
 
-async function move(db: Queryable, m: Move): Promise<boolean> {
-  if (!(TRANSITIONS[m.name].to as readonly RunStatus[]).includes(m.to)) {
+interface OneRunMove extends Move {
+  run: RunRef;
+  /** Extra conditions on the run row (e.g. the worker that owns it). */
+  guard?: Prisma.Sql;
+}
+
+/**
+ * The UPDATE of a move, for a CTE: only rows in one of the `from` states of the move's row of
+ * TRANSITIONS change, and each takes the next event number for its status event. The states
+ * are compared as the enum, not as text, so a move over many runs can use the status index.
+ */
+function updateStatus(m: Move, where: Prisma.Sql, returning: Prisma.Sql = Prisma.empty) {
+  const { from, to } = TRANSITIONS[m.name];
+  if (!(to as readonly RunStatus[]).includes(m.to)) {
     throw new Error(`run-lifecycle: ${m.name} cannot lead to ${m.to}`);
   }
-  const payload = JSON.stringify({ status: m.to, transition: m.name, error: m.error ?? undefined });
-  const rows = await db.$queryRaw<Array<{ runId: string }>>`
-    WITH moved AS (
+  return Prisma.sql`
       UPDATE "Run" SET "status" = ${m.to}::"RunStatus", "lastEventSeq" = "lastEventSeq" + 1, ${m.set}
-      WHERE "id" = ${m.run.id} AND "workspaceId" = ${m.run.workspaceId}
-        AND "status"::text = ANY(${TRANSITIONS[m.name].from as readonly string[]}::text[])
-        ${m.guard ?? Prisma.empty}
-      RETURNING "id", "workspaceId", "lastEventSeq")
+      WHERE "status" = ANY(${from}::text[]::"RunStatus"[]) AND ${where}
+      RETURNING "id", "workspaceId", "lastEventSeq"${returning}`;
+}
+
+/** The "status" run event of every row the CTE `moved` changed. */
+function insertStatusEvents(m: Move) {
+  const payload = JSON.stringify({ status: m.to, transition: m.name, error: m.error ?? undefined });
+  return Prisma.sql`
     INSERT INTO "RunEvent" ("id", "workspaceId", "runId", "seq", "type", "payload")
     SELECT gen_random_uuid()::text, "workspaceId", "id", "lastEventSeq", 'status', ${payload}::jsonb
-    FROM moved
+    FROM moved`;
+}
+
+async function move(db: Queryable, m: OneRunMove): Promise<boolean> {
+  const thisRun = Prisma.sql`"id" = ${m.run.id} AND "workspaceId" = ${m.run.workspaceId}
+        ${m.guard ?? Prisma.empty}`;
+  const rows = await db.$queryRaw<Array<{ runId: string }>>`
+    WITH moved AS (${updateStatus(m, thisRun)})
+    ${insertStatusEvents(m)}
     RETURNING "runId"`;
   return rows.length > 0;
 }
@@ -171,8 +190,11 @@ export interface FinishInput {
 }
 
 /**
- * The executor records how the run ended. If the gateway or broker already ended it (budget,
- * revocation) that status stands; the rest of the record (summary, diff, time) is filled in.
+ * The executor records how the run ended: status, error, summary and diff in one statement,
+ * so in one transaction of the caller's `db` (its own, or the caller's when `db` is one), and no
+ * reader sees the final status without the rest of the record. If the gateway or broker
+ * already ended the run (budget, revocation) that status stands; the rest of the record
+ * (summary, diff, time) is filled in.
  */
 export async function finishRun(
   db: Queryable,
@@ -181,19 +203,32 @@ export async function finishRun(
 ): Promise<{ status: RunStatus; error: string | null }> {
   const error =
     input.error ?? (input.status === "BUDGET_EXHAUSTED" ? BUDGET_EXHAUSTED_ERROR : null);
-  await move(db, {
+  // An empty diff is no diff; a missing summary or diff keeps what is stored.
+  const record = Prisma.sql`"summary" = COALESCE(${input.summary ?? null}, "summary"),
+      "diff" = COALESCE(${input.diff || null}, "diff")`;
+  const finished = await move(db, {
     run,
     name: "finish",
     to: input.status,
     error,
-    set: Prisma.sql`"error" = ${error}, "finishedAt" = now()`,
+    set: Prisma.sql`"error" = ${error}, "finishedAt" = now(), ${record}`,
   });
+  if (finished) return { status: input.status, error };
+  return completeRecord(db, run, error, record);
+}
+
+/** The record of a run that something else ended: its status and error stand. */
+async function completeRecord(
+  db: Queryable,
+  run: RunRef,
+  error: string | null,
+  record: Prisma.Sql,
+) {
   const rows = await db.$queryRaw<Array<{ status: RunStatus; error: string | null }>>`
     UPDATE "Run" SET
       "finishedAt" = COALESCE("finishedAt", now()),
       "error" = COALESCE("error", ${error}),
-      "summary" = COALESCE(${input.summary ?? null}, "summary"),
-      "diff" = COALESCE(${input.diff || null}, "diff")
+      ${record}
     WHERE "id" = ${run.id} AND "workspaceId" = ${run.workspaceId}
     RETURNING "status", "error"`;
   const row = rows[0];
@@ -207,27 +242,22 @@ export interface LostRun extends RunRef {
 }
 
 /**
- * RUNNING runs whose heartbeat stopped → FAILED ("worker lost"), in one statement: when two
- * recoverers race, PostgreSQL re-checks the status on the row the first one changed, so each
- * lost run is returned exactly once. The cutoff uses the database clock, like `heartbeat`.
+ * Runs whose heartbeat stopped → FAILED ("worker lost"), through the table's `loseWorker` row,
+ * in one statement: when two recoverers race, PostgreSQL re-checks the status on the row the
+ * first one changed, so each lost run is returned exactly once. The cutoff uses the database
+ * clock, like `heartbeat`.
  */
 export async function failLostRuns(db: Queryable, heartbeatTimeoutMs: number): Promise<LostRun[]> {
-  const payload = JSON.stringify({
-    status: "FAILED",
-    transition: "loseWorker",
+  const lose: Move = {
+    name: "loseWorker",
+    to: "FAILED",
     error: WORKER_LOST_ERROR,
-  });
+    set: Prisma.sql`"error" = ${WORKER_LOST_ERROR}, "finishedAt" = now()`,
+  };
+  const silent = Prisma.sql`COALESCE("heartbeatAt", "startedAt", "queuedAt")
+          < now() - (${heartbeatTimeoutMs}::double precision * interval '1 millisecond')`;
   return db.$queryRaw<LostRun[]>`
-    WITH moved AS (
-      UPDATE "Run" SET "status" = 'FAILED', "error" = ${WORKER_LOST_ERROR}, "finishedAt" = now(),
-        "lastEventSeq" = "lastEventSeq" + 1
-      WHERE "status" = 'RUNNING'
-        AND COALESCE("heartbeatAt", "startedAt", "queuedAt")
-          < now() - (${heartbeatTimeoutMs}::double precision * interval '1 millisecond')
-      RETURNING "id", "workspaceId", "jobId", "workerId", "lastEventSeq"),
-    events AS (
-      INSERT INTO "RunEvent" ("id", "workspaceId", "runId", "seq", "type", "payload")
-      SELECT gen_random_uuid()::text, "workspaceId", "id", "lastEventSeq", 'status', ${payload}::jsonb
-      FROM moved)
+    WITH moved AS (${updateStatus(lose, silent, Prisma.sql`, "jobId", "workerId"`)}),
+    events AS (${insertStatusEvents(lose)})
     SELECT "id", "workspaceId", "jobId", "workerId" FROM moved`;
 }

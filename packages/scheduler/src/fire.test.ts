@@ -146,6 +146,31 @@ describe("handleFire", () => {
     ).toBe(2);
   });
 
+  test("skips (and records) a fire for a job removed from its repository or left without a schedule", async ({
+    db,
+    runQueue,
+  }) => {
+    const removed = await newJob(db);
+    await db.job.update({
+      where: { id: removed.jobId },
+      data: { removedAt: new Date(), status: "REMOVED" },
+    });
+    const unscheduled = await newJob(db, { schedule: null });
+    for (const { workspaceId, jobId } of [removed, unscheduled]) {
+      const fire = { workspaceId, jobId, scheduledFor: new Date("2026-06-01T09:00:00Z") };
+      expect(await handleFire(db, runQueue, fire)).toEqual({
+        outcome: "skipped",
+        reason: "job_not_schedulable",
+      });
+      expect(await db.run.count({ where: { jobId } })).toBe(0);
+      expect(
+        await db.auditEvent.count({
+          where: { workspaceId, targetId: jobId, outcome: "job_not_schedulable" },
+        }),
+      ).toBe(1);
+    }
+  });
+
   test("records the fires missed while the scheduler was down, once, beside the late fire's run", async ({
     db,
     runQueue,

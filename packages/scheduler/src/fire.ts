@@ -9,6 +9,7 @@
 // one from "now" — so those are recorded too, once, as "schedule.missed".
 import {
   insertQueuedRun,
+  isSchedulable,
   lockJobRuns,
   recordAudit,
   SYSTEM_SCHEDULER,
@@ -98,8 +99,7 @@ export async function handleFire(
       }
 
       // The scheduler may lag a pause, removal or lost approval by one fire: the database decides.
-      const schedulable =
-        job.status === "APPROVED" && job.enabled && job.removedAt === null && job.schedule !== null;
+      const schedulable = isSchedulable(job);
       const active = job.runs.length > 0;
       if (!schedulable || active) {
         const reason: SkipReason = schedulable ? "previous_run_active" : "job_not_schedulable";

@@ -1,9 +1,10 @@
-// Makes Redis hold exactly one BullMQ job scheduler per schedulable job: APPROVED, enabled,
-// not removed, with a schedule. The database is the source of truth; this only converges Redis
-// to it, so it is safe (and cheap) to call at every worker start and after every repo sync,
-// approval, pause or resume.
+// Makes Redis hold exactly one BullMQ job scheduler per schedulable job (`isSchedulable`:
+// APPROVED, enabled, not removed, with a schedule). The database is the source of truth; this
+// only converges Redis to it, so it is safe (and cheap) to call at every worker start and after
+// every repo sync, approval, pause or resume.
 import type { JobSchedulerJson } from "bullmq";
 import type { Db } from "@secondshift/db";
+import { isSchedulable } from "@secondshift/domain";
 import type { Logger } from "@secondshift/logging";
 import { validateSchedule } from "./cron.ts";
 import {
@@ -102,24 +103,31 @@ export async function syncSchedules(
   return result;
 }
 
+/**
+ * The schedulable jobs (scoped to a workspace if given), picked by `isSchedulable` rather than by
+ * a WHERE of their own so that this and each fire apply the same rule. The few columns read per
+ * job are small, and this runs at worker start and after a workspace's changes, not per fire.
+ */
 async function loadDesired(
   db: Db,
   workspaceId: string | undefined,
 ): Promise<Map<string, DesiredSchedule>> {
   const jobs = await db.job.findMany({
-    where: {
-      ...(workspaceId === undefined ? {} : { workspaceId }),
-      status: "APPROVED",
+    where: workspaceId === undefined ? {} : { workspaceId },
+    select: {
+      id: true,
+      workspaceId: true,
+      status: true,
       enabled: true,
-      removedAt: null,
-      schedule: { not: null },
+      removedAt: true,
+      schedule: true,
+      timezone: true,
     },
-    select: { id: true, workspaceId: true, schedule: true, timezone: true },
   });
   const desired = new Map<string, DesiredSchedule>();
-  for (const job of jobs) {
-    const pattern = job.schedule?.trim();
-    if (!pattern) continue;
+  for (const job of jobs.filter(isSchedulable)) {
+    const pattern = job.schedule.trim();
+    if (!pattern) continue; // a blank schedule gets no scheduler
     desired.set(job.id, { jobId: job.id, workspaceId: job.workspaceId, pattern, tz: job.timezone });
   }
   return desired;

@@ -3,6 +3,7 @@
 // so a prediction is exactly what will happen; and the cron in words (cronstrue).
 import { getNextMillis } from "bullmq";
 import cronstrue from "cronstrue";
+import { isSchedulable, type SchedulableJob } from "./schedulable.ts";
 
 /** The next `count` fire times strictly after `from`, as the scheduler will compute them. */
 export function nextFireTimes(pattern: string, tz: string, from: Date, count: number): Date[] {
@@ -33,25 +34,19 @@ export interface ScheduleView {
   nextFireTimes: Date[];
 }
 
-export function scheduleView(
-  job: {
-    schedule: string | null;
-    timezone: string;
-    status: string;
-    enabled: boolean;
-    removedAt: Date | null;
-  },
-  now: Date,
-): ScheduleView {
+export function scheduleView(job: SchedulableJob & { timezone: string }, now: Date): ScheduleView {
   if (job.schedule === null) return { scheduleText: null, nextFireTimes: [] };
-  const scheduled = job.status === "APPROVED" && job.enabled && job.removedAt === null;
-  let next: Date[] = [];
-  if (scheduled) {
-    try {
-      next = nextFireTimes(job.schedule, job.timezone, now, 3);
-    } catch {
-      // A pattern the sync accepted but cron-parser refuses now: show no fires, not an error.
-    }
+  return {
+    scheduleText: describeSchedule(job.schedule),
+    nextFireTimes: isSchedulable(job) ? upcomingFires(job.schedule, job.timezone, now) : [],
+  };
+}
+
+function upcomingFires(pattern: string, tz: string, now: Date): Date[] {
+  try {
+    return nextFireTimes(pattern, tz, now, 3);
+  } catch {
+    // A pattern the sync accepted but cron-parser refuses now: show no fires, not an error.
+    return [];
   }
-  return { scheduleText: describeSchedule(job.schedule), nextFireTimes: next };
 }

@@ -2,8 +2,8 @@
 // (SECONDSHIFT_WORKSPACE_CREATION, parsed by @secondshift/config) lets them. Not a use case of
 // an existing workspace, so it is not in the workspace authorization matrix; the API's matrix
 // and create.test.ts cover who may call it.
-import { randomBytes } from "node:crypto";
 import type { WorkspaceCreationPolicy } from "@secondshift/config";
+import { workspaceSlug } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
 import type { Actor, ActorContext } from "../context.ts";
@@ -14,15 +14,6 @@ export interface CreatedWorkspace {
   id: string;
   slug: string;
   name: string;
-}
-
-function slugFor(name: string): string {
-  const base = name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 40);
-  return `${base || "workspace"}-${randomBytes(3).toString("hex")}`;
 }
 
 async function checkPolicy(ctx: UserContext, policy: WorkspaceCreationPolicy): Promise<void> {
@@ -59,7 +50,7 @@ export async function createWorkspace(
   }
   return ctx.db.$transaction(async (tx) => {
     const workspace = await tx.workspace.create({
-      data: { name, slug: slugFor(name) },
+      data: { name, slug: workspaceSlug(name) },
       select: { id: true, slug: true, name: true },
     });
     await tx.membership.create({

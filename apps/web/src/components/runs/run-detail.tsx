@@ -23,8 +23,6 @@ import { useTranscript } from "./use-transcript.ts";
 /** The run as runs.get returns it. */
 type RunView = inferRouterOutputs<AppRouter>["runs"]["get"];
 
-const REREAD_AFTER_END_MS = [1_500, 5_000];
-
 export function RunDetail(props: { workspaceId: string; runId: string; canOperate: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -34,15 +32,11 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
   const transcript = useTranscript(input, ({ event }) => {
     if (event.type === "status") void refresh();
   });
-  // The stream ended at the final status: read the record again. The lifecycle writes the
-  // summary and diff just after the status, and webhook reports are queued after that, so it
-  // is read once more a little later too.
+  // The stream ended at the final status: read the record once more. The lifecycle writes the
+  // summary and diff with the final status, so this read has them.
   const ended = transcript.state === "ended";
   useEffect(() => {
-    if (!ended) return;
-    void refresh();
-    const timers = REREAD_AFTER_END_MS.map((ms) => setTimeout(() => void refresh(), ms));
-    return () => timers.forEach(clearTimeout);
+    if (ended) void refresh();
   }, [ended]);
 
   return (
