@@ -30,8 +30,8 @@ export function run(
       stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.on("error", fail);
     child.on("close", (code) => done({ code, output }));
     child.stdin?.end(options.input);

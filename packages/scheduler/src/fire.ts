@@ -17,6 +17,7 @@ import {
 } from "@secondshift/domain";
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
+import { ACTIVE_STATUSES } from "@secondshift/vocabulary";
 import { nextFireTimes } from "./cron.ts";
 import { isUniqueViolation } from "./job-runs.ts";
 import { addRunToQueue, type RunQueue } from "./queues.ts";
@@ -74,7 +75,7 @@ export async function handleFire(
           tokenBudget: true,
           runs: {
             where: {
-              OR: [{ scheduledFor: fire.scheduledFor }, { status: { in: ["QUEUED", "RUNNING"] } }],
+              OR: [{ scheduledFor: fire.scheduledFor }, { status: { in: [...ACTIVE_STATUSES] } }],
             },
             select: { id: true, status: true, scheduledFor: true },
           },
