@@ -3,8 +3,13 @@
 // data needs), then serves the owner API (tRPC under /api/trpc/) beside the health, readiness
 // and webhook routes, the owner web app's pages (the built Next.js app, which calls the API
 // in-process), and its process metrics on METRICS_PORT.
-import { createAccountsDeps, createLoginRateLimiter } from "@secondshift/accounts";
 import {
+  createAccountsDeps,
+  createAuthCallLimiter,
+  createLoginRateLimiter,
+} from "@secondshift/accounts";
+import {
+  clientAddressResolver,
   createApiHandler,
   createServerApi,
   startRunEventListener,
@@ -48,7 +53,11 @@ async function main() {
   const scheduleQueue = createScheduleQueue(queueConnection);
   const services = createWorkspaceServices({ db, runQueue, scheduleQueue, syncQueue, logger });
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1 });
-  const accounts = createAccountsDeps({ db, limiter: createLoginRateLimiter(redis) });
+  const accounts = createAccountsDeps({
+    db,
+    limiter: createLoginRateLimiter(redis),
+    authCalls: createAuthCallLimiter(redis),
+  });
   const setupToken = await prepareSetupToken(db, {
     required: env.SECONDSHIFT_SETUP_TOKEN_REQUIRED,
     publicUrl: env.SECONDSHIFT_PUBLIC_URL,
@@ -60,6 +69,7 @@ async function main() {
   const outbound = buildOwnerOutbound({ db, keyring, logger, masker, policy: outboundPolicy(env) });
   const apiOptions: ApiOptions = {
     accounts,
+    clientAddress: clientAddressResolver(env.SECONDSHIFT_TRUSTED_PROXIES),
     publicUrl: env.SECONDSHIFT_PUBLIC_URL,
     setupToken,
     logger,

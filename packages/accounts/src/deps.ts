@@ -2,9 +2,9 @@
 // the login rate limiter, the session lifetimes and a clock (tests inject one to walk through
 // idle and absolute expiry without waiting).
 import type { Db, Prisma } from "@secondshift/db";
-import { verifyPassword } from "@secondshift/crypto";
-import type { LoginRateLimiter } from "./rate-limit.ts";
+import type { AuthCallLimiter, LoginRateLimiter } from "./rate-limit.ts";
 import { dummyPasswordHash } from "./dummy-hash.ts";
+import { createPasswordWork, type PasswordWork } from "./password-work.ts";
 
 export type DbClient = Db | Prisma.TransactionClient;
 
@@ -18,10 +18,12 @@ export interface SessionPolicy {
 export interface AccountsDeps {
   db: Db;
   limiter: LoginRateLimiter;
+  /** Unauthenticated auth calls per client address and overall (the API's auth procedures). */
+  authCalls: AuthCallLimiter;
   sessions: SessionPolicy;
   now: () => Date;
-  /** The one argon2id verify every sign-in path calls (replaceable so tests can count calls). */
-  verifyPassword: (storedHash: string, password: string) => Promise<boolean>;
+  /** Every argon2id hash and verify, through one bounded queue (password-work.ts). */
+  passwords: PasswordWork;
 }
 
 export const defaultSessionPolicy: SessionPolicy = {
@@ -30,14 +32,14 @@ export const defaultSessionPolicy: SessionPolicy = {
 };
 
 export function createAccountsDeps(
-  options: Pick<AccountsDeps, "db" | "limiter"> & Partial<AccountsDeps>,
+  options: Pick<AccountsDeps, "db" | "limiter" | "authCalls"> & Partial<AccountsDeps>,
 ): AccountsDeps {
   // Made now, so that the first unknown email does not take longer than a wrong password.
   void dummyPasswordHash();
   return {
     sessions: defaultSessionPolicy,
     now: () => new Date(),
-    verifyPassword,
+    passwords: createPasswordWork(),
     ...options,
   };
 }

@@ -1,7 +1,19 @@
 export { createAccountsDeps, defaultSessionPolicy, normaliseEmail } from "./deps.ts";
+export { createPasswordWork } from "./password-work.ts";
+export type { PasswordWork, PasswordWorkOptions } from "./password-work.ts";
 export type { AccountsDeps, SessionPolicy } from "./deps.ts";
-export { createLoginRateLimiter, defaultLoginRateLimit } from "./rate-limit.ts";
-export type { LoginRateLimiter, LoginRateLimitPolicy } from "./rate-limit.ts";
+export {
+  createAuthCallLimiter,
+  createLoginRateLimiter,
+  defaultAuthCallLimit,
+  defaultLoginRateLimit,
+} from "./rate-limit.ts";
+export type {
+  AuthCallLimiter,
+  AuthCallLimitPolicy,
+  LoginRateLimiter,
+  LoginRateLimitPolicy,
+} from "./rate-limit.ts";
 export {
   listSessions,
   resolveSession,

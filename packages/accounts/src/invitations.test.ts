@@ -1,7 +1,9 @@
 import { dbTest } from "@secondshift/db/testing/vitest";
 import type { AppError } from "@secondshift/errors";
-import { describe, expect } from "vitest";
+import { hashPassword, mintToken } from "@secondshift/crypto";
+import { describe, expect, vi } from "vitest";
 import { acceptInvitation } from "./invitations.ts";
+import { createPasswordWork } from "./password-work.ts";
 import { resolveSession } from "./sessions.ts";
 import { createUser, inviteForTest, testAccounts } from "./testing/index.ts";
 
@@ -146,5 +148,66 @@ describe("invitations", () => {
       invitee: { userId: invitee.id },
     });
     expect(await reasonOf(real)).toBe("accepted");
+  });
+});
+
+describe("invitations cost no hash unless they can be used", () => {
+  test("a well-formed unknown, a used, a withdrawn and an expired link are refused before any argon2id hash", async ({
+    db,
+    accounts,
+    invite,
+  }) => {
+    const hash = vi.fn((pw: string) => hashPassword(pw));
+    const deps = { ...accounts.deps, passwords: createPasswordWork({ hash }) };
+    const used = await invite("used@example.test");
+    await acceptInvitation(deps, { token: used.token, invitee: newcomer });
+    expect(hash).toHaveBeenCalledTimes(1);
+    const withdrawn = await invite("withdrawn@example.test");
+    await db.invitation.update({
+      where: { id: withdrawn.invitationId },
+      data: { revokedAt: new Date() },
+    });
+    const expired = await invite("expired@example.test", "VIEWER", 60_000);
+    accounts.clock.advance(120_000);
+
+    const refusals = await Promise.all(
+      [mintToken("invitation").token, used.token, withdrawn.token, expired.token].map((token) =>
+        reasonOf(acceptInvitation(deps, { token, invitee: newcomer })),
+      ),
+    );
+    expect(refusals).toEqual([
+      "INVITATION_NOT_FOUND",
+      "INVITATION_USED",
+      "INVITATION_REVOKED",
+      "INVITATION_EXPIRED",
+    ]);
+    expect(hash).toHaveBeenCalledTimes(1);
+  });
+
+  test("joining records member.joined in the workspace's audit log, naming the membership", async ({
+    db,
+    accounts,
+    workspace: { workspaceId },
+    invite,
+  }) => {
+    const created = await invite("joiner@example.test", "VIEWER");
+    const accepted = await acceptInvitation(accounts.deps, {
+      token: created.token,
+      invitee: newcomer,
+    });
+    const membership = await db.membership.findUniqueOrThrow({
+      where: { workspaceId_userId: { workspaceId, userId: accepted.userId } },
+    });
+    const rows = await db.auditEvent.findMany({
+      where: { workspaceId, action: "member.joined", targetId: membership.id },
+    });
+    expect(rows).toMatchObject([
+      {
+        actorType: "USER",
+        actorId: accepted.userId,
+        targetType: "Membership",
+        outcome: "invitation",
+      },
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 // Accepting an invitation: single use (a conditional update claims it; a second accept finds
 // nothing to claim), expiring and revocable, each with its own clear error. The invitee is
 // either a signed-in user with the invited email, or a new account created with that email.
-import { hashPassword, hashToken, looksLikeToken } from "@secondshift/crypto";
+import { hashToken, looksLikeToken } from "@secondshift/crypto";
+import { recordAudit } from "@secondshift/domain";
 import type { InvitationModel, Role } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import type { AccountsDeps, DbClient } from "./deps.ts";
@@ -76,9 +77,17 @@ export async function acceptInvitation(
 ): Promise<AcceptedInvitation> {
   if (!looksLikeToken("invitation", input.token)) throw unusable(null);
   const tokenHash = hashToken(input.token);
+  // Before the hash: a link that cannot be used is refused without costing an argon2id hash
+  // (well-formed unknown tokens were an unauthenticated CPU drain). The claim below stays the
+  // atomic check: two accepts of one valid link still make one member.
+  const found = await deps.db.invitation.findUnique({ where: { tokenHash } });
+  if (!found || !usable(found, deps.now())) throw unusable(found);
   const invitee: HashedInvitee =
     "password" in input.invitee
-      ? { name: input.invitee.name, passwordHash: await hashPassword(input.invitee.password) }
+      ? {
+          name: input.invitee.name,
+          passwordHash: await deps.passwords.hash(input.invitee.password),
+        }
       : input.invitee;
   return deps.db.$transaction(async (tx) => {
     const now = deps.now();
@@ -89,19 +98,41 @@ export async function acceptInvitation(
     const invitation = await tx.invitation.findUnique({ where: { tokenHash } });
     if (claimed.count === 0 || !invitation) throw unusable(invitation);
     const userId = await inviteeUserId(tx, invitee, invitation.email);
-    const existing = await tx.membership.findUnique({
-      where: { workspaceId_userId: { workspaceId: invitation.workspaceId, userId } },
-    });
-    if (existing) {
-      throw new AppError("CONFLICT", "You are already a member of this workspace.", {
-        reason: "ALREADY_MEMBER",
-      });
-    }
-    await tx.membership.create({
-      data: { workspaceId: invitation.workspaceId, userId, role: invitation.role },
+    const membership = await joinWorkspace(tx, invitation, userId);
+    await recordAudit(tx, {
+      workspaceId: invitation.workspaceId,
+      actorType: "USER",
+      actorId: userId,
+      action: "member.joined",
+      targetType: "Membership",
+      targetId: membership.id,
+      outcome: "invitation",
     });
     const session =
       "userId" in invitee ? undefined : await createSession(tx, userId, now, deps.sessions);
     return { workspaceId: invitation.workspaceId, role: invitation.role, userId, session };
+  });
+}
+
+function usable(invitation: InvitationModel, now: Date): boolean {
+  return !invitation.acceptedAt && !invitation.revokedAt && invitation.expiresAt > now;
+}
+
+async function joinWorkspace(
+  tx: DbClient,
+  invitation: InvitationModel,
+  userId: string,
+): Promise<{ id: string }> {
+  const existing = await tx.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId: invitation.workspaceId, userId } },
+  });
+  if (existing) {
+    throw new AppError("CONFLICT", "You are already a member of this workspace.", {
+      reason: "ALREADY_MEMBER",
+    });
+  }
+  return tx.membership.create({
+    data: { workspaceId: invitation.workspaceId, userId, role: invitation.role },
+    select: { id: true },
   });
 }

@@ -1,6 +1,5 @@
 // Password change: the current password proves it is the user (not only a stolen cookie);
 // every session ends, and a fresh one is issued for the browser that made the change.
-import { hashPassword } from "@secondshift/crypto";
 import { AppError } from "@secondshift/errors";
 import type { AccountsDeps } from "./deps.ts";
 import { createSession, type IssuedSession } from "./sessions.ts";
@@ -19,12 +18,12 @@ export async function changePassword(
     where: { id: input.userId },
     select: { passwordHash: true },
   });
-  if (!(await deps.verifyPassword(user.passwordHash, input.currentPassword))) {
+  if (!(await deps.passwords.verify(user.passwordHash, input.currentPassword))) {
     throw new AppError("BAD_REQUEST", "The current password is wrong. Type it again.", {
       reason: "CURRENT_PASSWORD_WRONG",
     });
   }
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await deps.passwords.hash(input.newPassword);
   return deps.db.$transaction(async (tx) => {
     const now = deps.now();
     await tx.user.update({ where: { id: input.userId }, data: { passwordHash } });

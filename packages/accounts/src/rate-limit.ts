@@ -67,3 +67,56 @@ export function createLoginRateLimiter(
     },
   };
 }
+
+/**
+ * The calls anyone can make without signing in that do real work (sign-in, first-run setup,
+ * accepting or previewing an invitation): fixed windows per client address and for the whole
+ * installation, so neither one address nor many can keep the process hashing.
+ */
+export interface AuthCallLimitPolicy {
+  maxPerAddress: number;
+  maxOverall: number;
+  windowSeconds: number;
+  prefix: string;
+}
+
+export const defaultAuthCallLimit: AuthCallLimitPolicy = {
+  maxPerAddress: 60,
+  maxOverall: 600,
+  windowSeconds: 10 * 60,
+  prefix: "secondshift",
+};
+
+export interface AuthCallLimiter {
+  /** Counts one call; throws TOO_MANY_REQUESTS past either limit. */
+  consume(clientAddress: string): Promise<void>;
+}
+
+export function createAuthCallLimiter(
+  redis: Redis,
+  policy: AuthCallLimitPolicy = defaultAuthCallLimit,
+): AuthCallLimiter {
+  const overall = `${policy.prefix}:auth-calls:overall`;
+  return {
+    async consume(clientAddress) {
+      const address = `${policy.prefix}:auth-calls:address:${digest(clientAddress)}`;
+      const results = await redis
+        .multi()
+        .incr(address)
+        .expire(address, policy.windowSeconds, "NX")
+        .incr(overall)
+        .expire(overall, policy.windowSeconds, "NX")
+        .exec();
+      const count = (i: number) => Number(results?.[i]?.[1] ?? Infinity);
+      if (count(0) > policy.maxPerAddress || count(2) > policy.maxOverall) {
+        const ttl = await redis.ttl(count(0) > policy.maxPerAddress ? address : overall);
+        const minutes = Math.max(1, Math.ceil((ttl > 0 ? ttl : policy.windowSeconds) / 60));
+        throw new AppError(
+          "TOO_MANY_REQUESTS",
+          `Too many sign-in, setup or invitation requests. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+          { reason: "AUTH_CALLS_RATE_LIMITED" },
+        );
+      }
+    },
+  };
+}

@@ -1,6 +1,8 @@
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { AppError } from "@secondshift/errors";
-import { describe, expect } from "vitest";
+import { hashPassword } from "@secondshift/crypto";
+import { describe, expect, vi } from "vitest";
+import { createPasswordWork } from "./password-work.ts";
 import { resolveSession } from "./sessions.ts";
 import { needsSetup, setup, type SetupInput } from "./setup.ts";
 import { testAccounts } from "./testing/index.ts";
@@ -85,5 +87,47 @@ describe("first-run setup", () => {
     expect(await db.user.count()).toBe(0);
     await setup(deps, input(1, expected), { expectedSetupToken: expected });
     expect(await db.user.count()).toBe(1);
+  });
+});
+
+describe("first-run setup's audit and cost", () => {
+  test("records the workspace's creation and the owner's joining, by the new owner", async ({
+    db,
+    deps,
+  }) => {
+    const result = await setup(deps, input(7), { expectedSetupToken: null });
+    const rows = await db.auditEvent.findMany({
+      where: { workspaceId: result.workspaceId },
+      orderBy: { createdAt: "asc" },
+    });
+    const membership = await db.membership.findFirstOrThrow({ where: { userId: result.userId } });
+    expect(rows).toMatchObject([
+      { action: "workspace.created", actorId: result.userId, targetId: result.workspaceId },
+      {
+        action: "member.joined",
+        actorId: result.userId,
+        targetType: "Membership",
+        targetId: membership.id,
+        outcome: "first_run_setup",
+      },
+    ]);
+  });
+
+  test("once set up, a setup call (token waived) is refused without an argon2id hash", async ({
+    deps,
+  }) => {
+    const hash = vi.fn((pw: string) => hashPassword(pw));
+    const counted = { ...deps, passwords: createPasswordWork({ hash }) };
+    await setup(counted, input(8), { expectedSetupToken: null });
+    expect(hash).toHaveBeenCalledTimes(1);
+    const again = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        setup(counted, input(9 + i), { expectedSetupToken: null }),
+      ),
+    );
+    expect(again.map((r) => r.status === "rejected" && (r.reason as AppError).reason)).toEqual(
+      Array(20).fill("ALREADY_SET_UP"),
+    );
+    expect(hash).toHaveBeenCalledTimes(1);
   });
 });

@@ -2,7 +2,7 @@
 // in one transaction. A transaction-scoped advisory lock serialises concurrent setups, so of
 // two at once exactly one succeeds and the other gets a clean CONFLICT.
 import { createHash, timingSafeEqual } from "node:crypto";
-import { hashPassword } from "@secondshift/crypto";
+import { recordAudit } from "@secondshift/domain";
 import { workspaceSlug } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { normaliseEmail, type AccountsDeps, type DbClient } from "./deps.ts";
@@ -52,21 +52,26 @@ function checkSetupToken(presented: string | undefined, options: SetupOptions): 
   }
 }
 
+function alreadySetUp(): AppError {
+  return new AppError("CONFLICT", "SecondShift is already set up. Sign in instead.", {
+    reason: "ALREADY_SET_UP",
+  });
+}
+
 export async function setup(
   deps: AccountsDeps,
   input: SetupInput,
   options: SetupOptions,
 ): Promise<SetupResult> {
   checkSetupToken(input.setupToken, options);
+  // Before the hash: once an account exists, setup is closed for good, and a call that would be
+  // refused must not cost an argon2id hash (an unauthenticated CPU drain otherwise).
+  if (!(await needsSetup(deps.db))) throw alreadySetUp();
   // Hash outside the transaction: argon2id is slow and must not hold the lock.
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await deps.passwords.hash(input.password);
   return deps.db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETUP_LOCK_KEY}::bigint)`;
-    if (!(await needsSetup(tx))) {
-      throw new AppError("CONFLICT", "SecondShift is already set up. Sign in instead.", {
-        reason: "ALREADY_SET_UP",
-      });
-    }
+    if (!(await needsSetup(tx))) throw alreadySetUp();
     const user = await tx.user.create({
       data: { email: normaliseEmail(input.email), name: input.name.trim(), passwordHash },
       select: { id: true },
@@ -75,8 +80,23 @@ export async function setup(
       data: { name: input.workspaceName.trim(), slug: workspaceSlug(input.workspaceName) },
       select: { id: true },
     });
-    await tx.membership.create({
+    const membership = await tx.membership.create({
       data: { workspaceId: workspace.id, userId: user.id, role: "OWNER" },
+      select: { id: true },
+    });
+    const actor = { workspaceId: workspace.id, actorType: "USER", actorId: user.id } as const;
+    await recordAudit(tx, {
+      ...actor,
+      action: "workspace.created",
+      targetType: "Workspace",
+      targetId: workspace.id,
+    });
+    await recordAudit(tx, {
+      ...actor,
+      action: "member.joined",
+      targetType: "Membership",
+      targetId: membership.id,
+      outcome: "first_run_setup",
     });
     const session = await createSession(tx, user.id, deps.now(), deps.sessions);
     return { ...session, userId: user.id, workspaceId: workspace.id };

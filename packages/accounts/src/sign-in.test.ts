@@ -1,4 +1,5 @@
 import { verifyPassword } from "@secondshift/crypto";
+import { createPasswordWork } from "./password-work.ts";
 import { dbTest } from "@secondshift/db/testing/vitest";
 import type { AppError } from "@secondshift/errors";
 import { describe, expect, vi } from "vitest";
@@ -15,7 +16,7 @@ const test = dbTest.extend("accounts", ({ db }, { onCleanup }) => {
   });
   return (limits = {}) => {
     const verify = vi.fn(verifyPassword);
-    const a = testAccounts(db, { verifyPassword: verify }, limits);
+    const a = testAccounts(db, { passwords: createPasswordWork({ verify }) }, limits);
     opened.push(a);
     return { ...a, verify };
   };

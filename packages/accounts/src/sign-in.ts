@@ -25,7 +25,7 @@ export async function signIn(deps: AccountsDeps, input: SignInInput): Promise<Si
     select: { id: true, passwordHash: true },
   });
   const storedHash = user?.passwordHash ?? (await dummyPasswordHash());
-  const matches = await deps.verifyPassword(storedHash, input.password);
+  const matches = await deps.passwords.verify(storedHash, input.password);
   if (!user || !matches) {
     throw new AppError("UNAUTHORIZED", "The email or password is wrong. Check both and retry.", {
       reason: "INVALID_CREDENTIALS",

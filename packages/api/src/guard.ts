@@ -2,18 +2,22 @@
 // `multipart/form-data` POST (a plain HTML form can send one, with the victim's cookie), so
 // every request that is not a GET/HEAD must be JSON and come from our own origin; anything
 // else is refused here, before any procedure runs. Bodies are size-capped (declared length
-// here; streamed length by tRPC's maxBodySize).
+// here; streamed length by tRPC's maxBodySize). Batches are capped and never carry an auth call
+// (the vocabulary's api-batching.ts): a request costs at most one password hash.
 import type { IncomingMessage } from "node:http";
+import { MAX_BATCH_CALLS, mustCallAlone } from "@secondshift/vocabulary";
 
 export interface GuardOptions {
   /** The origin browsers use for the web app, e.g. https://secondshift.example.com */
   publicOrigin: string;
   maxBodyBytes: number;
+  /** Where tRPC's procedures are served, e.g. /api/trpc/ */
+  trpcBasePath: string;
 }
 
 export interface Refusal {
   status: number;
-  code: "FORBIDDEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE";
+  code: "BAD_REQUEST" | "FORBIDDEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE";
   message: string;
 }
 
@@ -35,7 +39,36 @@ function isJson(req: IncomingMessage): boolean {
   return type.split(";")[0]!.trim().toLowerCase() === "application/json";
 }
 
+/** The procedures a batched tRPC request names; null when it is not a batch. */
+function batchedPaths(req: IncomingMessage, basePath: string): string[] | null {
+  const url = new URL(req.url ?? "/", "http://local");
+  if (!url.pathname.startsWith(basePath) || url.searchParams.get("batch") !== "1") return null;
+  return decodeURIComponent(url.pathname.slice(basePath.length)).split(",");
+}
+
+function refuseBatch(req: IncomingMessage, options: GuardOptions): Refusal | null {
+  const paths = batchedPaths(req, options.trpcBasePath);
+  if (paths === null) return null;
+  if (paths.length > MAX_BATCH_CALLS) {
+    return {
+      status: 400,
+      code: "BAD_REQUEST",
+      message: `A batch may carry at most ${MAX_BATCH_CALLS} calls; send the rest in another request.`,
+    };
+  }
+  if (paths.length > 1 && paths.some(mustCallAlone)) {
+    return {
+      status: 400,
+      code: "BAD_REQUEST",
+      message: "Send sign-in, setup and invitation calls one at a time, not in a batch.",
+    };
+  }
+  return null;
+}
+
 export function guardRequest(req: IncomingMessage, options: GuardOptions): Refusal | null {
+  const batch = refuseBatch(req, options);
+  if (batch) return batch;
   if (req.method === "GET" || req.method === "HEAD") return null;
   if (!sameOrigin(req, options.publicOrigin)) {
     return {

@@ -14,7 +14,9 @@ import type { AccountsDeps } from "@secondshift/accounts";
 import type { WorkspaceCreationPolicy } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
 import type { Logger } from "@secondshift/logging";
+import { MAX_BATCH_CALLS } from "@secondshift/vocabulary";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
+import { clientAddressResolver } from "./client-address.ts";
 import { cookieSettings } from "./cookies.ts";
 import { createContext, type ApiDeps } from "./context.ts";
 import { AUDIT_EXPORT_PATH, handleAuditExport } from "./audit-export.ts";
@@ -43,8 +45,8 @@ export interface ApiOptions {
   setupToken: () => string | null;
   logger: Logger;
   /**
-   * The client address rate limits count by. Default: the TCP peer. Behind a reverse proxy every
-   * client shares the proxy's address; pass a function that reads the proxy's header then.
+   * The client address rate limits count by (`clientAddressResolver(trusted proxy ranges)`).
+   * Default: the TCP peer.
    */
   clientAddress?: (req: IncomingMessage) => string;
   maxBodyBytes?: number;
@@ -73,7 +75,7 @@ export function apiDeps(options: ApiOptions): ApiDeps {
     publicUrl: options.publicUrl,
     cookie: cookieSettings(options.publicUrl, options.accounts.sessions.absoluteMs),
     setupToken: options.setupToken,
-    clientAddress: options.clientAddress ?? ((req) => req.socket.remoteAddress ?? "unknown"),
+    clientAddress: options.clientAddress ?? clientAddressResolver([]),
     workspaceCreation: options.workspaceCreation ?? "owners",
     ...(options.maxTokenBudget === undefined ? {} : { maxTokenBudget: options.maxTokenBudget }),
     ...(options.runEvents ? { runEvents: options.runEvents } : {}),
@@ -98,6 +100,8 @@ export function createApiHandler(
     router: appRouter,
     basePath: API_BASE_PATH,
     maxBodySize: maxBodyBytes,
+    // The guard refuses longer batches first, with words; this is tRPC's own backstop.
+    maxBatchSize: MAX_BATCH_CALLS,
     createContext: ({ req, res }) => createContext(deps, req, res),
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") {
@@ -116,7 +120,7 @@ export function createApiHandler(
       });
       return;
     }
-    const refusal = guardRequest(req, { publicOrigin, maxBodyBytes });
+    const refusal = guardRequest(req, { publicOrigin, maxBodyBytes, trpcBasePath: API_BASE_PATH });
     if (refusal) {
       res
         .writeHead(refusal.status, { "content-type": "application/json", connection: "close" })

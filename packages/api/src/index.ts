@@ -13,3 +13,5 @@ export { startRunEventListener } from "./run-events/listener.ts";
 export type { RunEventListener } from "./run-events/listener.ts";
 export { createServerApi, createServerContext } from "./server-caller.ts";
 export type { ServerApi, ServerCaller } from "./server-caller.ts";
+export { clientAddressResolver } from "./client-address.ts";
+export type { ClientAddress } from "./client-address.ts";

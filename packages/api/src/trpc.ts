@@ -50,6 +50,15 @@ const appErrors = t.middleware(async ({ next }) => {
 
 export const publicProcedure = t.procedure.use(appErrors);
 
+/**
+ * Calls anyone may make that do real work (a password hash, a token look-up): counted per client
+ * address and overall before they run (sign-in, setup, invitations).
+ */
+export const rateLimitedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  await ctx.deps.accounts.authCalls.consume(ctx.request.clientAddress);
+  return next();
+});
+
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });

@@ -163,7 +163,9 @@ describe("run executor", () => {
     // The run is over: nothing of it is left in the worker's masker.
     expect(d.masker.size).toBe(before);
     expect(d.masker.mask(token)).toBe(token);
-    expect(d.masker.scopeFor(run.id)).toBe(d.masker);
+    // Its scope is closed: what is added for it now (late work) is a late secret, which leaves
+    // after a while, never a process-long one.
+    expect(d.masker.scopeFor(run.id)).not.toBe(d.masker);
   });
 
   test("releases the run before recording it; a failed release is logged and the result stands", async ({

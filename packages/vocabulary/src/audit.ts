@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   "connection.authorized",
   "invitation.created",
   "invitation.revoked",
+  "member.joined",
   "member.role_changed",
   "member.removed",
   "provider.created",

@@ -38,3 +38,4 @@ export type {
 } from "./transcript.ts";
 export { TRANSITION_NAMES, TRANSITIONS } from "./transitions.ts";
 export type { Transition, TransitionName } from "./transitions.ts";
+export { MAX_BATCH_CALLS, mustCallAlone } from "./api-batching.ts";

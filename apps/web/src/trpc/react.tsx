@@ -1,11 +1,19 @@
 "use client";
 // The browser side of the owner API: tRPC over TanStack Query, same origin. Queries and
 // mutations go through httpBatchLink (JSON POSTs for mutations, which the API's CSRF guard
-// requires), subscriptions (live transcripts) through httpSubscriptionLink (SSE, resumes from
-// Last-Event-ID). Client components use `useTRPC()` for query / mutation options.
+// requires; batches of at most the API's MAX_BATCH_CALLS), auth calls one at a time through
+// httpLink (the API refuses them batched), subscriptions (live transcripts) through
+// httpSubscriptionLink (SSE, resumes from Last-Event-ID). Client components use `useTRPC()`.
 import type { AppRouter } from "@secondshift/api";
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
+import { MAX_BATCH_CALLS, mustCallAlone } from "@secondshift/vocabulary";
+import {
+  createTRPCClient,
+  httpBatchLink,
+  httpLink,
+  httpSubscriptionLink,
+  splitLink,
+} from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import superjson from "superjson";
@@ -30,7 +38,11 @@ function makeTRPCClient() {
       splitLink({
         condition: (op) => op.type === "subscription",
         true: httpSubscriptionLink({ url: API_URL, transformer: superjson }),
-        false: httpBatchLink({ url: API_URL, transformer: superjson }),
+        false: splitLink({
+          condition: (op) => mustCallAlone(op.path),
+          true: httpLink({ url: API_URL, transformer: superjson }),
+          false: httpBatchLink({ url: API_URL, transformer: superjson, maxItems: MAX_BATCH_CALLS }),
+        }),
       }),
     ],
   });

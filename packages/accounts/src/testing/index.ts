@@ -5,7 +5,12 @@ import { hashPassword, mintToken } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { Redis } from "ioredis";
 import { createAccountsDeps, type AccountsDeps } from "../deps.ts";
-import { createLoginRateLimiter, defaultLoginRateLimit } from "../rate-limit.ts";
+import {
+  createAuthCallLimiter,
+  createLoginRateLimiter,
+  defaultAuthCallLimit,
+  defaultLoginRateLimit,
+} from "../rate-limit.ts";
 
 export interface TestClock {
   now: () => Date;
@@ -34,12 +39,10 @@ export function testAccounts(
     throw new Error("TEST_REDIS_URL is not set: run the tests through scripts/test-all.sh.");
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
   const clock = testClock();
-  const limiter = createLoginRateLimiter(redis, {
-    ...defaultLoginRateLimit,
-    prefix: `sstest-${randomUUID().slice(0, 12)}`,
-    ...limits,
-  });
-  const deps = createAccountsDeps({ db, limiter, now: clock.now, ...overrides });
+  const prefix = `sstest-${randomUUID().slice(0, 12)}`;
+  const limiter = createLoginRateLimiter(redis, { ...defaultLoginRateLimit, prefix, ...limits });
+  const authCalls = createAuthCallLimiter(redis, { ...defaultAuthCallLimit, prefix });
+  const deps = createAccountsDeps({ db, limiter, authCalls, now: clock.now, ...overrides });
   return {
     deps,
     clock,

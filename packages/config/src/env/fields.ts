@@ -1,5 +1,6 @@
 // Building blocks for the per-service environment schemas. Every secret is required and has no
 // default; every message says what a valid value looks like.
+import { isIP } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { isAbsolute, resolve, sep } from "node:path";
 import { decodeKey, generateKeyHint } from "@secondshift/crypto";
@@ -91,6 +92,21 @@ export const commaList = z
       .map((p) => p.trim())
       .filter(Boolean),
   );
+
+/** A comma-separated list of CIDR ranges (IPv4 or IPv6), e.g. `10.0.0.0/8,::1/128`. */
+export const cidrList = commaList.superRefine((ranges, ctx) => {
+  for (const range of ranges) {
+    const [address = "", bits = ""] = range.split("/");
+    const family = isIP(address);
+    const max = family === 4 ? 32 : 128;
+    if (family === 0 || !/^\d{1,3}$/.test(bits) || Number(bits) > max) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${range}" is not a CIDR range (write e.g. 10.0.0.0/8 or ::1/128)`,
+      });
+    }
+  }
+});
 
 export function port(defaultPort: number) {
   return z.coerce

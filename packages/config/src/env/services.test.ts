@@ -187,4 +187,17 @@ describe("web settings", () => {
     const error = failure(() => loadWebEnv({ ...base, SECONDSHIFT_WORKSPACE_CREATION: "all" }));
     expect(error.message).toContain("SECONDSHIFT_WORKSPACE_CREATION");
   });
+
+  it("trusts no proxy by default; trusted proxies are CIDR ranges, anything else is named", () => {
+    expect(loadWebEnv(base).SECONDSHIFT_TRUSTED_PROXIES).toEqual([]);
+    expect(
+      loadWebEnv({ ...base, SECONDSHIFT_TRUSTED_PROXIES: "10.0.0.0/8, ::1/128" })
+        .SECONDSHIFT_TRUSTED_PROXIES,
+    ).toEqual(["10.0.0.0/8", "::1/128"]);
+    for (const bad of ["10.0.0.1", "10.0.0.0/33", "proxy.internal/8", "::1/129"]) {
+      const error = failure(() => loadWebEnv({ ...base, SECONDSHIFT_TRUSTED_PROXIES: bad }));
+      expect(error.message).toContain("SECONDSHIFT_TRUSTED_PROXIES");
+      expect(error.message).toContain(`"${bad}" is not a CIDR range`);
+    }
+  });
 });

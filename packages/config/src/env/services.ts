@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   booleanFlag,
   booleanFlagOn,
+  cidrList,
   commaList,
   databaseUrl,
   deploymentMode,
@@ -49,6 +50,11 @@ export const webEnvSchema = z.object({
   /** Who may create more workspaces: owners (default), anyone, operator-only. */
   SECONDSHIFT_WORKSPACE_CREATION: workspaceCreation,
   RUN_MAX_TOKEN_BUDGET: runMaxTokenBudget,
+  /**
+   * The reverse proxies in front of the web service (CIDR ranges): their X-Forwarded-For names
+   * the client, for rate limits and sessions. Empty (default): the TCP peer is the client.
+   */
+  SECONDSHIFT_TRUSTED_PROXIES: cidrList,
 });
 
 export const gatewayEnvSchema = z.object({

@@ -3,7 +3,7 @@
 import { acceptInvitation, type Invitee } from "@secondshift/accounts";
 import { AppError } from "@secondshift/errors";
 import { z } from "zod";
-import { publicProcedure } from "../../trpc.ts";
+import { rateLimitedProcedure } from "../../trpc.ts";
 import { newPassword, personName, role } from "./fields.ts";
 
 export const invitationsAcceptInput = z.object({
@@ -26,7 +26,7 @@ function invitee(
   return { name: input.name, password: input.password };
 }
 
-export const invitationsAccept = publicProcedure
+export const invitationsAccept = rateLimitedProcedure
   .input(invitationsAcceptInput)
   .output(invitationsAcceptOutput)
   .mutation(async ({ ctx, input }) => {

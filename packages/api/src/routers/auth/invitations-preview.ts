@@ -4,7 +4,7 @@
 import { previewInvitation } from "@secondshift/accounts";
 import { AppError } from "@secondshift/errors";
 import { z } from "zod";
-import { publicProcedure } from "../../trpc.ts";
+import { rateLimitedProcedure } from "../../trpc.ts";
 import { role } from "./fields.ts";
 
 export const invitationsPreviewInput = z.object({ token: z.string().max(200) });
@@ -17,7 +17,7 @@ export const invitationsPreviewOutput = z.object({
   expiresAt: z.date(),
 });
 
-export const invitationsPreview = publicProcedure
+export const invitationsPreview = rateLimitedProcedure
   .input(invitationsPreviewInput)
   .output(invitationsPreviewOutput)
   .mutation(async ({ ctx, input }) => {

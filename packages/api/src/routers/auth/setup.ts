@@ -1,7 +1,7 @@
 // First-run setup: the first user, a workspace and its owner membership; signs the user in.
 import { setup as runSetup } from "@secondshift/accounts";
 import { z } from "zod";
-import { publicProcedure } from "../../trpc.ts";
+import { rateLimitedProcedure } from "../../trpc.ts";
 import { email, newPassword, personName } from "./fields.ts";
 
 export const setupInput = z.object({
@@ -13,7 +13,7 @@ export const setupInput = z.object({
 });
 export const setupOutput = z.object({ userId: z.string(), workspaceId: z.string() });
 
-export const setup = publicProcedure
+export const setup = rateLimitedProcedure
   .input(setupInput)
   .output(setupOutput)
   .mutation(async ({ ctx, input }) => {

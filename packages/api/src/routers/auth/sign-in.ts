@@ -1,13 +1,13 @@
 // Sign-in: a fresh session cookie every time; a session the browser already had is ended.
 import { signIn as runSignIn, signOut } from "@secondshift/accounts";
 import { z } from "zod";
-import { publicProcedure } from "../../trpc.ts";
+import { rateLimitedProcedure } from "../../trpc.ts";
 import { email, presentedPassword } from "./fields.ts";
 
 export const signInInput = z.object({ email, password: presentedPassword });
 export const signInOutput = z.object({ userId: z.string() });
 
-export const signIn = publicProcedure
+export const signIn = rateLimitedProcedure
   .input(signInInput)
   .output(signInOutput)
   .mutation(async ({ ctx, input }) => {
