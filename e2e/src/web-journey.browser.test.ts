@@ -356,9 +356,12 @@ describe("the owner's journey through the web app", () => {
   }, 180_000);
 
   it("the audit log lists every step", async () => {
-    // Every step, in the order the owner took it (setup and sign-in are not audit events:
-    // sessions are listed on the account page). The page lists the newest first.
+    // Every step, in the order the owner took it (setup records the workspace and the owner's
+    // joining; sign-in is not an audit event: sessions are listed on the account page). The
+    // page lists the newest first.
     const steps = [
+      "workspace.created", // by setup
+      "member.joined", // the owner, by setup
       "provider.created",
       "connection.created", // everything
       "connection.tools_discovered",

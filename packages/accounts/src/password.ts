@@ -1,5 +1,6 @@
 // Password change: the current password proves it is the user (not only a stolen cookie);
 // every session ends, and a fresh one is issued for the browser that made the change.
+import { notifyAccessChanged } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import type { AccountsDeps } from "./deps.ts";
 import { createSession, type IssuedSession } from "./sessions.ts";
@@ -31,6 +32,7 @@ export async function changePassword(
       where: { userId: input.userId, revokedAt: null },
       data: { revokedAt: now },
     });
+    await notifyAccessChanged(tx, input.userId);
     return createSession(tx, input.userId, now, deps.sessions);
   });
 }

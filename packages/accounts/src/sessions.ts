@@ -2,6 +2,7 @@
 // sliding idle deadline; the absolute end is `createdAt + absoluteMs`. The idle deadline is
 // pushed forward on use, but written at most once a minute so reads stay reads.
 import { hashToken, looksLikeToken, mintToken } from "@secondshift/crypto";
+import { notifyAccessChanged } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import type { AccountsDeps, DbClient, SessionPolicy } from "./deps.ts";
 
@@ -63,10 +64,13 @@ export async function resolveSession(
 
 export async function signOut(deps: AccountsDeps, token: string | undefined): Promise<void> {
   if (!token || !looksLikeToken("session", token)) return;
-  await deps.db.session.updateMany({
+  const ended = await deps.db.session.updateManyAndReturn({
     where: { tokenHash: hashToken(token), revokedAt: null },
     data: { revokedAt: deps.now() },
+    select: { userId: true },
   });
+  // Live streams opened with this session end at once, not at their next periodic check.
+  for (const { userId } of ended) await notifyAccessChanged(deps.db, userId);
 }
 
 /** Ends every session of the user, this one included. Returns how many ended. */
@@ -75,6 +79,7 @@ export async function signOutEverywhere(deps: AccountsDeps, userId: string): Pro
     where: { userId, revokedAt: null },
     data: { revokedAt: deps.now() },
   });
+  await notifyAccessChanged(deps.db, userId);
   return count;
 }
 
@@ -114,6 +119,7 @@ export async function revokeSession(
     where: { id: sessionId, userId, revokedAt: null },
     data: { revokedAt: deps.now() },
   });
+  if (count > 0) await notifyAccessChanged(deps.db, userId);
   if (count === 0) {
     throw new AppError("NOT_FOUND", "That session was not found; it may have ended already.", {
       reason: "SESSION_NOT_FOUND",

@@ -13,3 +13,4 @@ export { ensureKeyCheck } from "./encryption/key-check-store.ts";
 export { keyUsage, rotateKeys } from "./encryption/rotate-keys.ts";
 export type { RotateOptions, RotateResult } from "./encryption/rotate-keys.ts";
 export { workspaceSlug } from "./workspace-slug.ts";
+export { ACCESS_CHANGES_CHANNEL, notifyAccessChanged } from "./access-changes.ts";

@@ -5,6 +5,10 @@
 // lost notification can delay an event but never drop or duplicate one. When the connection
 // drops, it reconnects with backoff and then wakes every subscriber, which re-reads from its
 // last sent seq — events written while the connection was down are not missed.
+// The same connection LISTENs for access changes (a member removed, a session ended:
+// `notifyAccessChanged` in @secondshift/db), so open streams re-check their viewer at once; a
+// reconnect wakes those watchers too (a change may have been missed).
+import { ACCESS_CHANGES_CHANNEL } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
 import pg from "pg";
 
@@ -19,6 +23,8 @@ export interface RunEventWatch {
 export interface RunEventListener {
   /** Starts watching one run; watch before the first read, so no notification falls between. */
   watch(runId: string): RunEventWatch;
+  /** Wakes when the user's access may have changed (membership, role, session). */
+  watchAccess(userId: string): RunEventWatch;
   /**
    * A counter that grows with every notification for the run (and every reconnect): a read
    * started at generation g saw every commit notified before it, so readers of the same
@@ -75,6 +81,7 @@ export async function startRunEventListener(
 ): Promise<RunEventListener> {
   const backoff = options.backoffMs ?? { first: 100, max: 5_000 };
   const watches = new Map<string, Set<Watch>>();
+  const accessWatches = new Map<string, Set<Watch>>();
   let client: pg.Client | null = null;
   let closed = false;
   let delay = backoff.first;
@@ -91,9 +98,16 @@ export async function startRunEventListener(
     generations.set(runId, ++counter);
     set.forEach((w) => w.wake());
   }
-  const wakeAll = () => [...watches.keys()].forEach(wake);
+  const wakeAll = () => {
+    [...watches.keys()].forEach(wake);
+    accessWatches.forEach((set) => set.forEach((w) => w.wake()));
+  };
 
   function onNotification(message: pg.Notification) {
+    if (message.channel === ACCESS_CHANGES_CHANNEL) {
+      if (message.payload) accessWatches.get(message.payload)?.forEach((w) => w.wake());
+      return;
+    }
     const runId = message.payload?.split(":")[0];
     if (runId) wake(runId);
   }
@@ -106,6 +120,7 @@ export async function startRunEventListener(
     try {
       await next.connect();
       await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}`);
+      await next.query(`LISTEN ${ACCESS_CHANGES_CHANNEL}`);
     } catch (err) {
       await next.end().catch(() => undefined);
       throw err;
@@ -158,6 +173,16 @@ export async function startRunEventListener(
         }
       });
       runWatches.add(w);
+      return w;
+    },
+    watchAccess(userId) {
+      const set = accessWatches.get(userId) ?? new Set<Watch>();
+      accessWatches.set(userId, set);
+      const w: Watch = new Watch(() => {
+        set.delete(w);
+        if (set.size === 0 && accessWatches.get(userId) === set) accessWatches.delete(userId);
+      });
+      set.add(w);
       return w;
     },
     generation: (runId) => generations.get(runId) ?? -1,

@@ -1,7 +1,7 @@
 // Owner: change a member's role or remove them. A workspace always keeps an owner: the last
 // owner cannot be demoted or removed (nor leave). The owners are counted under a lock on the
 // workspace row, so two owners demoting each other at once cannot both succeed.
-import type { Role } from "@secondshift/db";
+import { notifyAccessChanged, type Role } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, type ActorContext, type DbClient } from "../context.ts";
@@ -41,6 +41,8 @@ export async function changeMemberRole(
     if (membership.role === input.role) return;
     if (input.role !== "OWNER") await refuseLastOwner(tx, workspaceId, membership.role);
     await tx.membership.update({ where: { id: membership.id }, data: { role: input.role } });
+    // Their open live streams re-check at once (delivered at commit).
+    await notifyAccessChanged(tx, input.userId);
     await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
@@ -61,6 +63,8 @@ export async function removeMember(ctx: ActorContext, input: { userId: string })
     const membership = await lockedMembership(tx, workspaceId, input.userId);
     await refuseLastOwner(tx, workspaceId, membership.role);
     await tx.membership.delete({ where: { id: membership.id } });
+    // Their open live streams end at once (delivered at commit), not at their next check.
+    await notifyAccessChanged(tx, input.userId);
     await recordAudit(tx, {
       workspaceId,
       actorType: "USER",

@@ -2,7 +2,10 @@
 // PostgreSQL with the notify trigger, and the process's shared listener: order, exact resume
 // after a reconnect or a dropped connection, the end at the final status, and who may watch.
 import { connect, createServer, type AddressInfo, type Server, type Socket } from "node:net";
+import { revokeSession } from "@secondshift/accounts";
 import { createUser } from "@secondshift/accounts/testing";
+import { removeMember } from "@secondshift/domain";
+import { actorContext } from "@secondshift/domain/testing";
 import type { Db } from "@secondshift/db";
 import { seedRun, seedWorkspace } from "@secondshift/db/testing";
 import { dbTest } from "@secondshift/db/testing/vitest";
@@ -287,6 +290,69 @@ describe("runs.transcript", () => {
     await append(db, run, 1);
     expect(await failureCode(watch.done)).toBe("NOT_FOUND");
     expect(seqs(watch.events)).toEqual([0]);
+  });
+
+  test("[P05] a member removed by an owner mid-stream is cut off within a second: the change is published, not waited for", async ({
+    db,
+    listener,
+    acme,
+  }) => {
+    // The process's default re-check (a minute): only the published change can end it in time.
+    const slow = await startTestApi(db, { runEvents: listener });
+    try {
+      const run = await seedRun(db, acme, { status: "RUNNING" });
+      const owner = await createUser(db, password, {
+        workspaceId: acme.workspaceId,
+        role: "OWNER",
+      });
+      const leaving = await createUser(db, password, {
+        workspaceId: acme.workspaceId,
+        role: "VIEWER",
+      });
+      const watch = collectTranscript(await signedIn(slow, leaving), {
+        workspaceId: acme.workspaceId,
+        runId: run.id,
+      });
+      await append(db, run, 0);
+      await watch.waitFor(1);
+      const removedAt = performance.now();
+      await removeMember(actorContext(db, acme, owner.id), { userId: leaving.id });
+      expect(await failureCode(watch.done)).toBe("NOT_FOUND");
+      expect(performance.now() - removedAt).toBeLessThan(1_000);
+      await append(db, run, 1);
+      expect(seqs(watch.events)).toEqual([0]);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test("a session ended from elsewhere cuts its open stream within a second: UNAUTHORIZED", async ({
+    db,
+    listener,
+    acme,
+  }) => {
+    const slow = await startTestApi(db, { runEvents: listener });
+    try {
+      const run = await seedRun(db, acme, { status: "RUNNING" });
+      const viewer = await createUser(db, password, {
+        workspaceId: acme.workspaceId,
+        role: "VIEWER",
+      });
+      const watch = collectTranscript(await signedIn(slow, viewer), {
+        workspaceId: acme.workspaceId,
+        runId: run.id,
+      });
+      await append(db, run, 0);
+      await watch.waitFor(1);
+      const session = await db.session.findFirstOrThrow({ where: { userId: viewer.id } });
+      const endedAt = performance.now();
+      await revokeSession(slow.accounts.deps, viewer.id, session.id);
+      expect(await failureCode(watch.done)).toBe("UNAUTHORIZED");
+      expect(performance.now() - endedAt).toBeLessThan(1_000);
+      expect(seqs(watch.events)).toEqual([0]);
+    } finally {
+      await slow.close();
+    }
   });
 
   test("signing out ends a running stream: UNAUTHORIZED, no later event", async ({

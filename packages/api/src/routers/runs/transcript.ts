@@ -1,7 +1,9 @@
 // Every member: the run's live transcript over SSE (httpSubscriptionLink). Authorized through
 // the domain layer (getRun: a run of another workspace is NOT_FOUND, P05) before anything
-// streams, and again (session and membership) before sending once the last check is older
-// than `streamReauthorizeMs`: a signed-out or removed member stops receiving. Then the stored
+// streams, and again (session and membership) as soon as the viewer's access changes (the
+// listener's access notifications: a removed member or an ended session stops receiving within
+// a second), and before sending once the last check is older than `streamReauthorizeMs` (a
+// session that simply expired, a missed notification). Then the stored
 // events after `lastEventId` and the new ones, each tracked by its seq, so a reconnecting
 // client (Last-Event-ID) continues exactly where it was. Ends after the final status event.
 import { getRun } from "@secondshift/domain";
@@ -11,6 +13,7 @@ import { tracked, TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { Context } from "../../context.ts";
 import { toTRPCError } from "../../errors.ts";
+import type { RunEventListener } from "../../run-events/listener.ts";
 import { runTranscript } from "../../run-events/transcript.ts";
 import { workspaceProcedure, type WorkspaceActorContext } from "../../trpc.ts";
 
@@ -45,23 +48,69 @@ export const transcript = workspaceProcedure
         reason: "RUN_EVENTS_NOT_WIRED",
       });
     }
-    await getRun(ctx.workspace, { runId: input.runId });
+    // Watching before the first check: a change between the two still wakes the watch.
+    const revoked = watchAccess(ctx, listener, input.runId, signal);
+    await getRun(ctx.workspace, { runId: input.runId }).catch((error: unknown) => {
+      revoked.stop();
+      throw error;
+    });
     const reauthorizeMs = ctx.deps.streamReauthorizeMs ?? DEFAULT_REAUTHORIZE_MS;
     const events = runTranscript({
       db: ctx.workspace.db,
       listener,
       run: { id: input.runId, workspaceId: ctx.workspace.workspaceId },
       afterSeq: input.lastEventId == null ? -1 : Number(input.lastEventId),
-      signal,
+      signal: revoked.signal,
     });
     return (async function* () {
-      let checkedAt = Date.now();
-      for await (const event of events) {
-        if (Date.now() - checkedAt >= reauthorizeMs) {
-          await stillAllowed(ctx, input.runId);
-          checkedAt = Date.now();
+      try {
+        let checkedAt = Date.now();
+        for await (const event of events) {
+          revoked.throwIfRefused();
+          if (Date.now() - checkedAt >= reauthorizeMs) {
+            await stillAllowed(ctx, input.runId);
+            checkedAt = Date.now();
+          }
+          yield tracked(String(event.seq), event);
         }
-        yield tracked(String(event.seq), event);
+        revoked.throwIfRefused();
+      } finally {
+        revoked.stop();
       }
     })();
   });
+
+/**
+ * Re-checks the viewer at every access notification for them; on a refusal, aborts the
+ * returned signal (which ends the transcript's wait) and keeps the refusal for the stream to
+ * throw.
+ */
+function watchAccess(
+  ctx: Context & { workspace: WorkspaceActorContext },
+  listener: RunEventListener,
+  runId: string,
+  request: AbortSignal | undefined,
+) {
+  const ended = new AbortController();
+  const signal = request ? AbortSignal.any([request, ended.signal]) : ended.signal;
+  const watch = listener.watchAccess(ctx.workspace.actor.userId);
+  // What stillAllowed threw: a TRPCError (UNAUTHORIZED, NOT_FOUND) or an unexpected Error.
+  let refusal: Error | undefined;
+  void (async () => {
+    while (!signal.aborted) {
+      await watch.next(signal);
+      if (signal.aborted) return;
+      await stillAllowed(ctx, runId).catch((error: unknown) => {
+        refusal = error instanceof Error ? error : new Error(String(error));
+        ended.abort();
+      });
+    }
+  })().finally(() => watch.close());
+  return {
+    signal,
+    throwIfRefused() {
+      if (refusal !== undefined) throw refusal;
+    },
+    stop: () => ended.abort(),
+  };
+}
