@@ -1,6 +1,6 @@
 // The run executor's dependencies: sandboxes, the repository at the run's commit, the tool
 // broker, the frozen plan, webhook reports and the release of what the broker holds for a run.
-import { freezePlan } from "@secondshift/domain";
+import { freezePlan } from "@secondshift/broker";
 import type { SecretMasker } from "@secondshift/logging";
 import type { RunExecutorDeps } from "@secondshift/runs";
 import type { SandboxManager } from "@secondshift/sandbox";

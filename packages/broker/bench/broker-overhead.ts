@@ -11,7 +11,9 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
-import { approveJob, freezePlan, setAllowedTools, upsertJobsFromConfig } from "@secondshift/domain";
+import { approveJob, setAllowedTools } from "@secondshift/domain";
+import { upsertJobsFromConfig } from "@secondshift/repo-sync";
+import { freezePlan } from "../src/plan.ts";
 import {
   createRun,
   job,

@@ -1,7 +1,7 @@
 // The access check of one call (C06, C18): what the re-read found, in the order a user would
 // ask — is the run active, is the grant still there and for this request, is the connection
 // still there, is the tool still allowed and granted. The first failure is the refusal.
-import type { PlanEntry } from "@secondshift/domain";
+import type { PlanEntry } from "./plan.ts";
 import type { AccessState } from "./access-state.ts";
 import { ToolCallError } from "./refusals.ts";
 

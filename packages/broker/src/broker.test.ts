@@ -1,11 +1,5 @@
-import {
-  approveJob,
-  deleteConnection,
-  freezePlan,
-  revokeGrant,
-  setAllowedTools,
-  upsertJobsFromConfig,
-} from "@secondshift/domain";
+import { approveJob, deleteConnection, revokeGrant, setAllowedTools } from "@secondshift/domain";
+import { upsertJobsFromConfig } from "@secondshift/repo-sync";
 import {
   createRun,
   job,
@@ -21,6 +15,7 @@ import { createLogger, createMemorySink, SecretMasker } from "@secondshift/loggi
 import { Registry } from "prom-client";
 import { beforeEach, describe, expect } from "vitest";
 import { openCall } from "./access-state.ts";
+import { freezePlan } from "./plan.ts";
 import { recordAudit } from "./audit.ts";
 import { createBroker, type BrokerOptions, type BrokerRun } from "./broker.ts";
 import { createBrokerMetrics } from "./metrics.ts";

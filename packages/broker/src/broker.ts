@@ -8,7 +8,7 @@
 //   4. record — one awaited statement writes the outcome and duration (C29). If it fails, the
 //      call is refused with AUDIT_UNAVAILABLE and the run fails: nothing runs unrecorded.
 // A refusal is recorded the same way; one that takes access away ends the run (run lifecycle).
-import { readPlan, type FrozenPlan, type PlanEntry } from "@secondshift/domain";
+import { readPlan, type FrozenPlan, type PlanEntry } from "./plan.ts";
 import type { ConnectionKind, Connector } from "@secondshift/connectors";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db, Pool } from "@secondshift/db";

@@ -15,3 +15,5 @@ export { createToolDiscovery, listConnectionTools } from "./discovery.ts";
 export type { ListConnectionToolsInput, ToolDiscoveryDeps } from "./discovery.ts";
 export { tokenEndpointRefresher } from "./secrets.ts";
 export type { OAuthRefresher, RefreshedTokens } from "./secrets.ts";
+export { freezePlan, readPlan } from "./plan.ts";
+export type { FrozenPlan, PlanEntry } from "./plan.ts";

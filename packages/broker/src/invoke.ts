@@ -1,7 +1,7 @@
 // The call itself, after every check passed: decrypt the connection's credential (C25), call
 // the connector with the run's scope and a timeout, mask and cap what comes back. Connector
 // errors become typed refusals whose messages are masked; nothing else leaves.
-import type { PlanEntry } from "@secondshift/domain";
+import type { PlanEntry } from "./plan.ts";
 import type { ConnectionKind, Connector, ToolResultContent } from "@secondshift/connectors";
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";

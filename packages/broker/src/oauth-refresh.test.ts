@@ -1,7 +1,9 @@
 // OAuth refresh in the broker against a loopback token endpoint: one refresh per expiry even
 // when two workers call at the same moment, new tokens stored encrypted, a refused refresh
 // marks the connection reconnect-needed and fails the run (C26, C23).
-import { approveJob, freezePlan, upsertJobsFromConfig } from "@secondshift/domain";
+import { approveJob } from "@secondshift/domain";
+import { upsertJobsFromConfig } from "@secondshift/repo-sync";
+import { freezePlan } from "./plan.ts";
 import {
   createRun,
   job,

@@ -58,16 +58,13 @@ export type {
   ToolDiscovery,
   WorkspaceServices,
 } from "./context.ts";
-export { recordAudit, SYSTEM_SCHEDULER } from "./audit/record.ts";
+export { recordAudit, SYSTEM_PLANNER, SYSTEM_REPO_SYNC, SYSTEM_SCHEDULER } from "./audit/record.ts";
 export type { AuditEntry } from "./audit/record.ts";
 // The audit words are the vocabulary's; AuditEntry is written in them.
 export type { AuditAction, AuditTargetType } from "@secondshift/vocabulary";
-export { insertQueuedRun, lockJobRuns, runBudget } from "./runs/queued-run.ts";
 export { groupKey, normaliseRequest, requestHash, storedRequest } from "./request.ts";
 export type { RequestedToolGroup } from "./request.ts";
 export { readDiscoveredTools } from "./tools.ts";
 export type { DiscoveredTool } from "./tools.ts";
-export { upsertJobsFromConfig } from "./sync-jobs.ts";
-export type { SyncChange, SyncedJob, UpsertJobsInput, UpsertJobsResult } from "./sync-jobs.ts";
-export { freezePlan, readPlan } from "./plan.ts";
-export type { FrozenPlan, PlanEntry } from "./plan.ts";
+// What the run plan (frozen by the worker through @secondshift/broker) reads of the grant.
+export { currentGrant, readBindings } from "./jobs/review.ts";

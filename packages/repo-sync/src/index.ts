@@ -16,6 +16,8 @@ export type {
   RepositoryCredential,
 } from "./credential.ts";
 export { syncRepository } from "./sync.ts";
+export { upsertJobsFromConfig } from "./upsert-jobs.ts";
+export type { SyncChange, SyncedJob, UpsertJobsInput, UpsertJobsResult } from "./upsert-jobs.ts";
 export type { SyncDeps, SyncResult } from "./sync.ts";
 export { handlePushWebhook } from "./push-webhook.ts";
 export type { PushWebhookDeps, PushWebhookResponse } from "./push-webhook.ts";

@@ -5,7 +5,7 @@
 // under the worker's work folder that is removed afterwards.
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { upsertJobsFromConfig, type SyncedJob, type UpsertJobsResult } from "@secondshift/domain";
+import { upsertJobsFromConfig, type SyncedJob, type UpsertJobsResult } from "./upsert-jobs.ts";
 import {
   parseRepoConfig,
   REPO_CONFIG_FILE,

@@ -14,3 +14,4 @@ export type { ClaimResult, FinishInput, LostRun, Queryable, RunRef } from "./lif
 export { appendRunEvent } from "./events.ts";
 export { FINAL_STATUSES, TRANSITIONS, isFinal } from "./transitions.ts";
 export type { FinalStatus, TransitionName } from "./transitions.ts";
+export { findActiveRun, insertQueuedRun, lockJobRuns, runBudget } from "./queued-run.ts";

@@ -8,13 +8,12 @@
 // passed (the scheduler was down) stands for every fire in between — BullMQ computes the next
 // one from "now" — so those are recorded too, once, as "schedule.missed".
 import {
-  insertQueuedRun,
   isSchedulable,
-  lockJobRuns,
   recordAudit,
   SYSTEM_SCHEDULER,
   type AuditAction,
 } from "@secondshift/domain";
+import { insertQueuedRun, lockJobRuns } from "@secondshift/run-lifecycle";
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
 import { ACTIVE_STATUSES } from "@secondshift/vocabulary";

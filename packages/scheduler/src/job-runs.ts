@@ -1,5 +1,5 @@
-// Fires share the job's run lock and the QUEUED insert with "run now"; both live in the domain
-// layer (@secondshift/domain, runs/queued-run.ts) so the two can never drift apart.
+// Fires share the job's run lock and the QUEUED insert with "run now"; both live in the run
+// lifecycle (@secondshift/run-lifecycle, queued-run.ts) so the two can never drift apart.
 
 export function isUniqueViolation(error: unknown): boolean {
   return (

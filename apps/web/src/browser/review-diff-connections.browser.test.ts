@@ -3,7 +3,7 @@
 // connect with OAuth (a loopback OAuth 2.1 authorization server) — in a real browser against the
 // real web process, whose netguard allows loopback as an operator would allow an internal host.
 import { createUser } from "@secondshift/accounts/testing";
-import { upsertJobsFromConfig } from "@secondshift/domain";
+import { upsertJobsFromConfig } from "@secondshift/repo-sync";
 import { seedConnection, testKeyring, tool } from "@secondshift/domain/testing";
 import { startFakeOAuthMcp, type FakeOAuthMcp } from "@secondshift/api/testing";
 import { startEverything, type RunningServer } from "@secondshift/connectors/testing";

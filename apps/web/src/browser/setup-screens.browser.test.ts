@@ -2,7 +2,7 @@
 // process and database: the owner's main actions, what an admin and a viewer can (not) do —
 // in the page and at the API — and repository-supplied markup rendering inert.
 import { createUser } from "@secondshift/accounts/testing";
-import { upsertJobsFromConfig } from "@secondshift/domain";
+import { upsertJobsFromConfig } from "@secondshift/repo-sync";
 import { seedConnection, testKeyring, tool } from "@secondshift/domain/testing";
 import { seedTenant, type SeededTenant } from "@secondshift/db/testing";
 import { dbTest } from "@secondshift/db/testing/vitest";

@@ -3,10 +3,10 @@ import { isAppError } from "@secondshift/errors";
 import { describe, expect, vi } from "vitest";
 import { createConnection, deleteConnection, setAllowedTools } from "../connections/manage.ts";
 import { normaliseRequest, requestHash } from "../request.ts";
-import { upsertJobsFromConfig } from "../sync-jobs.ts";
 import {
   job,
   recordingServices,
+  requestJob,
   seedConnection,
   seedTenant,
   testKeyring,
@@ -46,18 +46,12 @@ const test = dbTest
     actor: { userId },
     workspaceId: tenant.workspaceId,
   }))
+  /** The job as a repository sync leaves it: requesting `tools`, waiting for approval. */
   .extend(
     "syncOne",
     ({ db }) =>
-      async (tenant: Tenant, key: string, tools: Parameters<typeof job>[1], overrides = {}) => {
-        const result = await upsertJobsFromConfig(db, {
-          workspaceId: tenant.workspaceId,
-          repositoryId: tenant.repositoryId,
-          commit: "c1",
-          jobs: [job(key, tools, overrides)],
-        });
-        return result.jobs.find((j) => j.key === key)!;
-      },
+      (tenant: Tenant, key: string, tools: Parameters<typeof job>[1], overrides = {}) =>
+        requestJob(db, tenant, job(key, tools, overrides)),
   );
 
 describe("request hash", () => {
@@ -364,7 +358,7 @@ describe("approvals", () => {
         orderBy: { createdAt: "asc" },
       })
     ).map((e) => e.action);
-    expect(actions).toEqual(["job.created", "job.approved", "grant.revoked", "job.rejected"]);
+    expect(actions).toEqual(["job.approved", "grant.revoked", "job.rejected"]);
   });
 
   test("[P05] another workspace's ids behave as not found, and non-members see no workspace", async ({
@@ -418,16 +412,6 @@ describe("approvals", () => {
         }),
       ),
     ).toBe("NOT_FOUND");
-    expect(
-      await code(
-        upsertJobsFromConfig(db, {
-          workspaceId: b.workspaceId,
-          repositoryId: a.repositoryId,
-          commit: "x",
-          jobs: [],
-        }),
-      ),
-    ).toBe("NOT_FOUND");
     expect((await db.grant.findUniqueOrThrow({ where: { id: grantId } })).revokedAt).toBeNull();
   });
 
@@ -444,53 +428,5 @@ describe("approvals", () => {
         }),
       ),
     ).toBe("BAD_REQUEST");
-  });
-});
-
-describe("repository sync", () => {
-  test("[C04] a changed request needs approval again; unchanged keeps it; removed jobs are REMOVED", async ({
-    db,
-    tenants: { a },
-    as,
-    syncOne,
-  }) => {
-    await seedConnection(db, keyring, a, {
-      kind: "GITHUB",
-      label: "gh",
-      tools: [tool("list_commits"), tool("get_commit")],
-      allowed: ["list_commits", "get_commit"],
-    });
-    const gh = (tools: string[]) => [
-      { kind: "GITHUB" as const, label: null, required: true, tools },
-    ];
-    const created = await syncOne(a, "sync", gh(["list_commits"]));
-    expect(created).toMatchObject({ status: "NEEDS_APPROVAL", change: "created" });
-    const row = await db.job.findUniqueOrThrow({ where: { id: created.jobId } });
-    await approveJob(as(a, a.ownerId), { jobId: created.jobId, requestHash: row.requestHash });
-
-    const promptOnly = await syncOne(a, "sync", gh(["list_commits"]), { prompt: "new prompt" });
-    expect(promptOnly).toMatchObject({ status: "APPROVED", change: "updated" });
-    const widened = await syncOne(a, "sync", gh(["list_commits", "get_commit"]));
-    expect(widened).toMatchObject({ status: "NEEDS_APPROVAL", change: "request_changed" });
-    const back = await syncOne(a, "sync", gh(["list_commits"]));
-    expect(back.status).toBe("NEEDS_APPROVAL"); // a change in between always needs a fresh look
-
-    const removed = await upsertJobsFromConfig(db, {
-      workspaceId: a.workspaceId,
-      repositoryId: a.repositoryId,
-      commit: "c2",
-      jobs: [],
-    });
-    expect(removed.jobs.find((j) => j.key === "sync")).toMatchObject({
-      status: "REMOVED",
-      change: "removed",
-    });
-    const audit = await db.auditEvent.findMany({
-      where: { targetId: created.jobId, actorType: "SYSTEM" },
-    });
-    expect(audit.map((e) => e.action)).toEqual(
-      expect.arrayContaining(["job.created", "job.request_changed", "job.removed"]),
-    );
-    expect(audit.every((e) => e.actorId === "repo-sync")).toBe(true);
   });
 });

@@ -5,7 +5,7 @@
 // hang anything on).
 import type { JobStatus } from "@secondshift/db";
 import { nowOf, notFound, requireRole, type ActorContext } from "../context.ts";
-import { runBudget } from "../runs/queued-run.ts";
+import { runBudget } from "@secondshift/run-lifecycle";
 import { scheduleView } from "./schedule.ts";
 
 export interface JobSummary {

@@ -2,8 +2,14 @@ import { dbTest } from "@secondshift/db/testing/vitest";
 import { describe, expect } from "vitest";
 import { deleteConnection } from "../connections/manage.ts";
 import { groupKey, storedRequest } from "../request.ts";
-import { upsertJobsFromConfig } from "../sync-jobs.ts";
-import { job, seedConnection, seedTenant, testKeyring, tool } from "../testing/index.ts";
+import {
+  job,
+  requestJob,
+  seedConnection,
+  seedTenant,
+  testKeyring,
+  tool,
+} from "../testing/index.ts";
 import { approveJob, revokeGrant } from "./decisions.ts";
 import { getAccessReview } from "./review.ts";
 
@@ -38,15 +44,8 @@ const test = dbTest
   .extend(
     "sync",
     ({ db, acme: { a } }) =>
-      async (tools: Parameters<typeof job>[1], key = "triage") => {
-        const result = await upsertJobsFromConfig(db, {
-          workspaceId: a.workspaceId,
-          repositoryId: a.repositoryId,
-          commit: "c1",
-          jobs: [job(key, tools)],
-        });
-        return result.jobs[0]!;
-      },
+      (tools: Parameters<typeof job>[1], key = "triage") =>
+        requestJob(db, a, job(key, tools)),
   )
   .extend("approve", ({ db, acme: { docs, wiki }, owner }) => async (jobId: string) => {
     const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });

@@ -5,7 +5,7 @@
 import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
-import { findActiveRun, insertQueuedRun, lockJobRuns } from "../runs/queued-run.ts";
+import { findActiveRun, insertQueuedRun, lockJobRuns } from "@secondshift/run-lifecycle";
 
 export async function runNow(
   ctx: ActorContext,

@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { RepoJob } from "@secondshift/config";
 import { createKeyring, type Keyring } from "@secondshift/crypto";
-import type { ConnectionAuth, ConnectionKind, Db, JobStatus } from "@secondshift/db";
+import type { ConnectionAuth, ConnectionKind, Db, JobStatus, Prisma } from "@secondshift/db";
 import { seedTenant as seedSharedTenant, type SeededTenant } from "@secondshift/db/testing";
 import {
   createConnection,
@@ -12,10 +12,13 @@ import {
   type CreateConnectionInput,
 } from "../connections/manage.ts";
 import type { ActorContext, McpAuthorizer, ToolDiscovery, WorkspaceServices } from "../context.ts";
-import type { SyncedJob } from "../sync-jobs.ts";
+import { normaliseRequest, requestHash } from "../request.ts";
 import type { DiscoveredTool } from "../tools.ts";
 
 export type Tenant = SeededTenant;
+
+/** A job as a repository's config declares it (repo-sync's SyncedJob: the prompt file read). */
+export type DeclaredJob = Omit<RepoJob, "prompt" | "promptFile"> & { prompt: string };
 
 export const testKeyring = (): Keyring => createKeyring(new Uint8Array(randomBytes(32)));
 
@@ -66,8 +69,8 @@ export async function seedConnection(
 export function job(
   key: string,
   tools: RepoJob["tools"],
-  overrides: Partial<SyncedJob> = {},
-): SyncedJob {
+  overrides: Partial<DeclaredJob> = {},
+): DeclaredJob {
   return {
     key,
     name: key,
@@ -238,4 +241,41 @@ export function stubAuthorizer(): McpAuthorizer & { calls: string[] } {
       return Promise.resolve();
     },
   };
+}
+
+/**
+ * The job row a repository sync leaves for a new or changed request: NEEDS_APPROVAL with the
+ * request's hash (an unchanged request keeps its status). Domain tests start from it; the sync
+ * itself, with its audit rows and removals, is @secondshift/repo-sync's upsertJobsFromConfig.
+ */
+export async function requestJob(
+  db: Db,
+  tenant: Pick<Tenant, "workspaceId" | "repositoryId">,
+  declared: DeclaredJob,
+): Promise<{ jobId: string; status: JobStatus }> {
+  const requestedTools = normaliseRequest(declared.tools);
+  const hash = requestHash(requestedTools);
+  const { key, tools: _tools, ...fields } = declared;
+  const data = {
+    ...fields,
+    requestedTools: requestedTools as unknown as Prisma.InputJsonValue,
+    requestHash: hash,
+    configCommit: "c1",
+  };
+  const where = { repositoryId_key: { repositoryId: tenant.repositoryId, key } };
+  const previous = await db.job.findUnique({ where, select: { requestHash: true } });
+  const status: JobStatus | undefined =
+    previous?.requestHash === hash ? undefined : "NEEDS_APPROVAL";
+  const row = await db.job.upsert({
+    where,
+    create: {
+      ...data,
+      key,
+      workspaceId: tenant.workspaceId,
+      repositoryId: tenant.repositoryId,
+      status: "NEEDS_APPROVAL",
+    },
+    update: { ...data, ...(status ? { status } : {}) },
+  });
+  return { jobId: row.id, status: row.status };
 }

@@ -3,7 +3,7 @@ import { dbTest } from "@secondshift/db/testing/vitest";
 import { describe, expect } from "vitest";
 import { getJob } from "../jobs/read.ts";
 import { runNow } from "../jobs/run-now.ts";
-import { insertQueuedRun } from "../runs/queued-run.ts";
+import { insertQueuedRun } from "@secondshift/run-lifecycle";
 import { actorContext, recordingServices, seedJob, seedTenant } from "../testing/index.ts";
 import { getWorkspace, updateWorkspace } from "./settings.ts";
 

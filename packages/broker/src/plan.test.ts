@@ -1,11 +1,17 @@
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { isAppError } from "@secondshift/errors";
 import { describe, expect } from "vitest";
-import { setAllowedTools } from "./connections/manage.ts";
-import { approveJob } from "./jobs/decisions.ts";
+import { approveJob, setAllowedTools } from "@secondshift/domain";
+import { upsertJobsFromConfig } from "@secondshift/repo-sync";
+import {
+  createRun,
+  job,
+  seedConnection,
+  seedTenant,
+  testKeyring,
+  tool,
+} from "@secondshift/domain/testing";
 import { freezePlan } from "./plan.ts";
-import { upsertJobsFromConfig } from "./sync-jobs.ts";
-import { createRun, job, seedConnection, seedTenant, testKeyring, tool } from "./testing/index.ts";
 
 const keyring = testKeyring();
 

@@ -5,9 +5,13 @@
 import type { RepoJob } from "@secondshift/config";
 import type { Db, JobStatus, Prisma } from "@secondshift/db";
 import type { AuditAction } from "@secondshift/vocabulary";
-import { recordAudit, SYSTEM_REPO_SYNC } from "./audit/record.ts";
-import { notFound } from "./context.ts";
-import { normaliseRequest, requestHash } from "./request.ts";
+import {
+  normaliseRequest,
+  notFound,
+  recordAudit,
+  requestHash,
+  SYSTEM_REPO_SYNC,
+} from "@secondshift/domain";
 
 /** A parsed job whose promptFile the worker has already read from the commit. */
 export type SyncedJob = Omit<RepoJob, "prompt" | "promptFile"> & { prompt: string };

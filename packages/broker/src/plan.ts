@@ -1,15 +1,21 @@
 // The frozen execution plan (C03): at run start, requested ∩ allowed on the connection ∩
-// approved in the job's current grant, with each tool's input schema snapshotted. It lives in
-// packages/domain because it is the last step of "who grants what"; the broker only reads it.
-// Once written it is never recomputed for the run, so it cannot grow.
+// approved in the job's current grant, with each tool's input schema snapshotted. The worker
+// freezes it at run start and the broker reads it at each call; what is granted is the domain's
+// rule (currentGrant, readBindings), read here once. Once written it is never recomputed for
+// the run, so it cannot grow.
 import { Prisma, type ConnectionKind, type Db } from "@secondshift/db";
 import { failRun } from "@secondshift/run-lifecycle";
 import { AppError } from "@secondshift/errors";
-import { recordAudit, SYSTEM_PLANNER } from "./audit/record.ts";
-import { notFound } from "./context.ts";
-import { groupKey, storedRequest } from "./request.ts";
-import { currentGrant, readBindings } from "./jobs/review.ts";
-import { readDiscoveredTools } from "./tools.ts";
+import {
+  currentGrant,
+  groupKey,
+  notFound,
+  readBindings,
+  readDiscoveredTools,
+  recordAudit,
+  storedRequest,
+  SYSTEM_PLANNER,
+} from "@secondshift/domain";
 
 export interface PlanEntry {
   /** The name the model calls; the bare tool name unless two connections offer the same one. */

@@ -1,0 +1,114 @@
+// Repository sync's job writes: a repository only requests, so a new or changed request always
+// lands in NEEDS_APPROVAL, only an unchanged one keeps its decision, and the writes are audited
+// as the repo-sync system actor.
+import { approveJob } from "@secondshift/domain";
+import {
+  job,
+  seedConnection,
+  seedTenant,
+  testKeyring,
+  tool,
+  type Tenant,
+} from "@secondshift/domain/testing";
+import type { Db } from "@secondshift/db";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import { describe, expect } from "vitest";
+import { upsertJobsFromConfig } from "./upsert-jobs.ts";
+
+const keyring = testKeyring();
+
+const test = dbTest.extend("tenants", { scope: "file" }, async ({ db }) => {
+  const a = await seedTenant(db, "acme");
+  const b = await seedTenant(db, "other");
+  return { a, b };
+});
+
+const as = (tenant: Tenant, userId: string, db: Db) => ({
+  db,
+  keyring,
+  actor: { userId },
+  workspaceId: tenant.workspaceId,
+});
+
+async function upsertOne(
+  db: Db,
+  tenant: Tenant,
+  key: string,
+  tools: Parameters<typeof job>[1],
+  overrides = {},
+) {
+  const result = await upsertJobsFromConfig(db, {
+    workspaceId: tenant.workspaceId,
+    repositoryId: tenant.repositoryId,
+    commit: "c1",
+    jobs: [job(key, tools, overrides)],
+  });
+  return result.jobs.find((j) => j.key === key)!;
+}
+
+describe("upsertJobsFromConfig", () => {
+  test("[C04] a changed request needs approval again; unchanged keeps it; removed jobs are REMOVED", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const syncOne = (
+      tenant: Tenant,
+      key: string,
+      tools: Parameters<typeof job>[1],
+      overrides = {},
+    ) => upsertOne(db, tenant, key, tools, overrides);
+    await seedConnection(db, keyring, a, {
+      kind: "GITHUB",
+      label: "gh",
+      tools: [tool("list_commits"), tool("get_commit")],
+      allowed: ["list_commits", "get_commit"],
+    });
+    const gh = (tools: string[]) => [
+      { kind: "GITHUB" as const, label: null, required: true, tools },
+    ];
+    const created = await syncOne(a, "sync", gh(["list_commits"]));
+    expect(created).toMatchObject({ status: "NEEDS_APPROVAL", change: "created" });
+    const row = await db.job.findUniqueOrThrow({ where: { id: created.jobId } });
+    await approveJob(as(a, a.ownerId, db), { jobId: created.jobId, requestHash: row.requestHash });
+
+    const promptOnly = await syncOne(a, "sync", gh(["list_commits"]), { prompt: "new prompt" });
+    expect(promptOnly).toMatchObject({ status: "APPROVED", change: "updated" });
+    const widened = await syncOne(a, "sync", gh(["list_commits", "get_commit"]));
+    expect(widened).toMatchObject({ status: "NEEDS_APPROVAL", change: "request_changed" });
+    const back = await syncOne(a, "sync", gh(["list_commits"]));
+    expect(back.status).toBe("NEEDS_APPROVAL"); // a change in between always needs a fresh look
+
+    const removed = await upsertJobsFromConfig(db, {
+      workspaceId: a.workspaceId,
+      repositoryId: a.repositoryId,
+      commit: "c2",
+      jobs: [],
+    });
+    expect(removed.jobs.find((j) => j.key === "sync")).toMatchObject({
+      status: "REMOVED",
+      change: "removed",
+    });
+    const audit = await db.auditEvent.findMany({
+      where: { targetId: created.jobId, actorType: "SYSTEM" },
+    });
+    expect(audit.map((e) => e.action)).toEqual(
+      expect.arrayContaining(["job.created", "job.request_changed", "job.removed"]),
+    );
+    expect(audit.every((e) => e.actorId === "repo-sync")).toBe(true);
+  });
+  test("[P05] a repository of another workspace is not found and nothing is written", async ({
+    db,
+    tenants: { a, b },
+  }) => {
+    const before = await db.job.count({ where: { repositoryId: a.repositoryId } });
+    await expect(
+      upsertJobsFromConfig(db, {
+        workspaceId: b.workspaceId,
+        repositoryId: a.repositoryId,
+        commit: "x",
+        jobs: [job("foreign", [])],
+      }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await db.job.count({ where: { repositoryId: a.repositoryId } })).toBe(before);
+  });
+});
