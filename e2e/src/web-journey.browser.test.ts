@@ -344,8 +344,20 @@ describe("the owner's journey through the web app", () => {
     );
     expect(delivery.attemptCount).toBe(1);
     expect(receiver.received).toHaveLength(1);
-    const body = JSON.parse(receiver.received[0]!.body) as { run: { id: string; status: string } };
+    const body = JSON.parse(receiver.received[0]!.body) as {
+      run: { id: string; status: string };
+      link: string;
+    };
     expect(body.run).toMatchObject({ id: ids.run, status: "succeeded" });
+
+    // The report's link opens the run (its path on this web app: the platform's public URL is
+    // another port here), and the workspace-less form of links sent earlier redirects to it.
+    const runPage = `/w/${ids.workspace}/runs/${ids.run}`;
+    for (const path of [new URL(body.link).pathname, `/runs/${ids.run}`]) {
+      await page.goto(path);
+      await page.waitForURL((url) => url.pathname === runPage);
+      await page.getByRole("heading", { level: 1, name: `Run ${ids.run.slice(-8)}` }).waitFor();
+    }
 
     await page.goto(`/w/${ids.workspace}/webhooks`);
     const item = page.locator(`[data-delivery="${delivery.id}"]`);

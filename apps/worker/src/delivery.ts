@@ -1,5 +1,6 @@
 // Webhook delivery: signed reports of finished runs, sent through the outbound guard.
 import type { OutboundClient } from "@secondshift/netguard";
+import { runPagePath } from "@secondshift/vocabulary";
 import { createDeliveryProcessor, createWebhookMetrics } from "@secondshift/webhooks";
 import type { WorkerServices } from "./services.ts";
 import type { WorkerSettings } from "./settings.ts";
@@ -18,7 +19,7 @@ export function buildDelivery(
       client,
       masker,
       logger,
-      runLink: (run) => `${publicUrl}/runs/${run.id}`,
+      runLink: (run) => `${publicUrl}${runPagePath(run.workspaceId, run.id)}`,
       ...(services.metrics ? { metrics: createWebhookMetrics(services.metrics) } : {}),
     },
     { intervalMs: settings.intervals.deliveryMs },

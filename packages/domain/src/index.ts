@@ -37,6 +37,7 @@ export type { UpdateWorkspaceInput, WorkspaceSettings } from "./workspaces/setti
 // Not workspace-scoped (the caller has no workspace yet): outside the area index and its matrix.
 export { createWorkspace } from "./workspaces/create.ts";
 export type { CreatedWorkspace, UserContext } from "./workspaces/create.ts";
+export { locateRun } from "./runs/locate.ts";
 export type { ModelProviderSummary } from "./providers/list.ts";
 export type { ProviderVerification, VerifyFailure } from "./providers/verify.ts";
 export type { RepositorySummary } from "./repositories/list.ts";

@@ -31,7 +31,7 @@ export interface DeliveryDeps {
   /** Masks secret values in report bodies and, via the logger's stream, in log lines. */
   masker: SecretMasker;
   logger: Logger;
-  /** The run's page in the UI, e.g. (run) => `${publicUrl}/runs/${run.id}`. */
+  /** The run's page in the UI: `${publicUrl}${runPagePath(run.workspaceId, run.id)}`. */
   runLink: (run: { workspaceId: string; id: string }) => string;
   /** Per attempt; default 10 s. */
   timeoutMs?: number;
