@@ -22,6 +22,9 @@ const entries = {
   gateway: "apps/gateway/src/main.ts",
   migrate: "docker/app/migrate.mjs",
   "rotate-keys": "packages/db/src/scripts/rotate-keys.ts",
+  // The thread `.secondshift.yaml` files are read in (packages/config, off-thread.ts finds it
+  // beside the bundle that starts it).
+  "repo-config-parser": "packages/config/src/repo-config/parse-thread.ts",
 };
 
 const rootModules = join(root, "node_modules") + sep;

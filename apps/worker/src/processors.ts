@@ -23,6 +23,8 @@ export interface ProcessorParts {
   executeRun: (runId: string) => Promise<unknown>;
   syncOne: (target: { workspaceId: string; repositoryId: string }) => Promise<void>;
   syncAllRepositories: () => Promise<void>;
+  /** Stops the thread `.secondshift.yaml` files are read in. */
+  closeConfigReader: () => Promise<void>;
   recover: () => Promise<void>;
   /** Closes what the processors used last (broker, connectors, outbound client). */
   closeTools: () => Promise<void>;
@@ -93,6 +95,7 @@ export function buildProcessors(settings: WorkerSettings, parts: ProcessorParts)
     parts.reaper.stop();
     await Promise.all(workers.map((w) => w.close()));
     await parts.closeTools();
+    await parts.closeConfigReader();
     await queues.close();
   }
 

@@ -1,10 +1,13 @@
 // Repository sync: fetch each repository's config, then resync its workspace's schedules (a
 // changed request may stop a schedule).
+import { createConfigReader } from "@secondshift/config";
 import { fetchByteCap, syncRepository, type MintInstallationToken } from "@secondshift/repo-sync";
 import { syncSchedules } from "@secondshift/scheduler";
 import type { WorkerQueues } from "./queues.ts";
 import type { WorkerServices } from "./services.ts";
 import type { WorkerSettings } from "./settings.ts";
+
+const CONFIG_READ_DEADLINE_MS = 2_000;
 
 export function buildRepoSync(
   settings: WorkerSettings,
@@ -14,7 +17,10 @@ export function buildRepoSync(
 ) {
   const { db, logger, masker } = services;
   const { scheduleQueue } = queues;
+  // A file's parse past this is refused; the figures in docs/NOTES.md are well under it.
+  const configReader = createConfigReader({ deadlineMs: CONFIG_READ_DEADLINE_MS });
   const syncDeps = {
+    configReader,
     keyring: settings.keyring,
     policy: { outbound: settings.outbound, allowFileRemotes: settings.allowFileRemotes },
     limits: settings.repoConfig,
@@ -49,5 +55,5 @@ export function buildRepoSync(
     await syncSchedules(db, scheduleQueue, { workspaceId: target.workspaceId, logger });
   }
 
-  return { syncDeps, syncAllRepositories, syncOne };
+  return { syncDeps, syncAllRepositories, syncOne, closeConfigReader: () => configReader.close() };
 }

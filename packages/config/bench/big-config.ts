@@ -92,6 +92,26 @@ export function manyConvertedDuplicates(): string {
   );
 }
 
+/** ~30,000 keys in one flow mapping under an unknown key (short keys: more of them). */
+export function flowMapKeys(): string {
+  return `${fill("version: 1\njobs:\n  a:\n    name: x\n    prompt: y\n    extra: {", (i) => `k${i}: 1, `, TARGET_BYTES - 8)}z: 1}\n`;
+}
+
+/** ~30,000 keys in the tools mapping: every one an unknown tool kind. */
+export function toolKindKeys(): string {
+  return `${fill("version: 1\njobs:\n  a:\n    name: x\n    prompt: y\n    tools: {", (i) => `g${i}: 1, `, TARGET_BYTES - 8)}z: 1}\n`;
+}
+
+/** ~33,000 unknown keys at the top level of the file. */
+export function topLevelKeys(): string {
+  return fill("version: 1\njobs: {}\n", (i) => `k${i}: 1\n`);
+}
+
+/** Thousands of jobs, each a one-line flow mapping (over the 50 allowed). */
+export function manyFlowJobs(): string {
+  return fill("version: 1\njobs:\n", (i) => `  j${i}: {name: x, prompt: y}\n`);
+}
+
 export const bigConfigs = {
   valid: validBigConfig,
   "many keys in one map": manyKeysInOneMap,
@@ -101,4 +121,8 @@ export const bigConfigs = {
   "broken lines that nest": brokenNesting,
   "256 Ki of [": deepFlow,
   "duplicate keys after conversion": manyConvertedDuplicates,
+  "flow map of 30,000 keys": flowMapKeys,
+  "30,000 tool kinds": toolKindKeys,
+  "33,000 top-level keys": topLevelKeys,
+  "one-line jobs": manyFlowJobs,
 } as const;

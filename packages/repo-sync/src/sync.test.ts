@@ -4,6 +4,7 @@ import { mkdtemp, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
+import { createConfigReader } from "@secondshift/config";
 import { createKeyring, encryptField } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { dbTest } from "@secondshift/db/testing/vitest";
@@ -47,12 +48,15 @@ const test = dbTest
   })
   /** A sync's dependencies, working under one work folder of this file's. */
   // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
-  .extend("deps", { scope: "file" }, async ({}) => {
+  .extend("deps", { scope: "file" }, async ({}, { onCleanup }) => {
     const workDir = await mkdtemp(join(tmpdir(), "secondshift-sync-work-"));
+    const configReader = createConfigReader({ deadlineMs: 10_000 });
+    onCleanup(() => configReader.close());
     return (overrides: Partial<SyncDeps> = {}): SyncDeps => {
       const masker = new SecretMasker();
       return {
         keyring,
+        configReader,
         policy: {
           outbound: {
             production: false,

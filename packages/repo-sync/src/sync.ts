@@ -7,9 +7,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { upsertJobsFromConfig, type SyncedJob, type UpsertJobsResult } from "./upsert-jobs.ts";
 import {
-  parseRepoConfig,
   REPO_CONFIG_FILE,
   repoConfigCaps,
+  type ConfigReader,
   type RepoConfigError,
   type RepoConfigLimits,
 } from "@secondshift/config";
@@ -29,6 +29,8 @@ import type { GitRemotePolicy } from "./remote.ts";
 
 export interface SyncDeps {
   keyring: Keyring;
+  /** Reads `.secondshift.yaml` off the event loop, with a deadline (createConfigReader). */
+  configReader: ConfigReader;
   policy: GitRemotePolicy;
   limits: RepoConfigLimits;
   logger: Logger;
@@ -51,7 +53,12 @@ export type SyncResult =
 /** Prompt files are text for the model; the inline prompt's cap applies to them too. */
 const MAX_PROMPT_FILE_BYTES = repoConfigCaps.maxPromptLength * 4;
 
-async function readConfig(dir: string, home: string, commit: string, limits: RepoConfigLimits) {
+async function readConfig(
+  dir: string,
+  home: string,
+  commit: string,
+  deps: { limits: RepoConfigLimits; configReader: ConfigReader },
+) {
   const file = await readBlob(dir, home, commit, REPO_CONFIG_FILE, repoConfigCaps.maxFileBytes);
   if (!file.found) {
     return {
@@ -67,7 +74,10 @@ async function readConfig(dir: string, home: string, commit: string, limits: Rep
       ],
     };
   }
-  const parsed = parseRepoConfig(file.text, { file: REPO_CONFIG_FILE, limits });
+  const parsed = await deps.configReader.parse(file.text, {
+    file: REPO_CONFIG_FILE,
+    limits: deps.limits,
+  });
   if (!parsed.ok) return parsed;
   const jobs: SyncedJob[] = [];
   const errors: RepoConfigError[] = [];
@@ -152,7 +162,7 @@ export async function syncRepository(
     });
     // A minted token is needed for the fetch only: revoked at once, not left to expire.
     await credential?.revoke?.();
-    const config = await readConfig(dir, scratch, commit, deps.limits);
+    const config = await readConfig(dir, scratch, commit, deps);
     const now = new Date();
     if (!config.ok) {
       await db.repository.updateMany({

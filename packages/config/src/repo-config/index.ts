@@ -20,3 +20,5 @@ export type {
   RequestedKind,
   RequestedToolGroup,
 } from "./types.ts";
+export { createConfigReader } from "./off-thread.ts";
+export type { ConfigReader, ConfigReaderOptions } from "./off-thread.ts";
