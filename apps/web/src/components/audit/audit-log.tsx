@@ -5,7 +5,8 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
-import { formatDuration, formatTime, shortId } from "../runs/format.ts";
+import { formatDuration, shortId } from "../runs/format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { FilterDay, FilterSelect, FilterText } from "../ui/filter-controls.tsx";
@@ -80,7 +81,9 @@ export function AuditLog({ workspaceId }: { workspaceId: string }) {
           <tbody>
             {items.map((e) => (
               <Tr key={e.id}>
-                <Td className="whitespace-nowrap">{formatTime(e.createdAt)}</Td>
+                <Td className="whitespace-nowrap">
+                  <Timestamp value={e.createdAt} />
+                </Td>
                 <Td>
                   <Actor
                     workspaceId={workspaceId}

@@ -12,6 +12,7 @@ import { Field, Label } from "../ui/field.tsx";
 import { formText } from "../ui/form-data.ts";
 import { SecretOnce } from "../ui/secret-once.tsx";
 import { EmptyState } from "../ui/states.tsx";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { StatusNote } from "../ui/status-note.tsx";
 
 export function RepositoriesScreen({ workspaceId, role }: { workspaceId: string; role: Role }) {
@@ -62,9 +63,13 @@ function RepositoryList({ workspaceId, canSync }: { workspaceId: string; canSync
                   <p className="text-sm text-slate-600">
                     Branch <span className="font-mono">{repo.defaultBranch}</span>
                     {" · "}
-                    {repo.lastSyncedAt
-                      ? `last synced ${repo.lastSyncedAt.toLocaleString()} at commit `
-                      : "not synced yet"}
+                    {repo.lastSyncedAt ? (
+                      <>
+                        last synced <Timestamp value={repo.lastSyncedAt} /> at commit{" "}
+                      </>
+                    ) : (
+                      "not synced yet"
+                    )}
                     {repo.lastSyncedCommit ? (
                       <span className="font-mono">{repo.lastSyncedCommit.slice(0, 12)}</span>
                     ) : null}

@@ -11,7 +11,8 @@ import { Button } from "../ui/button.tsx";
 import { FilterDay, FilterSelect } from "../ui/filter-controls.tsx";
 import { PagedList } from "../ui/paged-list.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
-import { formatDuration, formatTime, formatTokens, shortId } from "./format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
+import { formatDuration, formatTokens, shortId } from "./format.ts";
 import { NO_FILTERS, nextRunsCursor, runsListInput, type RunFilters } from "./runs-query.ts";
 import { statusWord } from "./status.ts";
 import { RunStatusBadge } from "./status-badge.tsx";
@@ -85,7 +86,9 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
                   <RunStatusBadge status={run.status} />
                 </Td>
                 <Td>{run.trigger === "SCHEDULE" ? "Schedule" : "Manual"}</Td>
-                <Td className="whitespace-nowrap">{formatTime(run.queuedAt)}</Td>
+                <Td className="whitespace-nowrap">
+                  <Timestamp value={run.queuedAt} />
+                </Td>
                 <Td>
                   {run.startedAt && run.finishedAt
                     ? formatDuration(run.finishedAt.getTime() - run.startedAt.getTime())
