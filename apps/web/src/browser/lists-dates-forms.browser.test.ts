@@ -188,8 +188,14 @@ describe("filters in the URL", () => {
     const webhook = await app.db.webhook.findFirstOrThrow({
       where: { workspaceId: seed.workspaceId },
     });
+    const failedRun = await seedRun(app.db, seed, { status: "FAILED" });
     const failed = await app.db.webhookDelivery.create({
-      data: { workspaceId: seed.workspaceId, webhookId: webhook.id, status: "FAILED" },
+      data: {
+        workspaceId: seed.workspaceId,
+        webhookId: webhook.id,
+        runId: failedRun.id,
+        status: "FAILED",
+      },
     });
     await app.db.webhookDelivery.create({
       data: { workspaceId: seed.workspaceId, webhookId: webhook.id, status: "DELIVERED" },
@@ -213,6 +219,13 @@ describe("filters in the URL", () => {
     await expect.poll(() => directItems.count()).toBe(1);
     expect(await direct.locator(`[data-delivery="${failed.id}"]`).count()).toBe(0);
     await screenshot(direct, "deliveries-filtered-from-link");
+
+    // The overview's Redeliver opens the deliveries filtered to the failed ones.
+    await direct.goto(`/w/${seed.workspaceId}`);
+    await direct.getByRole("link", { name: "Redeliver" }).first().click();
+    await expect.poll(() => new URL(direct.url()).searchParams.get("status")).toBe("FAILED");
+    expect(await direct.getByLabel("Delivery status").inputValue()).toBe("FAILED");
+    await direct.locator(`[data-delivery="${failed.id}"]`).waitFor();
   }, 90_000);
 });
 

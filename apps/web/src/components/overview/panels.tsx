@@ -102,7 +102,8 @@ export function FailedDeliveriesPanel({ workspaceId }: { workspaceId: string }) 
                     : (last?.error ?? "no answer")}
                   , <Timestamp value={d.createdAt} />.
                 </span>{" "}
-                <Link className={link} href={`/w/${workspaceId}/webhooks`}>
+                {/* The deliveries list opens filtered to the failed ones (filters are in the URL). */}
+                <Link className={link} href={`/w/${workspaceId}/webhooks?status=FAILED`}>
                   Redeliver
                 </Link>
               </li>
