@@ -8,7 +8,8 @@ import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
-import { formatDateTime } from "../ui/format.ts";
+import { formatUtc } from "../ui/time-format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { Notice } from "../ui/states.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { useTRPC } from "../../trpc/react.tsx";
@@ -64,14 +65,16 @@ export function SessionsTable() {
           {sessions.map((s) => (
             <Tr key={s.id}>
               <Td>
-                {formatDateTime(s.createdAt)}{" "}
+                <Timestamp value={s.createdAt} />{" "}
                 {s.current ? <Badge tone="info">This browser</Badge> : null}
               </Td>
-              <Td>{formatDateTime(s.expiresAt)}</Td>
+              <Td>
+                <Timestamp value={s.expiresAt} />
+              </Td>
               <Td>
                 <Button
                   tone="secondary"
-                  aria-label={`End the session signed in ${formatDateTime(s.createdAt)}`}
+                  aria-label={`End the session signed in ${formatUtc(s.createdAt)}`}
                   onClick={() => setEnding({ kind: "one", sessionId: s.id, current: s.current })}
                 >
                   End

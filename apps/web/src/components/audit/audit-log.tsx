@@ -1,20 +1,24 @@
 "use client";
 // The audit log: who did what, newest first, filtered by actor, action, connection, tool and
-// day, paged by cursor; export links download the same filtered rows as NDJSON or CSV.
+// day (in the URL: a filtered view can be linked and reloaded), paged by cursor; export links
+// download the same filtered rows as NDJSON or CSV.
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useId, useState } from "react";
+import { useId } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
-import { formatDuration, formatTime, shortId } from "../runs/format.ts";
+import { formatDuration, shortId } from "../runs/format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { FilterDay, FilterSelect, FilterText } from "../ui/filter-controls.tsx";
 import { PagedList } from "../ui/paged-list.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
+import { useUrlFilters } from "../ui/use-url-filters.ts";
 import {
   auditExportHref,
   auditListInput,
   NO_AUDIT_FILTERS,
+  parseAuditFilters,
   type AuditFilters,
 } from "./audit-query.ts";
 import type { AuditNames } from "./names.ts";
@@ -22,7 +26,7 @@ import { useAuditNames } from "./names.ts";
 
 export function AuditLog({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
-  const [filters, setFilters] = useState<AuditFilters>(NO_AUDIT_FILTERS);
+  const [filters, setFilters] = useUrlFilters(parseAuditFilters);
   const names = useAuditNames(workspaceId);
   const events = useInfiniteQuery(
     trpc.audit.list.infiniteQueryOptions(auditListInput(workspaceId, filters), {
@@ -80,7 +84,9 @@ export function AuditLog({ workspaceId }: { workspaceId: string }) {
           <tbody>
             {items.map((e) => (
               <Tr key={e.id}>
-                <Td className="whitespace-nowrap">{formatTime(e.createdAt)}</Td>
+                <Td className="whitespace-nowrap">
+                  <Timestamp value={e.createdAt} />
+                </Td>
                 <Td>
                   <Actor
                     workspaceId={workspaceId}

@@ -2,16 +2,17 @@
 // The API filters by every one of them, so the list shows each page as it comes.
 import type { AppRouter } from "@secondshift/api";
 import type { inferRouterInputs } from "@trpc/server";
+import { readFilters, type ParamReader } from "../ui/url-filters.ts";
 import { dayEnd, dayStart } from "../ui/utc-day.ts";
 
-export interface AuditFilters {
+export type AuditFilters = {
   actorId: string;
   action: string;
   connectionId: string;
   toolName: string;
   since: string;
   until: string;
-}
+};
 
 export const NO_AUDIT_FILTERS: AuditFilters = {
   actorId: "",
@@ -21,6 +22,11 @@ export const NO_AUDIT_FILTERS: AuditFilters = {
   since: "",
   until: "",
 };
+
+/** The filters the page's URL names (the same on the server's prefetch and in the list). */
+export function parseAuditFilters(params: ParamReader): AuditFilters {
+  return readFilters(params, NO_AUDIT_FILTERS);
+}
 
 export type AuditListInput = Omit<inferRouterInputs<AppRouter>["audit"]["list"], "cursor">;
 
@@ -33,13 +39,19 @@ function present(filters: AuditFilters) {
   };
 }
 
+/** The day bounds that are whole days (a half-typed one filters nothing). */
+function days(filters: AuditFilters) {
+  const since = dayStart(filters.since);
+  const until = dayEnd(filters.until);
+  return { ...(since ? { since } : {}), ...(until ? { until } : {}) };
+}
+
 export function auditListInput(workspaceId: string, filters: AuditFilters): AuditListInput {
   return {
     workspaceId,
     limit: 50,
     ...present(filters),
-    ...(filters.since ? { since: dayStart(filters.since) } : {}),
-    ...(filters.until ? { until: dayEnd(filters.until) } : {}),
+    ...days(filters),
   };
 }
 

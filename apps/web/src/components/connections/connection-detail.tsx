@@ -13,6 +13,8 @@ import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
 import { EmptyState, ErrorState } from "../ui/states.tsx";
 import { StatusNote } from "../ui/status-note.tsx";
+import { formatUtc } from "../ui/time-format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { DiscoverTools, OAuthConnect } from "./connection-actions.tsx";
 import { AUTH_WORDS, KIND_WORDS, reconnectState } from "./words.ts";
 
@@ -50,12 +52,14 @@ export function ConnectionDetail({ workspaceId, connectionId, role }: Props) {
           {connection.authType === "NONE" ? null : " — credential set (write-only, never shown)"}
         </dd>
         <dt className="font-medium text-slate-700">Added</dt>
-        <dd>{connection.createdAt.toLocaleString()}</dd>
+        <dd>
+          <Timestamp value={connection.createdAt} />
+        </dd>
       </dl>
       {reconnect ? (
         <ErrorState
           title="Reconnect needed"
-          message={`${reconnect.message} (since ${reconnect.since.toLocaleString()})`}
+          message={`${reconnect.message} (since ${formatUtc(reconnect.since)})`}
           action={
             owner && connection.authType === "OAUTH" ? (
               <OAuthConnect

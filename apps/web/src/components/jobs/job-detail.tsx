@@ -12,6 +12,8 @@ import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
 import { StatusNote } from "../ui/status-note.tsx";
+import { formatTokens } from "../runs/format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { scheduleExtras, scheduleInWords, STATUS_WORDS } from "./words.ts";
 
 interface Props {
@@ -53,7 +55,7 @@ export function JobDetail({ workspaceId, jobId, role }: Props) {
         </pre>
         <p className="mt-2 text-xs text-slate-600">
           Model {job.model ?? "(workspace default)"} · token budget{" "}
-          {job.effectiveTokenBudget.toLocaleString()}
+          {formatTokens(job.effectiveTokenBudget)}
           {job.tokenBudget === null ? " (workspace default)" : ""} · timeout {job.timeoutSeconds} s
           · config commit <span className="font-mono">{job.configCommit.slice(0, 12)}</span>
         </p>
@@ -91,12 +93,7 @@ function Schedule({ job }: { job: Job }) {
           <ol className="list-decimal pl-5">
             {extras.nextFireTimes.slice(0, 3).map((at) => (
               <li key={at.toISOString()}>
-                {at.toLocaleString(undefined, {
-                  timeZone: job.timezone,
-                  dateStyle: "full",
-                  timeStyle: "short",
-                })}{" "}
-                ({job.timezone})
+                <Timestamp value={at} timeZone={job.timezone} /> ({job.timezone})
               </li>
             ))}
           </ol>
@@ -106,9 +103,11 @@ function Schedule({ job }: { job: Job }) {
         <p className="mt-3 text-amber-900">
           {extras.skippedFires.lastWeek} scheduled run
           {extras.skippedFires.lastWeek === 1 ? "" : "s"} skipped in the last week
-          {extras.skippedFires.lastAt
-            ? `, the last at ${extras.skippedFires.lastAt.toLocaleString()}`
-            : ""}
+          {extras.skippedFires.lastAt ? (
+            <>
+              , the last <Timestamp value={extras.skippedFires.lastAt} />
+            </>
+          ) : null}
           .
         </p>
       ) : null}
@@ -116,7 +115,7 @@ function Schedule({ job }: { job: Job }) {
         <ul className="mt-1 list-disc pl-5 text-amber-900">
           {extras.recentSkippedFires.map((s) => (
             <li key={s.at.toISOString()}>
-              {s.at.toLocaleString()}: {s.reason}
+              <Timestamp value={s.at} />: {s.reason}
             </li>
           ))}
         </ul>

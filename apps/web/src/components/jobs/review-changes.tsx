@@ -1,6 +1,7 @@
 // "What changed since the last approval" (issue #13): the job's last approval — active, left
 // behind by a sync that changed the request, or revoked — and, per group, the tools new since
 // then, no longer requested, and unchanged, in sentences an owner who is not a developer reads.
+import { formatUtc } from "../ui/time-format.ts";
 import { changeSentences, type GroupChange } from "./review-words.ts";
 
 export interface LastApproval {
@@ -10,8 +11,8 @@ export interface LastApproval {
 }
 
 function approvalWords(last: LastApproval): string {
-  const when = last.approvedAt.toLocaleString();
-  const revoked = last.revokedAt ? `, revoked on ${last.revokedAt.toLocaleString()}` : "";
+  const when = formatUtc(last.approvedAt);
+  const revoked = last.revokedAt ? `, revoked on ${formatUtc(last.revokedAt)}` : "";
   return last.sameRequest
     ? `This exact request was approved on ${when}${revoked}.`
     : `The repository changed this job's request since the last approval (${when}${revoked}). It needs a new approval; here is what changed:`;

@@ -11,7 +11,8 @@ import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage, fieldErrors } from "../ui/error-message.ts";
 import { Field } from "../ui/field.tsx";
 import { formText } from "../ui/form-data.ts";
-import { formatDateTime } from "../ui/format.ts";
+import { formatUtc } from "../ui/time-format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { SecretOnce } from "../ui/secret-once.tsx";
 import { EmptyState, Notice } from "../ui/states.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
@@ -88,7 +89,7 @@ export function InviteForm({ workspaceId }: { workspaceId: string }) {
       {created ? (
         <div className="flex flex-col gap-2">
           <Notice
-            message={`Invitation created for ${created.email}; the link works once, until ${formatDateTime(created.expiresAt)}.`}
+            message={`Invitation created for ${created.email}; the link works once, until ${formatUtc(created.expiresAt)}.`}
           />
           <SecretOnce label="Invitation link" value={created.link} />
         </div>
@@ -133,7 +134,9 @@ export function OpenInvitations({ workspaceId }: { workspaceId: string }) {
                 <Td>{i.email}</Td>
                 <Td>{ROLE_WORDS[i.role].name}</Td>
                 <Td>{i.invitedBy}</Td>
-                <Td>{formatDateTime(i.expiresAt)}</Td>
+                <Td>
+                  <Timestamp value={i.expiresAt} />
+                </Td>
                 <Td>
                   <Button
                     tone="secondary"

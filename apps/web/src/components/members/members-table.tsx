@@ -9,7 +9,7 @@ import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
-import { formatDateTime } from "../ui/format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { Notice } from "../ui/states.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { useTRPC } from "../../trpc/react.tsx";
@@ -98,7 +98,9 @@ export function MembersTable(props: { workspaceId: string; canManage: boolean; u
                   ROLE_WORDS[m.role].name
                 )}
               </Td>
-              <Td>{formatDateTime(m.since)}</Td>
+              <Td>
+                <Timestamp value={m.since} />
+              </Td>
               {props.canManage ? (
                 <Td>
                   <Button

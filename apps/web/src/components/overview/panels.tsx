@@ -6,7 +6,7 @@ import { useSuspenseQuery } from "@tanstack/react-query";
 import { ACTIVE_STATUSES } from "@secondshift/vocabulary";
 import Link from "next/link";
 import { RunStatusBadge } from "../runs/status-badge.tsx";
-import { formatDateTime } from "../ui/format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { useTRPC } from "../../trpc/react.tsx";
 import { OverviewSection, Quiet } from "./section.tsx";
 
@@ -32,7 +32,7 @@ export function ApprovalsPanel({ workspaceId }: { workspaceId: string }) {
                 {job.name}
               </Link>{" "}
               <span className="text-slate-600">
-                ({job.key}, config of {formatDateTime(job.updatedAt)})
+                ({job.key}, config of <Timestamp value={job.updatedAt} />)
               </span>
             </li>
           ))}
@@ -61,10 +61,9 @@ export function ActiveRunsPanel({ workspaceId }: { workspaceId: string }) {
                 {nameOf.get(run.jobId) ?? "Run"}
               </Link>
               <span className="text-slate-600">
-                {run.startedAt
-                  ? `started ${formatDateTime(run.startedAt)}`
-                  : `queued ${formatDateTime(run.queuedAt)}`}
-                , {run.tokensUsed} of {run.budgetTokens} tokens
+                {run.startedAt ? "started " : "queued "}
+                <Timestamp value={run.startedAt ?? run.queuedAt} />, {run.tokensUsed} of{" "}
+                {run.budgetTokens} tokens
               </span>
             </li>
           ))}
@@ -101,9 +100,10 @@ export function FailedDeliveriesPanel({ workspaceId }: { workspaceId: string }) 
                   {last?.statusCode
                     ? `last answered ${last.statusCode}`
                     : (last?.error ?? "no answer")}
-                  , {formatDateTime(d.createdAt)}.
+                  , <Timestamp value={d.createdAt} />.
                 </span>{" "}
-                <Link className={link} href={`/w/${workspaceId}/webhooks`}>
+                {/* The deliveries list opens filtered to the failed ones (filters are in the URL). */}
+                <Link className={link} href={`/w/${workspaceId}/webhooks?status=FAILED`}>
                   Redeliver
                 </Link>
               </li>

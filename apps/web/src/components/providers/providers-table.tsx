@@ -7,7 +7,7 @@ import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
-import { formatDateTime } from "../ui/format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { EmptyState, Notice } from "../ui/states.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
 import { useTRPC } from "../../trpc/react.tsx";
@@ -92,12 +92,18 @@ export function ProvidersTable(props: { workspaceId: string; canManage: boolean 
               <Td>
                 <Badge tone="good">Set</Badge>{" "}
                 <span className="text-xs text-slate-600">
-                  updated {formatDateTime(p.keyUpdatedAt)}
+                  updated <Timestamp value={p.keyUpdatedAt} />
                 </span>
               </Td>
               <Td>
                 <span className="text-xs text-slate-600">
-                  {p.verifiedAt ? `verified ${formatDateTime(p.verifiedAt)}` : "not verified yet"}
+                  {p.verifiedAt ? (
+                    <>
+                      verified <Timestamp value={p.verifiedAt} />
+                    </>
+                  ) : (
+                    "not verified yet"
+                  )}
                 </span>
                 {props.canManage ? (
                   <VerifyProvider workspaceId={props.workspaceId} providerId={p.id} name={p.name} />

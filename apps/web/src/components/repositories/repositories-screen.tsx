@@ -3,7 +3,7 @@
 // admins), and for owners the form to add one — whose push webhook secret is shown once.
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { can, type Role } from "@secondshift/vocabulary";
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
@@ -13,6 +13,7 @@ import { formText } from "../ui/form-data.ts";
 import { SecretOnce } from "../ui/secret-once.tsx";
 import { EmptyState } from "../ui/states.tsx";
 import { StatusNote } from "../ui/status-note.tsx";
+import { Timestamp } from "../ui/timestamp.tsx";
 
 export function RepositoriesScreen({ workspaceId, role }: { workspaceId: string; role: Role }) {
   return (
@@ -62,9 +63,13 @@ function RepositoryList({ workspaceId, canSync }: { workspaceId: string; canSync
                   <p className="text-sm text-slate-600">
                     Branch <span className="font-mono">{repo.defaultBranch}</span>
                     {" · "}
-                    {repo.lastSyncedAt
-                      ? `last synced ${repo.lastSyncedAt.toLocaleString()} at commit `
-                      : "not synced yet"}
+                    {repo.lastSyncedAt ? (
+                      <>
+                        last synced <Timestamp value={repo.lastSyncedAt} /> at commit{" "}
+                      </>
+                    ) : (
+                      "not synced yet"
+                    )}
                     {repo.lastSyncedCommit ? (
                       <span className="font-mono">{repo.lastSyncedCommit.slice(0, 12)}</span>
                     ) : null}
@@ -122,10 +127,13 @@ function AddRepositoryForm({ workspaceId }: { workspaceId: string }) {
     pushUrl: string;
     pushSecret: string;
   } | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   const add = useMutation(
     trpc.repositories.add.mutationOptions({
       onSuccess: async (result) => {
         setAdded(result);
+        // Cleared only now: a refused repository keeps what was typed, next to the reason.
+        formRef.current?.reset();
         await queryClient.invalidateQueries({ queryKey: trpc.repositories.list.queryKey() });
       },
     }),
@@ -146,6 +154,7 @@ function AddRepositoryForm({ workspaceId }: { workspaceId: string }) {
   }
   return (
     <form
+      ref={formRef}
       onSubmit={submit}
       aria-labelledby="add-repo"
       className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4"

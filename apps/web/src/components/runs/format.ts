@@ -1,15 +1,5 @@
-// Small display helpers for the runs screens: times, durations and token counts in words.
-
-const dateTime = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "medium",
-  timeZone: "UTC",
-});
-
-/** A point in time, always in UTC (server and browser render the same text). */
-export function formatTime(value: Date | null | undefined): string {
-  return value ? `${dateTime.format(value)} UTC` : "—";
-}
+// Small display helpers for the runs screens: durations and token counts in words
+// (times: components/ui/time-format.ts and Timestamp).
 
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return "—";

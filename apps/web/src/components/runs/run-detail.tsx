@@ -15,7 +15,8 @@ import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
 import { DeliveryList } from "../webhooks/delivery-list.tsx";
 import { DiffView } from "./diff-view.tsx";
-import { formatDuration, formatTime, formatTokens, shortId } from "./format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
+import { formatDuration, formatTokens, shortId } from "./format.ts";
 import { RunStatusBadge } from "./status-badge.tsx";
 import { TranscriptView } from "./transcript.tsx";
 import { useTranscript } from "./use-transcript.ts";
@@ -113,9 +114,15 @@ function RunSummaryPanel(props: {
         <Item term="Commit">
           <span className="font-mono">{run.commitSha ? run.commitSha.slice(0, 12) : "—"}</span>
         </Item>
-        <Item term="Queued">{formatTime(run.queuedAt)}</Item>
-        <Item term="Started">{formatTime(run.startedAt)}</Item>
-        <Item term="Finished">{formatTime(run.finishedAt)}</Item>
+        <Item term="Queued">
+          <Timestamp value={run.queuedAt} />
+        </Item>
+        <Item term="Started">
+          <Timestamp value={run.startedAt} />
+        </Item>
+        <Item term="Finished">
+          <Timestamp value={run.finishedAt} />
+        </Item>
         <Item term="Waited">{formatDuration(timings.waitMs)}</Item>
         <Item term="Ran for">{formatDuration(timings.runMs)}</Item>
         <Item term="Total">{formatDuration(timings.totalMs)}</Item>

@@ -1,18 +1,27 @@
 "use client";
-// The runs list: newest first, filtered by status, job and queued day, paged by cursor ("Load
-// more"). While a shown run is queued or running the list refreshes every few seconds, so
+// The runs list: newest first, filtered by status, job and queued day (in the URL: a filtered
+// view can be linked and reloaded), paged by cursor ("Load more"). While a shown run is queued
+// or running the list refreshes every few seconds, so
 // status badges stay live; with none active it stops asking.
 import { isActive, isRunStatus, RUN_STATUSES } from "@secondshift/vocabulary";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useId, useState } from "react";
+import { useId } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { Button } from "../ui/button.tsx";
 import { FilterDay, FilterSelect } from "../ui/filter-controls.tsx";
 import { PagedList } from "../ui/paged-list.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
-import { formatDuration, formatTime, formatTokens, shortId } from "./format.ts";
-import { NO_FILTERS, nextRunsCursor, runsListInput, type RunFilters } from "./runs-query.ts";
+import { useUrlFilters } from "../ui/use-url-filters.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
+import { formatDuration, formatTokens, shortId } from "./format.ts";
+import {
+  NO_FILTERS,
+  nextRunsCursor,
+  parseRunFilters,
+  runsListInput,
+  type RunFilters,
+} from "./runs-query.ts";
 import { statusWord } from "./status.ts";
 import { RunStatusBadge } from "./status-badge.tsx";
 
@@ -20,7 +29,7 @@ export const ACTIVE_POLL_MS = 3_000;
 
 export function RunsList({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
-  const [filters, setFilters] = useState<RunFilters>(NO_FILTERS);
+  const [filters, setFilters] = useUrlFilters(parseRunFilters);
   const jobs = useQuery(trpc.jobs.list.queryOptions({ workspaceId }));
   const runs = useInfiniteQuery({
     ...trpc.runs.list.infiniteQueryOptions(runsListInput(workspaceId, filters), {
@@ -36,11 +45,7 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
 
   return (
     <div className="flex flex-col gap-4">
-      <RunFiltersForm
-        filters={filters}
-        jobs={jobs.data ?? []}
-        onChange={(next) => setFilters(next)}
-      />
+      <RunFiltersForm filters={filters} jobs={jobs.data ?? []} onChange={setFilters} />
       <PagedList
         query={runs}
         count={items.length}
@@ -85,7 +90,9 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
                   <RunStatusBadge status={run.status} />
                 </Td>
                 <Td>{run.trigger === "SCHEDULE" ? "Schedule" : "Manual"}</Td>
-                <Td className="whitespace-nowrap">{formatTime(run.queuedAt)}</Td>
+                <Td className="whitespace-nowrap">
+                  <Timestamp value={run.queuedAt} />
+                </Td>
                 <Td>
                   {run.startedAt && run.finishedAt
                     ? formatDuration(run.finishedAt.getTime() - run.startedAt.getTime())

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NO_FILTERS, runsListInput } from "./runs-query.ts";
+import { NO_FILTERS, parseRunFilters, runsListInput } from "./runs-query.ts";
 
 describe("runs filters", () => {
   it("sends status, job and the queued days as UTC bounds; nothing for empty filters", () => {
@@ -18,6 +18,28 @@ describe("runs filters", () => {
       jobId: "j",
       since: new Date("2026-11-02T00:00:00.000Z"),
       until: new Date("2026-11-03T23:59:59.999Z"),
+    });
+  });
+
+  it("reads the filters from the URL; a stale status and a day that is not whole filter nothing", () => {
+    const params = new URLSearchParams("status=FAILED&jobId=j&since=2026-11-02&until=2026-1&x=1");
+    expect(parseRunFilters(params)).toEqual({
+      status: "FAILED",
+      jobId: "j",
+      since: "2026-11-02",
+      until: "2026-1",
+    });
+    expect(parseRunFilters(new URLSearchParams("status=BOGUS")).status).toBe("");
+    expect(runsListInput("w", parseRunFilters(params))).toEqual({
+      workspaceId: "w",
+      limit: 50,
+      status: ["FAILED"],
+      jobId: "j",
+      since: new Date("2026-11-02T00:00:00.000Z"),
+    });
+    expect(runsListInput("w", { ...NO_FILTERS, since: "2026-02-31" })).toEqual({
+      workspaceId: "w",
+      limit: 50,
     });
   });
 });

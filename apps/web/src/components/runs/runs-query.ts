@@ -1,24 +1,32 @@
 // The runs list's query input, shared by the page (server prefetch) and the list (client), so
 // both ask with the same key. The API filters by status, job and queued time (`since` /
-// `until`), so every page it returns is already what the filters ask for.
+// `until`), so every page it returns is already what the filters ask for. The filters are the
+// page's URL search params (parseRunFilters), read the same way by both.
 import type { AppRouter } from "@secondshift/api";
-import type { RunStatus } from "@secondshift/vocabulary";
+import { isRunStatus, type RunStatus } from "@secondshift/vocabulary";
 import type { inferRouterInputs } from "@trpc/server";
+import { readFilters, type ParamReader } from "../ui/url-filters.ts";
 import { dayEnd, dayStart } from "../ui/utc-day.ts";
 
 export type RunsListInput = Omit<inferRouterInputs<AppRouter>["runs"]["list"], "cursor">;
 
-export interface RunFilters {
+export type RunFilters = {
   /** A run status name from the status select ("" for any). */
   status: "" | RunStatus;
   jobId: string;
   since: string;
   until: string;
-}
+};
 
 export const NO_FILTERS: RunFilters = { status: "", jobId: "", since: "", until: "" };
 
 export const RUNS_PAGE_SIZE = 50;
+
+/** The filters a URL names; a status that is no run status (a stale link) is left out. */
+export function parseRunFilters(params: ParamReader): RunFilters {
+  const raw = readFilters(params, { status: "", jobId: "", since: "", until: "" });
+  return { ...raw, status: isRunStatus(raw.status) ? raw.status : "" };
+}
 
 export function runsListInput(workspaceId: string, filters: RunFilters): RunsListInput {
   return {
@@ -26,9 +34,15 @@ export function runsListInput(workspaceId: string, filters: RunFilters): RunsLis
     limit: RUNS_PAGE_SIZE,
     ...(filters.status ? { status: [filters.status] } : {}),
     ...(filters.jobId ? { jobId: filters.jobId } : {}),
-    ...(filters.since ? { since: dayStart(filters.since) } : {}),
-    ...(filters.until ? { until: dayEnd(filters.until) } : {}),
+    ...withDays(filters),
   };
+}
+
+/** The day bounds that are whole days (a half-typed one filters nothing). */
+function withDays(filters: { since: string; until: string }) {
+  const since = dayStart(filters.since);
+  const until = dayEnd(filters.until);
+  return { ...(since ? { since } : {}), ...(until ? { until } : {}) };
 }
 
 export const nextRunsCursor = (page: { nextCursor: string | null }) => page.nextCursor ?? undefined;

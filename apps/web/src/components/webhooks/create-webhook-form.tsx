@@ -1,9 +1,11 @@
 "use client";
 // Adds a webhook (owners). The signing secret comes back once, in this response only: it is
-// kept in this component's state (never the URL, query cache or storage) and shown once.
+// kept in this component's state (never the URL, query cache or storage) and shown once. The
+// fields are cleared only once the server has added the webhook: a refused one keeps what was
+// typed, next to the reason.
 import { FINAL_STATUSES, isFinal, isRunStatus, type FinalStatus } from "@secondshift/vocabulary";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { statusWord } from "../runs/status.ts";
 import { Button } from "../ui/button.tsx";
@@ -16,10 +18,12 @@ export function CreateWebhookForm({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   const create = useMutation(
     trpc.webhooks.create.mutationOptions({
       onSuccess: async (result, input) => {
         setCreated({ name: input.name, secret: result.secret });
+        formRef.current?.reset();
         await queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
       },
     }),
@@ -45,7 +49,6 @@ export function CreateWebhookForm({ workspaceId }: { workspaceId: string }) {
       jobKeys,
       statuses,
     });
-    event.currentTarget.reset();
   }
 
   return (
@@ -67,6 +70,7 @@ export function CreateWebhookForm({ workspaceId }: { workspaceId: string }) {
         </div>
       ) : null}
       <form
+        ref={formRef}
         aria-label="Add a webhook"
         onSubmit={submit}
         className="flex max-w-xl flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4"

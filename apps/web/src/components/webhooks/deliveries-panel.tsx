@@ -1,18 +1,20 @@
 "use client";
-// Every delivery, newest first, filtered by webhook and status, paged by cursor.
+// Every delivery, newest first, filtered by webhook and status (in the URL: a filtered view can
+// be linked and reloaded), paged by cursor.
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { FilterSelect } from "../ui/filter-controls.tsx";
 import { PagedList } from "../ui/paged-list.tsx";
-import { ActionMessage, DeliveryList, type DeliveryItem, type Message } from "./delivery-list.tsx";
-
-type Status = DeliveryItem["status"];
-const DELIVERY_STATUSES: ReadonlyArray<{ value: Status; label: string }> = [
-  { value: "PENDING", label: "Pending" },
-  { value: "DELIVERED", label: "Delivered" },
-  { value: "FAILED", label: "Failed" },
-];
+import { useUrlFilters } from "../ui/use-url-filters.ts";
+import {
+  DELIVERY_STATUSES,
+  deliveriesInput,
+  nextDeliveriesCursor,
+  parseDeliveryFilters,
+  type DeliveryStatus,
+} from "./deliveries-query.ts";
+import { ActionMessage, DeliveryList, type Message } from "./delivery-list.tsx";
 
 export function DeliveriesPanel(props: {
   workspaceId: string;
@@ -21,19 +23,12 @@ export function DeliveriesPanel(props: {
 }) {
   const trpc = useTRPC();
   const id = useId();
-  const [webhookId, setWebhookId] = useState("");
-  const [status, setStatus] = useState<Status | "">("");
+  const [filters, setFilters] = useUrlFilters(parseDeliveryFilters);
   const [message, setMessage] = useState<Message | null>(null);
   const deliveries = useInfiniteQuery(
-    trpc.webhooks.deliveries.infiniteQueryOptions(
-      {
-        workspaceId: props.workspaceId,
-        limit: 20,
-        ...(webhookId ? { webhookId } : {}),
-        ...(status ? { status } : {}),
-      },
-      { getNextPageParam: (page) => page.nextCursor ?? undefined },
-    ),
+    trpc.webhooks.deliveries.infiniteQueryOptions(deliveriesInput(props.workspaceId, filters), {
+      getNextPageParam: nextDeliveriesCursor,
+    }),
   );
   const items = deliveries.data?.pages.flatMap((p) => p.items) ?? [];
   return (
@@ -51,16 +46,16 @@ export function DeliveriesPanel(props: {
           label="Webhook"
           anyLabel="Every webhook"
           options={props.webhooks.map((w) => ({ value: w.id, label: w.name }))}
-          value={webhookId}
-          onChange={setWebhookId}
+          value={filters.webhookId}
+          onChange={(webhookId) => setFilters({ ...filters, webhookId })}
         />
         <FilterSelect
           id={`${id}-status`}
           label="Delivery status"
           anyLabel="Any status"
           options={DELIVERY_STATUSES}
-          value={status}
-          onChange={(value) => setStatus(value as Status | "")}
+          value={filters.status}
+          onChange={(status) => setFilters({ ...filters, status: status as DeliveryStatus | "" })}
         />
       </form>
       <ActionMessage message={message} />
@@ -72,7 +67,7 @@ export function DeliveriesPanel(props: {
         empty={{
           title: "No deliveries",
           message:
-            webhookId || status
+            filters.webhookId || filters.status
               ? "No delivery matches these filters."
               : "A report is sent to each matching webhook when a run ends.",
         }}

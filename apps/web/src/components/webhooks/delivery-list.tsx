@@ -7,11 +7,13 @@ import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
-import { formatDuration, formatTime, shortId } from "../runs/format.ts";
+import { formatDuration, shortId } from "../runs/format.ts";
 import { Badge, type BadgeTone } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
+import { formatUtc } from "../ui/time-format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
 
 /** A webhook report with every attempt, as runs.get and webhooks.deliveries return it. */
 export type DeliveryItem = inferRouterOutputs<AppRouter>["runs"]["get"]["deliveries"][number];
@@ -64,7 +66,7 @@ export function DeliveryList(props: {
         setConfirming(null);
         setMessage({
           ok: true,
-          text: `Redelivery scheduled: the report is pending again, next attempt ${formatTime(result.nextAttemptAt)}.`,
+          text: `Redelivery scheduled: the report is pending again, next attempt ${formatUtc(result.nextAttemptAt)}.`,
         });
         // Path filters: they match the paged (infinite) deliveries query too.
         await queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter());
@@ -101,11 +103,17 @@ export function DeliveryList(props: {
                 </Link>
               ) : null}
               <span className="text-slate-600">
-                {`created ${formatTime(d.createdAt)}`}
-                {d.deliveredAt ? `, delivered ${formatTime(d.deliveredAt)}` : ""}
-                {d.status === "PENDING" && d.nextAttemptAt
-                  ? `, next attempt ${formatTime(d.nextAttemptAt)}`
-                  : ""}
+                created <Timestamp value={d.createdAt} />
+                {d.deliveredAt ? (
+                  <>
+                    , delivered <Timestamp value={d.deliveredAt} />
+                  </>
+                ) : null}
+                {d.status === "PENDING" && d.nextAttemptAt ? (
+                  <>
+                    , next attempt <Timestamp value={d.nextAttemptAt} />
+                  </>
+                ) : null}
               </span>
               {props.canOperate && d.status === "FAILED" ? (
                 <Button tone="secondary" className="ml-auto" onClick={() => setConfirming(d)}>
@@ -120,7 +128,9 @@ export function DeliveryList(props: {
                 {d.attempts.map((a, i) => (
                   <li key={a.id} className="flex flex-wrap gap-2 text-xs text-slate-700">
                     <span className="font-medium">{`Attempt ${i + 1}`}</span>
-                    <span>{formatTime(a.createdAt)}</span>
+                    <span>
+                      <Timestamp value={a.createdAt} />
+                    </span>
                     <span>{a.statusCode === null ? "no response" : `HTTP ${a.statusCode}`}</span>
                     <span>{formatDuration(a.durationMs)}</span>
                     {a.error ? <span className="text-red-800">{a.error}</span> : null}

@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
-import { formatTime } from "../runs/format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { statusWord } from "../runs/status.ts";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
@@ -87,7 +87,9 @@ export function WebhooksView(props: {
                   <Td>
                     {w.enabled ? <Badge tone="good">Enabled</Badge> : <Badge>Disabled</Badge>}
                   </Td>
-                  <Td className="whitespace-nowrap">{formatTime(w.createdAt)}</Td>
+                  <Td className="whitespace-nowrap">
+                    <Timestamp value={w.createdAt} />
+                  </Td>
                   {props.isOwner ? (
                     <Td className="flex flex-wrap gap-2">
                       <TestDeliveryButton

@@ -2,24 +2,34 @@
 import type { Metadata } from "next";
 import { RunsList } from "../../../../components/runs/runs-list.tsx";
 import {
-  NO_FILTERS,
   nextRunsCursor,
+  parseRunFilters,
   runsListInput,
 } from "../../../../components/runs/runs-query.ts";
+import { searchParamsOf, type PageSearchParams } from "../../../../components/ui/url-filters.ts";
 import { PageHeader } from "../../../../components/ui/page-header.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../trpc/server.tsx";
 
 export const metadata: Metadata = { title: "Runs" };
 
-export default async function RunsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
-  const { workspaceId } = await params;
-  void getQueryClient().prefetchQuery(api().jobs.list.queryOptions({ workspaceId }));
-  // Awaited: the first page is in the HTML (the table is the page's largest paint).
-  await getQueryClient().prefetchInfiniteQuery(
-    api().runs.list.infiniteQueryOptions(runsListInput(workspaceId, NO_FILTERS), {
-      getNextPageParam: nextRunsCursor,
-    }),
-  );
+export default async function RunsPage(props: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: Promise<PageSearchParams>;
+}) {
+  const { workspaceId } = await props.params;
+  // The filters in the URL, read as the list reads them: the same query key on both sides.
+  const filters = parseRunFilters(searchParamsOf(await props.searchParams));
+  // Both awaited: the list reads them with useQuery / useInfiniteQuery (no suspense), so data
+  // that arrived only in the browser would render differently from the server's HTML (a
+  // hydration mismatch, React's #418). The first page is the page's largest paint anyway.
+  await Promise.all([
+    getQueryClient().prefetchQuery(api().jobs.list.queryOptions({ workspaceId })),
+    getQueryClient().prefetchInfiniteQuery(
+      api().runs.list.infiniteQueryOptions(runsListInput(workspaceId, filters), {
+        getNextPageParam: nextRunsCursor,
+      }),
+    ),
+  ]);
   return (
     <>
       <PageHeader
