@@ -309,12 +309,7 @@ describe("the owner's journey through the web app", () => {
     await page.getByRole("button", { name: "Run now" }).click();
     const dialog = page.getByRole("dialog", { name: `Run "${JOB_NAME}" now?` });
     await dialog.getByRole("button", { name: "Run now" }).click();
-    await page.getByText(/^Run queued/).waitFor();
-    await page.getByRole("link", { name: "See runs" }).click();
-    const runs = page.getByRole("table", { name: "Runs" });
-    await runs.waitFor();
-    await expectAccessible("runs");
-    await runs.getByRole("link", { name: /^Run / }).first().click();
+    // "Run now" opens the new run's page.
     await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
     ids.run = /\/runs\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
 
@@ -334,6 +329,12 @@ describe("the owner's journey through the web app", () => {
     expect(run).toMatchObject({ jobId: ids.job, status: "SUCCEEDED", trigger: "MANUAL" });
     const events = await p.t.db.runEvent.findMany({ where: { runId: run.id } });
     expect(events.filter((e) => e.type === "tool_call")).toHaveLength(3);
+
+    // The runs list shows it, by the same short id as the run page's title.
+    await page.goto(`/w/${ids.workspace}/runs`);
+    const runs = page.getByRole("table", { name: "Runs" });
+    await runs.getByRole("link", { name: new RegExp(`^Run ${ids.run.slice(-8)}`) }).waitFor();
+    await expectAccessible("runs");
   }, 300_000);
 
   it("the webhook delivery shows as delivered, and arrived once", async () => {

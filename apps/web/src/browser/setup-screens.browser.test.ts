@@ -185,8 +185,12 @@ describe("jobs and the access review", () => {
     await page.getByRole("button", { name: "Run now" }).click();
     const run = page.getByRole("dialog", { name: 'Run "Issue triage" now?' });
     await run.getByRole("button", { name: "Run now" }).click();
-    await page.getByText("Run queued").waitFor();
-    expect(await app.db.run.count({ where: { jobId: ids.waiting, trigger: "MANUAL" } })).toBe(1);
+    // It opens the new run's page, titled with the run's short id (its last 8 characters).
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
+    const runId = /\/runs\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+    await page.getByRole("heading", { level: 1, name: `Run ${runId.slice(-8)}` }).waitFor();
+    const manual = await app.db.run.findMany({ where: { jobId: ids.waiting, trigger: "MANUAL" } });
+    expect(manual.map((r) => r.id)).toEqual([runId]);
   }, 120_000);
 
   it("[C02] an admin sees no approve button, and the API refuses the approval anyway", async () => {

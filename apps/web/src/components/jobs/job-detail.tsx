@@ -3,16 +3,16 @@
 // fires when the API reports them), and the controls an owner or admin has: pause / resume and
 // run now.
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { can, type Role } from "@secondshift/vocabulary";
+import { can, runPagePath, type Role } from "@secondshift/vocabulary";
 import { useTRPC } from "../../trpc/react.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
 import { StatusNote } from "../ui/status-note.tsx";
-import { formatTokens } from "../runs/format.ts";
+import { formatTokens, shortId } from "../runs/format.ts";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { scheduleExtras, scheduleInWords, STATUS_WORDS } from "./words.ts";
 
@@ -126,6 +126,7 @@ function Schedule({ job }: { job: Job }) {
 
 function Controls({ workspaceId, job }: { workspaceId: string; job: Job }) {
   const trpc = useTRPC();
+  const router = useRouter();
   const queryClient = useQueryClient();
   const [done, setDone] = useState<string | null>(null);
   const [confirmRun, setConfirmRun] = useState(false);
@@ -150,7 +151,9 @@ function Controls({ workspaceId, job }: { workspaceId: string; job: Job }) {
     trpc.jobs.runNow.mutationOptions({
       onSuccess: ({ runId }) => {
         setConfirmRun(false);
-        setDone(`Run queued (run ${runId.slice(0, 8)}).`);
+        setDone(`Run ${shortId(runId)} queued; opening it…`);
+        // The owner asked for a run: show it (its live transcript starts there).
+        router.push(runPagePath(workspaceId, runId));
       },
     }),
   );
@@ -201,11 +204,6 @@ function Controls({ workspaceId, job }: { workspaceId: string; job: Job }) {
         ) : null}
       </div>
       <StatusNote message={done} />
-      {done?.startsWith("Run queued") ? (
-        <Link href={`/w/${workspaceId}/runs`} className="text-sm text-indigo-700 underline">
-          See runs
-        </Link>
-      ) : null}
       {error ? <StatusNote tone="bad" message={errorMessage(error)} /> : null}
       <ConfirmDialog
         open={confirmRun}
