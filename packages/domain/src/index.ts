@@ -51,6 +51,7 @@ export type {
   Actor,
   ActorContext,
   DbClient,
+  DestinationCheck,
   McpAuthorizer,
   McpOAuthSession,
   Need,
