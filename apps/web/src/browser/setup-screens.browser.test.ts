@@ -60,7 +60,11 @@ async function syncJobs(specs: JobSpec[]): Promise<Record<string, string>> {
 
 dbTest.beforeAll(async ({ testDatabase }) => {
   // The names the owner types resolve (fake DNS; saved, never dialled: no worker runs here).
-  const hosts = { "mcp.tickets.example": ["93.184.215.14"], "github.com": ["93.184.215.15"] };
+  const hosts = {
+    "mcp.tickets.example": ["93.184.215.14"],
+    "github.com": ["93.184.215.15"],
+    "api.github.com": ["93.184.215.16"],
+  };
   [app, browser] = await Promise.all([
     startWebApp({ database: testDatabase, hosts }),
     launchBrowser(),
