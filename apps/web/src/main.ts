@@ -80,6 +80,7 @@ async function main() {
     discovery: outbound.discovery,
     outbound: outbound.outbound,
     mcpOAuth: outbound.mcpOAuth,
+    destinations: outbound.destinations,
     maxTokenBudget: env.RUN_MAX_TOKEN_BUDGET,
   };
   const api = createApiHandler(apiOptions);

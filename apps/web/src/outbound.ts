@@ -11,7 +11,11 @@ import {
 import type { Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
-import { createOutboundClient, type OutboundPolicy } from "@secondshift/netguard";
+import {
+  createDestinationChecker,
+  createOutboundClient,
+  type OutboundPolicy,
+} from "@secondshift/netguard";
 
 /** The owner waits for discovery in the page; a slow service gets this long. */
 const DISCOVERY_TIMEOUT_MS = 30_000;
@@ -42,6 +46,8 @@ export function buildOwnerOutbound(deps: {
     discovery,
     outbound,
     mcpOAuth: createMcpAuthorizer(outbound, "SecondShift"),
+    // Owner URLs are checked at save under the same policy (the send-time guard decides again).
+    destinations: createDestinationChecker(deps.policy),
     close: async () => {
       await closeConnectors(connectors);
       await client.close();

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveSession, type AccountsDeps, type ResolvedSession } from "@secondshift/accounts";
 import type {
+  DestinationCheck,
   McpAuthorizer,
   OutboundFetch,
   ToolDiscovery,
@@ -47,6 +48,8 @@ export interface ApiDeps {
   outbound?: OutboundFetch;
   /** OAuth 2.1 for MCP connections (createMcpAuthorizer from @secondshift/connectors). */
   mcpOAuth?: McpAuthorizer;
+  /** The save-time check of owner URLs (netguard's createDestinationChecker, C21). */
+  destinations?: DestinationCheck;
 }
 
 export interface Context {

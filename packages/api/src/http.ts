@@ -5,6 +5,7 @@
 // from the authorization server carries no Origin).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type {
+  DestinationCheck,
   McpAuthorizer,
   OutboundFetch,
   ToolDiscovery,
@@ -67,6 +68,8 @@ export interface ApiOptions {
   outbound?: OutboundFetch;
   /** OAuth 2.1 for MCP connections (`createMcpAuthorizer` from @secondshift/connectors). */
   mcpOAuth?: McpAuthorizer;
+  /** The save-time check of owner URLs (netguard's createDestinationChecker, C21). */
+  destinations?: DestinationCheck;
 }
 
 export function apiDeps(options: ApiOptions): ApiDeps {
@@ -87,6 +90,7 @@ export function apiDeps(options: ApiOptions): ApiDeps {
     ...(options.discovery ? { discovery: options.discovery } : {}),
     ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.mcpOAuth ? { mcpOAuth: options.mcpOAuth } : {}),
+    ...(options.destinations ? { destinations: options.destinations } : {}),
   };
 }
 

@@ -93,6 +93,7 @@ export const workspaceProcedure = authedProcedure
       ...(ctx.deps.discovery ? { discovery: ctx.deps.discovery } : {}),
       ...(ctx.deps.outbound ? { outbound: ctx.deps.outbound } : {}),
       ...(ctx.deps.mcpOAuth ? { mcpOAuth: ctx.deps.mcpOAuth } : {}),
+      ...(ctx.deps.destinations ? { destinations: ctx.deps.destinations } : {}),
       ...(ctx.deps.maxTokenBudget === undefined ? {} : { maxTokenBudget: ctx.deps.maxTokenBudget }),
     };
     return next({ ctx: { workspace } });

@@ -69,6 +69,18 @@ export interface McpAuthorizer {
   }): Promise<void>;
 }
 
+/**
+ * The save-time check of an owner's URL under the operator's outbound policy (C21): netguard's
+ * `createDestinationChecker`, built by the app from the same policy its send-time guard uses.
+ * "git" is a clone URL (decided as repo-sync's fetch-time check does), "http" everything else.
+ */
+export interface DestinationCheck {
+  /** Throws an AppError naming the rule and the remedy; resolves the host (every answer checked). */
+  check(url: string, what: string, kind?: "http" | "git"): Promise<void>;
+  /** For stored rows: the rules that need no DNS; the problem in words, or null. */
+  problem(url: string, what: string, kind?: "http" | "git"): string | null;
+}
+
 /** A WHATWG fetch whose every request goes through netguard (C21); the app builds it. */
 export type OutboundFetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -84,6 +96,11 @@ export interface ActorContext {
   discovery?: ToolDiscovery;
   /** Needed by use cases that call an owner's service themselves (verifyModelProvider). */
   outbound?: OutboundFetch;
+  /**
+   * Checks owner URLs at save (webhooks, providers, connections, repositories). The web process
+   * always wires it; without it only the send-time guard decides (tests that seed rows).
+   */
+  destinations?: DestinationCheck;
   /** Needed by the OAuth connection flow (startConnectionOAuth, finishConnectionOAuth). */
   mcpOAuth?: McpAuthorizer;
   /** The operator's cap on a run's token budget (RUN_MAX_TOKEN_BUDGET); default the absolute cap. */

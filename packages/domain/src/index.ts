@@ -52,6 +52,7 @@ export type {
   Actor,
   ActorContext,
   DbClient,
+  DestinationCheck,
   McpAuthorizer,
   McpOAuthSession,
   Need,

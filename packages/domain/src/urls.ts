@@ -1,7 +1,9 @@
-// An owner-typed service URL (a model provider's base URL, a webhook target): a full http(s)
-// URL with no credentials in it. Whether the host may be reached is netguard's decision at
-// call time, not this parser's.
+// An owner-typed service URL (a model provider's base URL, a webhook target, a connection's
+// endpoint, a clone URL): a full http(s) URL with no credentials in it, and — when the app
+// wired `ctx.destinations` — one the operator's outbound policy lets SecondShift reach (C21).
+// The send-time guard decides again at every call: DNS can change after a save.
 import { AppError } from "@secondshift/errors";
+import type { ActorContext } from "./context.ts";
 
 export function parseServiceUrl(value: string, what: string): URL {
   let url: URL;
@@ -19,7 +21,7 @@ export function parseServiceUrl(value: string, what: string): URL {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new AppError(
       "BAD_REQUEST",
-      `${what} must use https (http only for allowed internal hosts).`,
+      `${what} must use https (plain http only outside production).`,
       {
         reason: "URL_INVALID",
       },
@@ -31,4 +33,24 @@ export function parseServiceUrl(value: string, what: string): URL {
     });
   }
   return url;
+}
+
+/** Refuses a URL the outbound policy would refuse at send time (host resolved, every answer). */
+export async function checkDestination(
+  ctx: ActorContext,
+  url: URL,
+  what: string,
+  kind: "http" | "git" = "http",
+): Promise<void> {
+  await ctx.destinations?.check(url.toString(), what, kind);
+}
+
+/** For a stored row: what the policy refuses about its URL today (no DNS), or null. */
+export function addressProblem(
+  ctx: ActorContext,
+  url: string,
+  what: string,
+  kind: "http" | "git" = "http",
+): string | null {
+  return ctx.destinations?.problem(url, what, kind) ?? null;
 }

@@ -3,6 +3,8 @@ export type { AddressAllowances, AddressClass, AddressDecision } from "./address
 export { createOutboundClient, guardedFetch } from "./client.ts";
 export type { GuardedRequestInit, OutboundClient } from "./client.ts";
 export type { GuardedRequestOptions, GuardedResponse } from "./request.ts";
+export { createDestinationChecker } from "./destination.ts";
+export type { DestinationChecker, DestinationKind } from "./destination.ts";
 export { createDefaultConnector } from "./connector.ts";
 export type { TlsOptions } from "./connector.ts";
 export { createGuardedDispatcher } from "./dispatcher.ts";

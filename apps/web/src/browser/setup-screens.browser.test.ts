@@ -59,7 +59,16 @@ async function syncJobs(specs: JobSpec[]): Promise<Record<string, string>> {
 }
 
 dbTest.beforeAll(async ({ testDatabase }) => {
-  [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
+  // The names the owner types resolve (fake DNS; saved, never dialled: no worker runs here).
+  const hosts = {
+    "mcp.tickets.example": ["93.184.215.14"],
+    "github.com": ["93.184.215.15"],
+    "api.github.com": ["93.184.215.16"],
+  };
+  [app, browser] = await Promise.all([
+    startWebApp({ database: testDatabase, hosts }),
+    launchBrowser(),
+  ]);
   tenant = await seedTenant(app.db, { name: "screens" });
   ws = tenant.workspaceId;
   for (const role of ["owner", "admin", "viewer"] as const) {

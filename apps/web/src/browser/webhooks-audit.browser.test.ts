@@ -16,6 +16,7 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
+  LOOPBACK_ALLOWED,
   screenshot,
   seriousA11yViolations,
   signInContext,
@@ -67,7 +68,13 @@ dbTest.beforeAll(async ({ testDatabase }) => {
     allowedPrivateCidrs: ["127.0.0.0/8"],
     timeoutMs: 10_000,
   });
-  [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
+  // Development with loopback allowed (the receiver is a loopback fake); other private
+  // addresses stay refused. No real DNS: only these names resolve.
+  const hosts = { "hooks.example.com": ["93.184.215.14"] };
+  [app, browser] = await Promise.all([
+    startWebApp({ database: testDatabase, env: LOOPBACK_ALLOWED, hosts }),
+    launchBrowser(),
+  ]);
   seed = await seedWorkspace(app.db, { name: "hooks-team" });
   const owner = await createUser(app.db, password, {
     workspaceId: seed.workspaceId,
@@ -266,4 +273,98 @@ describe("audit log", () => {
     const csv = await page.getByRole("link", { name: "Download CSV" }).getAttribute("href");
     expect(new URL(csv ?? "", app.origin).searchParams.get("toolName")).toBe("rare_tool");
   }, 60_000);
+});
+
+describe("owner URLs the outbound policy refuses", () => {
+  it("[C21] saving a webhook to a private address or an unknown name is refused in words; rows saved before are marked", async () => {
+    const ws = seed.workspaceId;
+    const page = await context.newPage();
+    await page.goto(`/w/${ws}/webhooks`);
+    await page.getByRole("table", { name: "Webhooks" }).waitFor();
+    const add = async (name: string, url: string) => {
+      await page.getByLabel("Name").fill(name);
+      await page.getByLabel("Receiver URL").fill(url);
+      await page.getByRole("button", { name: "Add webhook" }).click();
+    };
+    await add("internal", "https://10.0.0.5/hook");
+    const refused = page.getByRole("alert").filter({ hasText: "private address (10.0.0.5)" });
+    await refused.waitFor();
+    const words = await refused.innerText();
+    expect(words).toMatch(/SecondShift refuses private, loopback, link-local and metadata/);
+    expect(words).toContain("SECONDSHIFT_ALLOWED_PRIVATE_CIDRS");
+    expect(words).not.toMatch(/not reachable/i);
+    await screenshot(page, "webhooks-address-refused");
+    await add("nowhere", "https://hooks.nowhere.example/x");
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "could not be resolved; check the name" })
+      .waitFor();
+    const saved = await app.db.webhook.count({
+      where: { workspaceId: ws, name: { in: ["internal", "nowhere"] } },
+    });
+    expect(saved).toBe(0);
+    // A public name is saved (resolved by the fake DNS, never dialled).
+    await add("public", "https://hooks.example.com/x");
+    await page.getByLabel("Signing secret").waitFor();
+
+    // Rows saved before the check: a webhook whose last delivery the policy refused, and a
+    // provider, a connection and a repository with private addresses.
+    const legacy = await app.db.webhook.create({
+      data: {
+        workspaceId: ws,
+        name: "legacy-hook",
+        urlCiphertext: new Uint8Array([0]),
+        secretCiphertext: new Uint8Array([0]),
+      },
+    });
+    await app.db.webhookDelivery.create({
+      data: {
+        workspaceId: ws,
+        webhookId: legacy.id,
+        event: "webhook.test",
+        status: "FAILED",
+        attemptCount: 1,
+        lastError:
+          "The webhook's host resolves to an address that outbound requests may not reach. (ADDRESS_NOT_PUBLIC)",
+      },
+    });
+    await app.db.modelProvider.create({
+      data: {
+        workspaceId: ws,
+        name: "legacy-llm",
+        kind: "OPENAI",
+        baseUrl: "https://10.0.0.9/v1",
+        apiKeyCiphertext: new Uint8Array([0]),
+      },
+    });
+    await app.db.connection.create({
+      data: {
+        workspaceId: ws,
+        kind: "MCP",
+        label: "legacy-mcp",
+        endpoint: "https://192.168.7.7/mcp",
+      },
+    });
+    await app.db.repository.create({
+      data: {
+        workspaceId: ws,
+        fullName: "acme/legacy",
+        cloneUrl: "https://172.16.0.3/acme/legacy.git",
+      },
+    });
+    const marked = async (path: string, text: RegExp) => {
+      await page.goto(`/w/${ws}/${path}`);
+      const notice = page.getByText(text);
+      await notice.waitFor();
+      expect(await page.getByText("Address not allowed", { exact: true }).count()).toBe(1);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+    };
+    await marked("webhooks", /The last delivery was refused by the outbound policy/);
+    await screenshot(page, "webhooks-address-problem");
+    await marked("providers", /The base URL points to a private address \(10\.0\.0\.9\)/);
+    await marked("connections", /The endpoint points to a private address \(192\.168\.7\.7\)/);
+    await marked("repositories", /The clone URL points to a private address \(172\.16\.0\.3\)/);
+    await screenshot(page, "repositories-address-problem");
+    await page.close();
+  }, 120_000);
 });

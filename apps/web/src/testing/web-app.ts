@@ -4,6 +4,7 @@
 // of its own (claimRedisDatabase).
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { createKeyring, type Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { createTestDatabase } from "@secondshift/db/testing";
@@ -11,6 +12,8 @@ import { freePort, startService } from "@secondshift/service/testing";
 import { claimRedisDatabase } from "./redis-database.ts";
 
 const MAIN = resolve(import.meta.dirname, "..", "main.ts");
+/** The process's DNS in tests (fake-dns.mjs): only the names a test gives resolve. */
+const FAKE_DNS = pathToFileURL(resolve(import.meta.dirname, "fake-dns.mjs")).href;
 
 export interface WebApp {
   /** http://127.0.0.1:PORT — also the app's public URL (same-origin checks use it). */
@@ -45,6 +48,11 @@ export interface WebAppOptions {
   };
   /** Shorthand for `env: LOOPBACK_ALLOWED`: the API's outbound calls may reach loopback fakes. */
   allowLoopbackOutbound?: boolean;
+  /**
+   * Host names the process may resolve (name → addresses), for the save-time URL check; any
+   * other name does not resolve (tests use no real DNS). "localhost" is 127.0.0.1.
+   */
+  hosts?: Record<string, string[]>;
 }
 
 /**
@@ -82,6 +90,8 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     SECONDSHIFT_ENCRYPTION_KEY: encryptionKey.toString("base64"),
     SECONDSHIFT_SETUP_TOKEN_REQUIRED: options.setupTokenRequired ? "true" : "false",
     PORT: String(port),
+    NODE_OPTIONS: `--import ${FAKE_DNS}`,
+    SECONDSHIFT_TEST_HOSTS: JSON.stringify(options.hosts ?? {}),
     // Development: plain http to the fakes (production allows public https only).
     ...(options.allowLoopbackOutbound ? LOOPBACK_ALLOWED : {}),
     LOG_LEVEL: "warn",

@@ -3,6 +3,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type {
+  DestinationCheck,
   McpAuthorizer,
   OutboundFetch,
   ToolDiscovery,
@@ -50,6 +51,7 @@ export interface TestApiOptions {
   discovery?: ToolDiscovery;
   outbound?: OutboundFetch;
   mcpOAuth?: McpAuthorizer;
+  destinations?: DestinationCheck;
 }
 
 function listen(server: Server): Promise<number> {
@@ -84,6 +86,7 @@ export async function startTestApi(db: Db, options: TestApiOptions = {}): Promis
     ...(options.discovery ? { discovery: options.discovery } : {}),
     ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.mcpOAuth ? { mcpOAuth: options.mcpOAuth } : {}),
+    ...(options.destinations ? { destinations: options.destinations } : {}),
   });
   const bodies: string[] = [];
   const base = `${origin}/api/trpc`;

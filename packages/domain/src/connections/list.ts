@@ -2,6 +2,7 @@
 // select is explicit: no ciphertext column is ever read here, so none can be returned.
 import type { ConnectionAuth, ConnectionKind } from "@secondshift/db";
 import { notFound, requireRole, type ActorContext } from "../context.ts";
+import { addressProblem } from "../urls.ts";
 import { getConnectionImpact, type AffectedJob } from "./impact.ts";
 import {
   connectionTools,
@@ -20,6 +21,8 @@ export interface ConnectionSummary {
   discoveredTools: Array<{ name: string; mayChangeData: boolean }>;
   /** Set when the OAuth server refused a refresh: calls fail until the owner reconnects. */
   reconnect: ReconnectNeeded | null;
+  /** What the outbound policy refuses about the endpoint today (rows saved before the save check). */
+  addressProblem: string | null;
   createdAt: Date;
 }
 
@@ -63,6 +66,7 @@ export async function listConnections(
       mayChangeData: t.mayChangeData,
     })),
     reconnect: reconnectNeeded({ reconnectRequiredAt, authError }),
+    addressProblem: addressProblem(ctx, row.endpoint, "The endpoint"),
   }));
 }
 
@@ -84,5 +88,6 @@ export async function getConnection(
     tools: connectionTools(discoveredTools, row.allowedTools),
     jobs,
     reconnect: reconnectNeeded({ reconnectRequiredAt, authError }),
+    addressProblem: addressProblem(ctx, row.endpoint, "The endpoint"),
   };
 }

@@ -10,6 +10,7 @@ import { notFound, requireRole, requireService, type ActorContext } from "../con
 import { readDiscoveredTools, type DiscoveredTool } from "../tools.ts";
 import { checkGithubApp } from "./github-app.ts";
 import { revokeGrantsUsing } from "./impact.ts";
+import { checkDestination } from "../urls.ts";
 
 export interface CreateConnectionInput {
   kind: ConnectionKind;
@@ -42,7 +43,7 @@ function parseEndpoint(endpoint: string): URL {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new AppError(
       "BAD_REQUEST",
-      "The endpoint must use https (http only for allowed internal hosts).",
+      "The endpoint must use https (plain http only outside production).",
       { reason: "ENDPOINT_INVALID" },
     );
   }
@@ -90,6 +91,7 @@ export async function createConnection(
   const keyring = requireService(ctx, "keyring");
   const url = parseEndpoint(input.endpoint);
   checkGithubApp(input);
+  await checkDestination(ctx, url, "The endpoint");
   const existing = await db.connection.findFirst({
     where: { workspaceId, kind: input.kind, label: input.label },
     select: { id: true },

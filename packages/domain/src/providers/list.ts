@@ -2,6 +2,7 @@
 // (C24): the select is explicit and never reads its ciphertext.
 import type { ProviderKind } from "@secondshift/db";
 import { requireRole, type ActorContext } from "../context.ts";
+import { addressProblem } from "../urls.ts";
 
 export interface ModelProviderSummary {
   id: string;
@@ -16,6 +17,8 @@ export interface ModelProviderSummary {
   verifiedAt: Date | null;
   /** When the key was set or last replaced; the key itself is never read here. */
   keyUpdatedAt: Date;
+  /** What the outbound policy refuses about the base URL today (rows saved before the save check). */
+  addressProblem: string | null;
 }
 
 export async function listModelProviders(
@@ -38,5 +41,9 @@ export async function listModelProviders(
     },
     orderBy: { name: "asc" },
   });
-  return rows.map(({ apiKeyUpdatedAt, ...row }) => ({ ...row, keyUpdatedAt: apiKeyUpdatedAt }));
+  return rows.map(({ apiKeyUpdatedAt, ...row }) => ({
+    ...row,
+    keyUpdatedAt: apiKeyUpdatedAt,
+    addressProblem: addressProblem(ctx, row.baseUrl, "The base URL"),
+  }));
 }

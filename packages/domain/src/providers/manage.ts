@@ -14,7 +14,7 @@ import {
   type ActorContext,
   type DbClient,
 } from "../context.ts";
-import { parseServiceUrl } from "../urls.ts";
+import { checkDestination, parseServiceUrl } from "../urls.ts";
 
 export interface CreateModelProviderInput {
   name: string;
@@ -46,6 +46,13 @@ function checkedModels(allowed: readonly string[], defaultModel: string | null):
       { reason: "DEFAULT_MODEL_NOT_ALLOWED" },
     );
   return models;
+}
+
+/** Syntax, then the outbound policy (C21): the gateway will call this base URL. */
+async function checkedBaseUrl(ctx: ActorContext, value: string): Promise<string> {
+  const url = parseServiceUrl(value, "The base URL");
+  await checkDestination(ctx, url, "The base URL");
+  return url.toString();
 }
 
 const sealKey = (keyring: Keyring, workspaceId: string, rowId: string, apiKey: string) =>
@@ -92,7 +99,7 @@ export async function createModelProvider(
   await requireRole(ctx, "own");
   const keyring = requireService(ctx, "keyring");
   const { db, workspaceId } = ctx;
-  const baseUrl = parseServiceUrl(input.baseUrl, "The base URL").toString();
+  const baseUrl = await checkedBaseUrl(ctx, input.baseUrl);
   const allowedModels = checkedModels(input.allowedModels ?? [], input.defaultModel ?? null);
   await refuseTakenName(db, workspaceId, input.name);
   const id = randomUUID();
@@ -129,6 +136,8 @@ export async function updateModelProvider(
   });
   if (!existing) throw notFound("Model provider");
   if (input.name !== undefined) await refuseTakenName(db, workspaceId, input.name, existing.id);
+  const baseUrl =
+    input.baseUrl === undefined ? undefined : await checkedBaseUrl(ctx, input.baseUrl);
   const allowedModels = checkedModels(
     input.allowedModels ?? existing.allowedModels,
     input.defaultModel === undefined ? existing.defaultModel : input.defaultModel,
@@ -136,9 +145,7 @@ export async function updateModelProvider(
   const data = {
     allowedModels,
     ...(input.name === undefined ? {} : { name: input.name }),
-    ...(input.baseUrl === undefined
-      ? {}
-      : { baseUrl: parseServiceUrl(input.baseUrl, "The base URL").toString() }),
+    ...(baseUrl === undefined ? {} : { baseUrl }),
     ...(input.defaultModel === undefined ? {} : { defaultModel: input.defaultModel }),
     ...(input.isDefault === undefined ? {} : { isDefault: input.isDefault }),
   };

@@ -13,7 +13,11 @@ const VERIFY_TIMEOUT_MS = 10_000;
 /** Enough to pick allowed models from; a provider may list many more. */
 const MAX_MODELS = 500;
 
-export type VerifyFailure = "KEY_REFUSED" | "UNREACHABLE" | "NOT_A_PROVIDER" | "PROVIDER_ERROR";
+export type VerifyFailure =
+  "KEY_REFUSED" | "UNREACHABLE" | "ADDRESS_REFUSED" | "NOT_A_PROVIDER" | "PROVIDER_ERROR";
+
+/** netguard's refusals by policy: the address was not tried, so it is not "unreachable". */
+const POLICY_REFUSALS = new Set(["ADDRESS_NOT_PUBLIC", "HOST_NOT_ALLOWED", "HTTPS_REQUIRED"]);
 
 export type ProviderVerification =
   | { ok: true; verifiedAt: Date; models: string[] }
@@ -66,6 +70,8 @@ async function askProvider(
       signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS),
     });
   } catch (error) {
+    if (isAppError(error) && POLICY_REFUSALS.has(error.reason ?? ""))
+      return failure("ADDRESS_REFUSED", `${who} is not allowed: ${error.message}`);
     // netguard's errors name the host and the rule, never a header; other causes are withheld.
     const why = isAppError(error)
       ? error.message

@@ -6,7 +6,7 @@ import { encryptField, mintToken } from "@secondshift/crypto";
 import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
-import { parseServiceUrl } from "../urls.ts";
+import { checkDestination, parseServiceUrl } from "../urls.ts";
 
 export interface AddRepositoryInput {
   cloneUrl: string;
@@ -49,6 +49,7 @@ export async function addRepository(
   const { db, workspaceId, actor } = ctx;
   const url = parseServiceUrl(input.cloneUrl, "The clone URL");
   const fullName = fullNameOf(url);
+  await checkDestination(ctx, url, "The clone URL", "git");
   if (input.connectionId) {
     const connection = await db.connection.findFirst({
       where: { id: input.connectionId, workspaceId, deletedAt: null },

@@ -3,6 +3,7 @@
 // checked shape here, so no screen parses the stored JSON itself.
 import { readConfigErrors, type RepoConfigError } from "@secondshift/vocabulary";
 import { requireRole, type ActorContext } from "../context.ts";
+import { addressProblem } from "../urls.ts";
 
 export interface RepositorySummary {
   id: string;
@@ -12,6 +13,8 @@ export interface RepositorySummary {
   lastSyncedCommit: string | null;
   syncError: string | null;
   configErrors: RepoConfigError[];
+  /** What the outbound policy refuses about the clone URL today (host or address only, no path). */
+  addressProblem: string | null;
 }
 
 export async function listRepositories(
@@ -29,8 +32,13 @@ export async function listRepositories(
       lastSyncedCommit: true,
       syncError: true,
       configErrors: true,
+      cloneUrl: true,
     },
     orderBy: { fullName: "asc" },
   });
-  return rows.map((row) => ({ ...row, configErrors: readConfigErrors(row.configErrors) }));
+  return rows.map(({ cloneUrl, ...row }) => ({
+    ...row,
+    configErrors: readConfigErrors(row.configErrors),
+    addressProblem: addressProblem(ctx, cloneUrl, "The clone URL", "git"),
+  }));
 }

@@ -186,7 +186,7 @@ export function actorContext(
   userId: string,
   extra: Pick<
     ActorContext,
-    "services" | "keyring" | "now" | "discovery" | "outbound" | "mcpOAuth"
+    "services" | "keyring" | "now" | "discovery" | "outbound" | "mcpOAuth" | "destinations"
   > = {},
 ): ActorContext {
   return { db, actor: { userId }, workspaceId: tenant.workspaceId, ...extra };

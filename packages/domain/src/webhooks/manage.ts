@@ -6,7 +6,8 @@ import { encryptField, mintToken } from "@secondshift/crypto";
 import type { RunStatus } from "@secondshift/db";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
-import { parseServiceUrl } from "../urls.ts";
+import { checkDestination, parseServiceUrl } from "../urls.ts";
+import { webhookAddressProblems } from "./address.ts";
 
 export interface CreateWebhookInput {
   name: string;
@@ -24,6 +25,8 @@ export interface WebhookSummary {
   statuses: RunStatus[];
   enabled: boolean;
   createdAt: Date;
+  /** The outbound policy refused its last delivery (a webhook saved before the save check). */
+  addressProblem: string | null;
 }
 
 export async function createWebhook(
@@ -33,7 +36,9 @@ export async function createWebhook(
   await requireRole(ctx, "own");
   const keyring = requireService(ctx, "keyring");
   const { db, workspaceId, actor } = ctx;
-  const url = parseServiceUrl(input.url, "The webhook URL").toString();
+  const parsed = parseServiceUrl(input.url, "The webhook URL");
+  await checkDestination(ctx, parsed, "The webhook URL");
+  const url = parsed.toString();
   const id = randomUUID();
   const secret = mintToken("webhook").token;
   const seal = (field: string, value: string) =>
@@ -66,11 +71,13 @@ export async function listWebhooks(
   _input: Record<string, never>,
 ): Promise<WebhookSummary[]> {
   await requireRole(ctx, "read");
-  return ctx.db.webhook.findMany({
+  const rows = await ctx.db.webhook.findMany({
     where: { workspaceId: ctx.workspaceId },
     select: { id: true, name: true, jobKeys: true, statuses: true, enabled: true, createdAt: true },
     orderBy: { name: "asc" },
   });
+  const problems = await webhookAddressProblems(ctx);
+  return rows.map((row) => ({ ...row, addressProblem: problems.get(row.id) ?? null }));
 }
 
 /** Deletes the webhook with its deliveries (no more attempts are made). */

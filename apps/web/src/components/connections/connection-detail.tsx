@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { can, type Role } from "@secondshift/vocabulary";
 import { useTRPC } from "../../trpc/react.tsx";
+import { AddressProblem } from "../ui/address-problem.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
@@ -45,7 +46,10 @@ export function ConnectionDetail({ workspaceId, connectionId, role }: Props) {
         <dt className="font-medium text-slate-700">Kind</dt>
         <dd>{KIND_WORDS[connection.kind]}</dd>
         <dt className="font-medium text-slate-700">Endpoint</dt>
-        <dd className="break-all font-mono text-xs">{connection.endpoint}</dd>
+        <dd className="break-all">
+          <span className="font-mono text-xs">{connection.endpoint}</span>
+          <AddressProblem problem={connection.addressProblem} />
+        </dd>
         <dt className="font-medium text-slate-700">Authentication</dt>
         <dd>
           {AUTH_WORDS[connection.authType]}

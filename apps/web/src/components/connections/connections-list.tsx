@@ -4,6 +4,7 @@
 import { useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../trpc/react.tsx";
+import { AddressProblem } from "../ui/address-problem.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { EmptyState } from "../ui/states.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
@@ -46,7 +47,10 @@ export function ConnectionsList({ workspaceId }: { workspaceId: string }) {
                 </Link>
               </Td>
               <Td>{KIND_WORDS[c.kind]}</Td>
-              <Td className="break-all font-mono text-xs">{c.endpoint}</Td>
+              <Td className="break-all">
+                <span className="font-mono text-xs">{c.endpoint}</span>
+                <AddressProblem problem={c.addressProblem} />
+              </Td>
               <Td>{AUTH_WORDS[c.authType]}</Td>
               <Td>
                 {c.allowedTools.length} of {c.discoveredTools.length}

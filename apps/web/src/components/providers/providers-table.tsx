@@ -3,6 +3,7 @@
 // owners can replace it (the old one is overwritten); nobody can read it back.
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { AddressProblem } from "../ui/address-problem.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
@@ -86,7 +87,10 @@ export function ProvidersTable(props: { workspaceId: string; canManage: boolean 
                 {p.name} {p.isDefault ? <Badge tone="info">Default</Badge> : null}
               </Td>
               <Td>{PROVIDER_KINDS[p.kind].name}</Td>
-              <Td className="break-all">{p.baseUrl}</Td>
+              <Td className="break-all">
+                {p.baseUrl}
+                <AddressProblem problem={p.addressProblem} />
+              </Td>
               <Td>{p.defaultModel ?? "—"}</Td>
               <Td>{describeModels(p.allowedModels)}</Td>
               <Td>

@@ -13,6 +13,7 @@ type VerifyResult = inferRouterOutputs<AppRouter>["providers"]["verify"];
 const REASONS: Record<Extract<VerifyResult, { ok: false }>["reason"], string> = {
   KEY_REFUSED: "Key refused.",
   UNREACHABLE: "Not reachable.",
+  ADDRESS_REFUSED: "Address not allowed.",
   NOT_A_PROVIDER: "Not a model provider.",
   PROVIDER_ERROR: "Provider error.",
 };

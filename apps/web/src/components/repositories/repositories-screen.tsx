@@ -5,6 +5,7 @@ import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-q
 import { can, type Role } from "@secondshift/vocabulary";
 import { useRef, useState, type FormEvent } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
+import { AddressProblem } from "../ui/address-problem.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { errorMessage, fieldErrors } from "../ui/error-message.ts";
@@ -89,6 +90,7 @@ function RepositoryList({ workspaceId, canSync }: { workspaceId: string; canSync
                   </Button>
                 ) : null}
               </div>
+              <AddressProblem problem={repo.addressProblem} />
               {repo.syncError ? (
                 <p className="mt-2 text-sm text-red-800">
                   <Badge tone="bad">Sync failed</Badge> {repo.syncError}

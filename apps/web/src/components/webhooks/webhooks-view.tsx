@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { statusWord } from "../runs/status.ts";
+import { AddressProblem } from "../ui/address-problem.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
@@ -77,7 +78,10 @@ export function WebhooksView(props: {
             <tbody>
               {webhooks.map((w) => (
                 <Tr key={w.id}>
-                  <Td className="font-medium">{w.name}</Td>
+                  <Td>
+                    <span className="font-medium">{w.name}</span>
+                    <AddressProblem problem={w.addressProblem} />
+                  </Td>
                   <Td>{w.jobKeys.length ? w.jobKeys.join(", ") : "Every job"}</Td>
                   <Td>
                     {w.statuses.length

@@ -20,6 +20,7 @@ export const get = workspaceProcedure
       allowedTools: z.array(z.string()),
       tools: z.array(connectionTool),
       reconnect,
+      addressProblem: z.string().nullable(),
       jobs: z.array(affectedJob),
       createdAt: z.date(),
       updatedAt: z.date(),

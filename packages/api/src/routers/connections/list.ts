@@ -15,6 +15,7 @@ export const connectionSummary = z.object({
   allowedTools: z.array(z.string()),
   discoveredTools: z.array(z.object({ name: z.string(), mayChangeData: z.boolean() })),
   reconnect,
+  addressProblem: z.string().nullable(),
   createdAt: z.date(),
 });
 

@@ -14,6 +14,7 @@ export const providerSummary = z.object({
   isDefault: z.boolean(),
   verifiedAt: z.date().nullable(),
   keyUpdatedAt: z.date(),
+  addressProblem: z.string().nullable(),
 });
 
 export const list = workspaceProcedure

@@ -159,7 +159,8 @@ describe("providers.verify", () => {
       const id = await addProvider("ANTHROPIC", anthropic.url, anthropicKey);
       const before = anthropic.requests.length;
       const refused = await verify(id, browser);
-      expect(refused).toMatchObject({ ok: false, reason: "UNREACHABLE" });
+      // [C21] a policy refusal is said as one, never as "not reachable".
+      expect(refused).toMatchObject({ ok: false, reason: "ADDRESS_REFUSED" });
       expect(!refused.ok && refused.message).toMatch(/refused/i);
       expect(anthropic.requests.length).toBe(before);
     } finally {

@@ -12,7 +12,13 @@ export const verify = workspaceProcedure
       z.object({ ok: z.literal(true), verifiedAt: z.date(), models: z.array(z.string()) }),
       z.object({
         ok: z.literal(false),
-        reason: z.enum(["KEY_REFUSED", "UNREACHABLE", "NOT_A_PROVIDER", "PROVIDER_ERROR"]),
+        reason: z.enum([
+          "KEY_REFUSED",
+          "UNREACHABLE",
+          "ADDRESS_REFUSED",
+          "NOT_A_PROVIDER",
+          "PROVIDER_ERROR",
+        ]),
         message: z.string(),
       }),
     ]),

@@ -15,6 +15,7 @@ export const list = workspaceProcedure
         lastSyncedCommit: z.string().nullable(),
         syncError: z.string().nullable(),
         configErrors: z.array(repoConfigErrorSchema),
+        addressProblem: z.string().nullable(),
       }),
     ),
   )

@@ -14,6 +14,7 @@ export const list = workspaceProcedure
         statuses: z.array(runStatus),
         enabled: z.boolean(),
         createdAt: z.date(),
+        addressProblem: z.string().nullable(),
       }),
     ),
   )
