@@ -22,6 +22,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/lib/debian-mirror.sh"
 # shellcheck source=lib/deb-cache.sh
 . "$root/scripts/lib/deb-cache.sh"
+# shellcheck source=lib/progress.sh
+. "$root/scripts/lib/progress.sh"
 deb_cache_opts
 
 force=0
@@ -63,8 +65,8 @@ rootfs_image() {
   # The checkout's own path is not part of the recipe (a clone elsewhere builds the same image).
   recipe=$({ printf '%s\n' "$suite" "$packages" "${hooks[@]//"$root"/.}" "${changes[@]}"; [ -z "$files" ] || cat $files; } | sha256sum | cut -c1-16)
   current=$(docker image inspect -f '{{index .Config.Labels "org.secondshift.recipe"}}' "$tag" 2>/dev/null || true)
-  if [ "$force" = 0 ] && [ "$current" = "$recipe" ]; then echo "image $tag is up to date"; return; fi
-  echo "building $tag from $mirror: $packages"
+  if [ "$force" = 0 ] && [ "$current" = "$recipe" ]; then note "image $tag is up to date"; return; fi
+  note "building $tag from $mirror: $packages"
   # No documentation, manuals or translations in a service image.
   mmdebstrap --quiet --variant=minbase --include="$packages" \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
@@ -75,7 +77,7 @@ rootfs_image() {
   docker import "${changes[@]}" --change "LABEL org.secondshift.recipe=$recipe" \
     "$work/rootfs.tar" "$tag" >/dev/null
   rm -f "$work/rootfs.tar"
-  echo "built $tag"
+  note "built $tag"
 }
 
 node_root=$(bash "$root/scripts/node.sh" --root)
@@ -103,7 +105,7 @@ rootfs_image "$redis_image" redis-server "" \
   -- \
   'USER redis' 'WORKDIR /data' 'CMD ["redis-server"]' 'VOLUME /data'
 
-echo "staging the app"
+note "staging the app (bundle, web build, production dependencies)"
 bash "$root/scripts/stage-app.sh" "$work/app"
 # The app image is keyed by what goes into it: the staged files, the Dockerfile and the base
 # image. An image built from the same is tagged, not built again (an upgrade with no change, a
@@ -114,11 +116,11 @@ app_source=$({ (cd "$work/app" && tar --sort=name --mtime=@0 --owner=0 --group=0
 same=$(docker images -q --filter "label=org.secondshift.app-source=$app_source" | head -n 1)
 if [ "$force" = 0 ] && [ -n "$same" ]; then
   docker tag "$same" "secondshift-app:$app_tag"
-  echo "image secondshift-app:$app_tag is up to date (the same staged app as image ${same:0:12})"
+  note "image secondshift-app:$app_tag is up to date (the same staged app as image ${same:0:12})"
 else
-  docker build --quiet --build-arg "BASE_IMAGE=$node_base" --label "org.secondshift.app-source=$app_source" \
+  quiet_build --quiet --build-arg "BASE_IMAGE=$node_base" --label "org.secondshift.app-source=$app_source" \
     -f "$root/docker/app-prebuilt.Dockerfile" -t "secondshift-app:$app_tag" "$work/app" >/dev/null
-  echo "built secondshift-app:$app_tag"
+  note "built secondshift-app:$app_tag"
 fi
 
 if [ "$force" = 1 ]; then

@@ -6,6 +6,7 @@
 # that is already right.   usage: scripts/host-setup.sh [--dry-run]   (--dry-run: print, change nothing)
 set -euo pipefail
 . "$(dirname "$0")/lib/runsc.sh"
+. "$(dirname "$0")/lib/docker-engine.sh"
 dry=0
 [ "${1:-}" = --dry-run ] && dry=1
 changes=0
@@ -32,17 +33,7 @@ install_packages() {
 }
 [ "${#missing[@]}" = 0 ] || change "install Debian packages: ${missing[*]}" install_packages
 
-start_docker() {
-  if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
-    systemctl enable --now docker
-  else
-    service docker start
-  fi
-  for _ in $(seq 30); do docker info >/dev/null 2>&1 && return; sleep 1; done
-  echo "Docker did not start; see journalctl -u docker" >&2
-  return 1
-}
-docker info >/dev/null 2>&1 || change "start the Docker engine (and enable it at boot)" start_docker
+docker info >/dev/null 2>&1 || change "start the Docker engine (and enable it at boot where a service manager exists)" start_docker
 
 # gVisor refuses to run with a network in the root namespace here, and sandboxes never have a
 # network: --network=none is the production setting; --oci-seccomp makes runsc apply the

@@ -16,7 +16,7 @@ out=$(cd "$out" && pwd)
 node "$root/scripts/bundle.mjs" "$out"
 # The web app's pages: built once per source change (turbo's cache), then its output without the
 # build cache. dist/web.mjs prepares Next with /app as its folder (apps/web/src/next-app.ts).
-(cd "$root" && npx turbo run build --filter=@secondshift/web --output-logs=errors-only)
+(cd "$root" && TURBO_TELEMETRY_DISABLED=1 npx turbo run build --filter=@secondshift/web --output-logs=errors-only)
 rm -rf "$out/.next"
 mkdir -p "$out/.next"
 (cd "$root/apps/web/.next" && tar --exclude=./cache --exclude=./node_modules -cf - .) |

@@ -11,8 +11,8 @@
 # Running it again is the upgrade: new images, migrations applied, data and .env kept.
 #
 # usage: scripts/up.sh [--airgapped | --registry] [--skip-host-setup] [--no-install]
-#   --airgapped / --registry   force how images are built (default: registry if `docker pull`
-#                              works within 30 s, else air-gapped)
+#   --airgapped / --registry   force how images are built (default: registry if one `docker manifest inspect`
+#                              answers within 10 s, else air-gapped)
 #   --skip-host-setup          only check Docker, compose and runsc; install and change nothing
 #   --no-install               air-gapped: use the workspace as installed (no npm ci)
 # SECONDSHIFT_APP_TAG (default latest): the app image tag compose runs.
@@ -37,8 +37,12 @@ for arg in "$@"; do
     *) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
   esac
 done
-step() { printf '\n== %s\n' "$*"; }
+# Each step is printed with the time since the start; the summary at the end lists them all.
+# shellcheck source=lib/progress.sh
+. "$root/scripts/lib/progress.sh"
 die() { echo "up.sh: $*" >&2; exit 1; }
+# Not ours to act on: Turborepo's telemetry notice (the web build runs turbo).
+export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 
 step "host: Docker, compose, gVisor"
 if [ "$host_setup" = 1 ]; then
@@ -56,15 +60,18 @@ step "settings: $SECONDSHIFT_ENV_FILE"
 bash "$root/scripts/write-env.sh" "$SECONDSHIFT_ENV_FILE"
 
 if [ "$mode" = auto ]; then
-  if timeout 30 docker pull -q debian:bookworm-slim >/dev/null 2>&1; then mode=registry; else mode=airgapped; fi
-  echo "image build: $mode (a registry is $([ "$mode" = registry ] || echo "not ")reachable)"
+  # One look at the registry, bounded: the manifest only, no layers (a firewall that drops
+  # packets would otherwise hold a pull for its whole timeout).
+  probe_started=$SECONDS
+  if timeout 10 docker manifest inspect debian:bookworm-slim >/dev/null 2>&1; then mode=registry; else mode=airgapped; fi
+  echo "image build: $mode (a registry is $([ "$mode" = registry ] || echo "not ")reachable; checked in $((SECONDS - probe_started)) s — --airgapped or --registry skips the check)"
 fi
 tag=$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || date +%Y%m%d%H%M%S)
 
 step "images ($mode)"
 if [ "$mode" = registry ]; then
-  docker build -f docker/app.Dockerfile -t "secondshift-app:$tag" .
-  docker build -f docker/sandbox/Dockerfile -t secondshift-sandbox:latest .
+  quiet_build -f docker/app.Dockerfile -t "secondshift-app:$tag" .
+  quiet_build -f docker/sandbox/Dockerfile -t secondshift-sandbox:latest .
   for pair in postgres:15-bookworm=secondshift-postgres:15 redis:7-bookworm=secondshift-redis:7; do
     docker pull -q "${pair%%=*}" >/dev/null && docker tag "${pair%%=*}" "${pair#*=}"
   done
@@ -96,3 +103,5 @@ else
   echo "First-run setup: open $public_url/setup (no setup link in the web log: an owner exists already, or this version has no setup page yet)"
 fi
 echo "Back up the database with scripts/backup.sh, and keep .env (its encryption key) apart from the backups."
+echo "Everyday commands (status, logs, applying an .env change, stopping): bash scripts/ops.sh --help"
+step_summary

@@ -154,6 +154,11 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
     expect(up.output).toContain(
       `First-run setup (one time, keep it private): ${a.webUrl}/setup?token=`,
     );
+    // Progress: each step with the time since the start, a summary; no notices that are not
+    // the operator's to act on (the legacy builder's, Turborepo's telemetry).
+    expect(up.output).toMatch(/== \[\d+:\d\d\] images \(airgapped\)/);
+    expect(up.output).toMatch(/== done in \d+:\d\d/);
+    expect(up.output).not.toMatch(/DEPRECATED: The legacy builder|telemetry/i);
 
     const settings = await readFile(a.envFile, "utf8");
     expect((await stat(a.envFile)).mode & 0o777).toBe(0o600);
@@ -288,8 +293,42 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
       node: expect.stringMatching(/^v24\./) as unknown,
       uid: 10000,
       dev: [],
-      dist: ["gateway.mjs", "migrate.mjs", "rotate-keys.mjs", "web.mjs", "worker.mjs"],
+      dist: [
+        "gateway.mjs",
+        "migrate.mjs",
+        "repo-config-parser.mjs",
+        "rotate-keys.mjs",
+        "web.mjs",
+        "worker.mjs",
+      ],
     });
+  });
+
+  it("ops.sh shows the stack, its logs, and applies an .env change by recreating the containers", async () => {
+    const status = await a.script("ops.sh", ["status"]);
+    expect(status.code, status.output).toBe(0);
+    for (const service of ["web", "worker", "gateway", "postgres", "redis"])
+      expect(status.output).toContain(service);
+    const logs = await a.script("ops.sh", ["logs", "web"]);
+    expect(logs.code, logs.output).toBe(0);
+    expect(logs.output).toContain("web");
+
+    const settings = await readFile(a.envFile, "utf8");
+    const worker = await a.container("worker");
+    await writeFile(a.envFile, `${settings.trimEnd()}\nLOG_LEVEL=debug\n`);
+    try {
+      const applied = await a.script("ops.sh", ["apply"]);
+      expect(applied.code, applied.output.slice(-4000)).toBe(0);
+      const recreated = await a.container("worker");
+      expect(recreated).not.toBe(worker); // a new container: only that re-reads .env
+      const env = await run("docker", ["exec", recreated, "printenv", "LOG_LEVEL"]);
+      expect(env.output.trim()).toBe("debug");
+    } finally {
+      await writeFile(a.envFile, settings);
+    }
+    const back = await a.script("ops.sh", ["apply"]);
+    expect(back.code, back.output.slice(-4000)).toBe(0);
+    expect(await a.health("web")).toBe(200);
   });
 
   // The upgrade and the restart in one bring-up: the stack is stopped (containers removed,
