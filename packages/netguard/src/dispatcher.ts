@@ -1,6 +1,7 @@
 // A plain undici Agent whose only special part is the guarded connect hook. Redirects, size and
 // time limits live in the client (fetch), because undici's built-in redirect follower would
 // neither re-run our URL checks nor drop custom credential headers.
+import { rootCertificates } from "node:tls";
 import { Agent } from "undici";
 import { createDefaultConnector, createGuardedConnect, type TlsOptions } from "./connector.ts";
 import { resolvePolicy, type OutboundPolicy } from "./policy.ts";
@@ -19,8 +20,15 @@ export function createGuardedDispatcher(
   options: DispatcherOptions = {},
 ): Agent {
   const resolved = resolvePolicy(policy);
-  const connector = resolved.connector ?? createDefaultConnector(options.tls);
+  const connector =
+    resolved.connector ?? createDefaultConnector(options.tls ?? trustedTlsOptions(policy));
   return new Agent({
     connect: createGuardedConnect(resolved, connector) as unknown as Agent.Options["connect"],
   });
+}
+
+/** Node's roots plus the operator's CA: `ca` replaces the default list, so both are named. */
+export function trustedTlsOptions(policy: OutboundPolicy): TlsOptions | undefined {
+  const extra = policy.trustedCaCerts ?? [];
+  return extra.length > 0 ? { ca: [...rootCertificates, ...extra] } : undefined;
 }

@@ -47,6 +47,12 @@ export interface OutboundPolicy {
   timeoutMs?: number;
   resolver?: Resolver;
   connector?: Connector;
+  /**
+   * PEM certificates trusted besides Node's own roots: the operator's private certificate
+   * authority for internal HTTPS services (SECONDSHIFT_EXTRA_CA_CERTS). Git reads the same
+   * list (packages/repo-sync), so every outbound HTTPS client trusts exactly the same CAs.
+   */
+  trustedCaCerts?: readonly string[];
 }
 
 export interface ResolvedPolicy {

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAppError } from "@secondshift/errors";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import type { TLSSocket } from "node:tls";
+import { rootCertificates, type TLSSocket } from "node:tls";
 import { generate } from "selfsigned";
 import { createOutboundClient } from "./client.ts";
+import { trustedTlsOptions } from "./dispatcher.ts";
 import { tableResolver, testPolicy } from "./test-support.ts";
 
 let server: Server;
@@ -84,5 +85,28 @@ describe("[C21] TLS keeps the host name", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("the operator's certificate authority (SECONDSHIFT_EXTRA_CA_CERTS)", () => {
+  it("[C21] a policy's trusted CA certificates let an internal service's certificate verify, with the host name still checked", async () => {
+    const client = createOutboundClient({ ...productionPolicy(), trustedCaCerts: [ca] });
+    try {
+      const response = await client.fetch(`https://api.example.test:${port}/v1/models`);
+      expect(await response.text()).toBe("secure");
+      const wrongName = await client
+        .fetch(`https://wrong.example.test:${port}/`)
+        .catch((e: unknown) => e);
+      expect(isAppError(wrongName) && wrongName.reason).toBe("TLS_FAILED");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("keeps trusting the public roots beside the operator's CA", () => {
+    // A connector's `ca` replaces Node's list: both must be in it.
+    const options = trustedTlsOptions({ ...productionPolicy(), trustedCaCerts: [ca] });
+    expect(options?.ca).toEqual([...rootCertificates, ca]);
+    expect(trustedTlsOptions(productionPolicy())).toBeUndefined();
   });
 });

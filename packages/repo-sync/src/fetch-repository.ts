@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { AppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
 import { fetchWithinCap } from "./fetch-watchdog.ts";
-import { basicAuthorization, gitEnv, type GitCredential } from "./git-env.ts";
+import { basicAuthorization, caBundleFile, gitEnv, type GitCredential } from "./git-env.ts";
 import { runGit } from "./git.ts";
 import { checkRemote, type GitRemotePolicy } from "./remote.ts";
 
@@ -80,12 +80,14 @@ export async function fetchRepository(
     options.masker?.add(options.credential.password, basicAuthorization(options.credential));
   }
   const home = await mkdtemp(join(options.workDir, "git-home-"));
+  const caBundle = await caBundleFile(home, options.policy.outbound.trustedCaCerts);
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   const git = (args: string[], withRemote = false, signal?: AbortSignal) =>
     runGit(args, {
       cwd: options.dir,
       env: gitEnv({
         home,
+        ...(caBundle ? { caBundle } : {}),
         ...(withRemote
           ? { remote, ...(options.credential ? { credential: options.credential } : {}) }
           : {}),

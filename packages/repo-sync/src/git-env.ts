@@ -3,6 +3,9 @@
 // .git/config, to a global config or into the URL, and nothing lands in argv (which
 // other processes can read). The credential travels as an Authorization header scoped to
 // the remote's URL; redirects are off so git cannot carry it to another host.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { rootCertificates } from "node:tls";
 import type { CheckedRemote } from "./remote.ts";
 import { DEFAULT_GIT_PATH } from "./git.ts";
 
@@ -18,6 +21,8 @@ export interface GitEnvInput {
   remote?: CheckedRemote;
   credential?: GitCredential;
   path?: string;
+  /** A PEM file git verifies HTTPS servers with instead of its own bundle (caBundleFile). */
+  caBundle?: string;
 }
 
 export function basicAuthorization(credential: GitCredential): string {
@@ -48,6 +53,7 @@ export function gitEnv(input: GitEnvInput): Record<string, string> {
   if (remote?.protocol === "http") config.push(["protocol.http.allow", "always"]);
   if (remote?.protocol === "file") config.push(["protocol.file.allow", "always"]);
   if (remote?.pin !== undefined) config.push(["http.curloptResolve", remote.pin]);
+  if (input.caBundle !== undefined) config.push(["http.sslCAInfo", input.caBundle]);
   if (remote !== undefined && input.credential !== undefined && remote.protocol !== "file") {
     // Scoped to the remote's URL: git sends it to this URL prefix and nowhere else.
     config.push([
@@ -74,4 +80,19 @@ export function gitEnv(input: GitEnvInput): Record<string, string> {
     env[`GIT_CONFIG_VALUE_${i}`] = value;
   });
   return env;
+}
+
+/**
+ * The operator's CA certificates (the outbound policy's trustedCaCerts) beside the public roots
+ * Node ships, as one file in the command's home: git's sslCAInfo replaces its own bundle, so the
+ * file holds both. Undefined when there is no CA of the operator's.
+ */
+export async function caBundleFile(
+  home: string,
+  trustedCaCerts: readonly string[] | undefined,
+): Promise<string | undefined> {
+  if (!trustedCaCerts || trustedCaCerts.length === 0) return undefined;
+  const file = join(home, "ca-bundle.pem");
+  await writeFile(file, [...rootCertificates, ...trustedCaCerts].join("\n"), { mode: 0o600 });
+  return file;
 }

@@ -63,6 +63,8 @@ export interface OutboundSettings {
   SECONDSHIFT_ENV: "production" | "development" | "test";
   SECONDSHIFT_ALLOWED_PRIVATE_HOSTS: string[];
   SECONDSHIFT_ALLOWED_PRIVATE_CIDRS: string[];
+  /** The operator's CA certificates (PEM), read from SECONDSHIFT_EXTRA_CA_CERTS at start. */
+  SECONDSHIFT_EXTRA_CA_CERTS?: string[];
 }
 
 /** Public HTTPS only in production, plus the internal hosts / ranges the operator names. */
@@ -73,6 +75,7 @@ export function outboundPolicy(env: OutboundSettings): OutboundPolicy {
     allowHttp: !production,
     allowedPrivateHosts: env.SECONDSHIFT_ALLOWED_PRIVATE_HOSTS,
     allowedPrivateCidrs: env.SECONDSHIFT_ALLOWED_PRIVATE_CIDRS,
+    trustedCaCerts: env.SECONDSHIFT_EXTRA_CA_CERTS ?? [],
   };
 }
 

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "./config-error.ts";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
 import { loadGatewayEnv, loadWebEnv, loadWorkerEnv } from "./services.ts";
 
 const key = randomBytes(32).toString("base64");
@@ -199,5 +201,45 @@ describe("web settings", () => {
       expect(error.message).toContain("SECONDSHIFT_TRUSTED_PROXIES");
       expect(error.message).toContain(`"${bad}" is not a CIDR range`);
     }
+  });
+});
+
+describe("SECONDSHIFT_EXTRA_CA_CERTS", () => {
+  const pem = (body: string) => `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`;
+
+  it("reads every certificate of the file, for each service; unset or empty is none", async () => {
+    const { generate } = await import("selfsigned");
+    const one = (await generate([{ name: "commonName", value: "Corp CA 1" }])).cert;
+    const two = (await generate([{ name: "commonName", value: "Corp CA 2" }])).cert;
+    const dir = mkdtempSync(join(tmpdir(), "ca-setting-"));
+    const file = join(dir, "corp.pem");
+    writeFileSync(file, `# the operator's CAs\n${one}\n${two}`);
+    for (const load of Object.values(loaders)) {
+      expect(
+        load({ ...base, SECONDSHIFT_EXTRA_CA_CERTS: file }).SECONDSHIFT_EXTRA_CA_CERTS,
+      ).toEqual([one.trim(), two.trim()]);
+      expect(load({ ...base, SECONDSHIFT_EXTRA_CA_CERTS: "" }).SECONDSHIFT_EXTRA_CA_CERTS).toEqual(
+        [],
+      );
+      expect(load(base).SECONDSHIFT_EXTRA_CA_CERTS).toEqual([]);
+    }
+  });
+
+  it("stops the service at start, naming the file, when it is missing or holds no valid certificate", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ca-setting-"));
+    const missing = join(dir, "absent.pem");
+    expect(
+      failure(() => loadWorkerEnv({ ...base, SECONDSHIFT_EXTRA_CA_CERTS: missing })).message,
+    ).toContain(`cannot read ${missing} (ENOENT)`);
+    const empty = join(dir, "empty.pem");
+    writeFileSync(empty, "not a certificate\n");
+    expect(
+      failure(() => loadWebEnv({ ...base, SECONDSHIFT_EXTRA_CA_CERTS: empty })).message,
+    ).toContain(`${empty} holds no PEM certificate`);
+    const broken = join(dir, "broken.pem");
+    writeFileSync(broken, pem("AAAA"));
+    expect(
+      failure(() => loadGatewayEnv({ ...base, SECONDSHIFT_EXTRA_CA_CERTS: broken })).message,
+    ).toContain(`certificate 1 in ${broken} is not a valid X.509 certificate`);
   });
 });

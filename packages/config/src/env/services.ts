@@ -20,6 +20,7 @@ import {
   workspaceCreation,
   type Env,
 } from "./fields.ts";
+import { extraCaCerts } from "./ca-bundle.ts";
 import { ConfigError } from "./config-error.ts";
 import { parseEnv } from "./parse-env.ts";
 
@@ -36,6 +37,8 @@ const shared = {
   ),
   SECONDSHIFT_ALLOWED_PRIVATE_HOSTS: commaList,
   SECONDSHIFT_ALLOWED_PRIVATE_CIDRS: commaList,
+  /** A PEM file of CA certificates trusted for outbound HTTPS besides the public roots. */
+  SECONDSHIFT_EXTRA_CA_CERTS: extraCaCerts,
   /** Prometheus /metrics on its own port (internal: never publish it); unset or empty: none. */
   METRICS_PORT: optionalPort,
 };
