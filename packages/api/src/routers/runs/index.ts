@@ -3,5 +3,6 @@ import { cancel } from "./cancel.ts";
 import { get } from "./get.ts";
 import { list } from "./list.ts";
 import { transcript } from "./transcript.ts";
+import { transcriptPage } from "./transcript-page.ts";
 
-export const runsRouter = router({ list, get, cancel, transcript });
+export const runsRouter = router({ list, get, cancel, transcript, transcriptPage });
