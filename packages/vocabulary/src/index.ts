@@ -39,3 +39,4 @@ export type {
 export { TRANSITION_NAMES, TRANSITIONS } from "./transitions.ts";
 export type { Transition, TransitionName } from "./transitions.ts";
 export { MAX_BATCH_CALLS, mustCallAlone } from "./api-batching.ts";
+export { readUntrustedBlock, UNTRUSTED_DATA_TAG } from "./untrusted-data.ts";
