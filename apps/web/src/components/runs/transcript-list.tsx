@@ -52,7 +52,9 @@ function VirtualList({ rows, hasOlder, loadOlder }: TranscriptListProps) {
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 64,
+    // About a typical line (a message ~50 px, a command output ~140): a close estimate keeps
+    // the corrections small as unmeasured lines are measured on the way up.
+    estimateSize: () => 88,
     overscan: 8,
     getItemKey: (index) => rows[index]?.entry.seq ?? index,
     directDomUpdates: true,
