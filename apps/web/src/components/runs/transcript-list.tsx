@@ -84,6 +84,8 @@ function VirtualList({ rows, hasOlder, loadOlder }: TranscriptListProps) {
   return (
     <div
       ref={scrollRef}
+      // Focusable, so the keyboard scrolls it; a named region, so the name is announced.
+      role="region"
       tabIndex={0}
       aria-label="Transcript, scrollable"
       className={SCROLLER}
