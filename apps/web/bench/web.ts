@@ -1,10 +1,16 @@
 // npm run bench:web — the owner web app in headless chromium against the BUILT app (run
 // `npm run build -w @secondshift/web` first) and a throwaway PostgreSQL (TEST_DATABASE_URL,
-// TEST_REDIS_URL as for the tests). Prints three figures:
+// TEST_REDIS_URL as for the tests). Prints these figures:
 // 1. insert → visible: a run event appended with the run lifecycle's appendRunEvent while the
-//    run page is open; latency from just before the insert to the moment a MutationObserver in
-//    the page sees its line (both wall clocks of this machine: Date.now() and
-//    performance.timeOrigin + performance.now()). p50 / p95 / max over SAMPLES events.
+//    run page of a run with HISTORY (10,000) stored events is open; latency from just before
+//    the insert to the moment a MutationObserver in the page sees its line (both wall clocks of
+//    this machine: Date.now() and performance.timeOrigin + performance.now()). p50 / p95 / max
+//    over SAMPLES events.
+// 1b. that run page's first paint over PAINT_LOADS fresh loads: first contentful paint, largest
+//    contentful paint and when the newest stored line was first in the DOM (p50 / p95).
+// 1c. scrolling that transcript to its first event: the page scrolls up SCROLL_STEP pixels a
+//    frame (requestAnimationFrame) while older pages load; frame times p50 / p95 / max, frames
+//    over 50 ms, and the time to reach the first event.
 // 2. the runs page of a workspace with 10,000 runs: largest contentful paint (buffered
 //    PerformanceObserver) over LCP_LOADS fresh loads, p50 / p95.
 // 3. first-load JavaScript of the run page: every script the page loaded, fetched again and
@@ -14,10 +20,19 @@ import { createUser } from "@secondshift/accounts/testing";
 import { seedRun, seedWorkspace } from "@secondshift/db/testing";
 import { appendRunEvent } from "@secondshift/run-lifecycle";
 import type { BrowserContext, Page } from "playwright-core";
-import { launchBrowser, signInContext, startWebApp } from "../src/testing/index.ts";
+import {
+  conversationEvent,
+  launchBrowser,
+  seedTranscript,
+  signInContext,
+  startWebApp,
+} from "../src/testing/index.ts";
+import { firstPaint, scrollToFirstEvent } from "./transcript.ts";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
 const LCP_LOADS = Number(process.env.BENCH_LCP_LOADS ?? 15);
+const PAINT_LOADS = Number(process.env.BENCH_PAINT_LOADS ?? 10);
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 10_000);
 const RUNS = 10_000;
 const password = "bench passphrase 0123456";
 
@@ -150,32 +165,56 @@ async function main() {
     const context = await browser.newContext({ baseURL: app.origin });
     await signInContext(context, app.origin, { email: owner.email, password });
     const run = await seedRun(app.db, ws, { status: "RUNNING", budgetTokens: 50_000 });
+    await seedTranscript(app.db, run, HISTORY, conversationEvent);
+    const runUrl = `/w/${ws.workspaceId}/runs/${run.id}`;
 
     // Warm the server (first render of each route compiles nothing, but loads modules).
     await largestPaint(context, `/w/${big.workspaceId}/runs`);
     const warm = await context.newPage();
-    await warm.goto(`/w/${ws.workspaceId}/runs/${run.id}`);
+    await warm.goto(runUrl);
     await warm.close();
+
+    const paints = { fcp: [] as number[], lcp: [] as number[], newest: [] as number[] };
+    for (let i = 0; i < PAINT_LOADS; i++) {
+      const paint = await firstPaint(context, runUrl, HISTORY - 1);
+      paints.fcp.push(paint.fcp);
+      paints.lcp.push(paint.lcp);
+      paints.newest.push(paint.newestLine);
+    }
+    const p5095 = (v: number[]) => `p50 ${ms(quantile(v, 0.5))}, p95 ${ms(quantile(v, 0.95))}`;
+    console.log(
+      `run page with ${HISTORY} events, first paint (${PAINT_LOADS} loads): ` +
+        `first contentful paint ${p5095(paints.fcp)}; largest contentful paint ${p5095(paints.lcp)}; ` +
+        `newest line in the DOM ${p5095(paints.newest)}`,
+    );
+
+    const scroll = await scrollToFirstEvent(context, runUrl);
+    console.log(
+      `scrolling the ${HISTORY}-event transcript to its first event (${scroll.frames.length} frames, ` +
+        `${scroll.pages} pages loaded): frame time ${p5095(scroll.frames)}, max ${ms(Math.max(...scroll.frames))}, ` +
+        `${scroll.frames.filter((f) => f > 50).length} frames over 50 ms; first event reached after ${ms(scroll.totalMs)} (${scroll.atTop} frames at the top waiting for a page); ` +
+        `an older page's request ${p5095(scroll.fetches)}`,
+    );
 
     const page = await context.newPage();
     const latencies = await eventLatency(page, app.db, run);
     await page.close();
     console.log(
-      `run event insert → visible in the open run page (${latencies.length} events): ` +
+      `run event insert → visible in the open run page with ${HISTORY} events of history (${latencies.length} events): ` +
         `p50 ${ms(quantile(latencies, 0.5))}, p95 ${ms(quantile(latencies, 0.95))}, max ${ms(Math.max(...latencies))}`,
     );
 
-    const paints: number[] = [];
+    const listPaints: number[] = [];
     for (let i = 0; i < LCP_LOADS; i++)
-      paints.push(await largestPaint(context, `/w/${big.workspaceId}/runs`));
+      listPaints.push(await largestPaint(context, `/w/${big.workspaceId}/runs`));
     console.log(
-      `runs page with ${RUNS} runs, largest contentful paint (${paints.length} loads): ` +
-        `p50 ${ms(quantile(paints, 0.5))}, p95 ${ms(quantile(paints, 0.95))}`,
+      `runs page with ${RUNS} runs, largest contentful paint (${listPaints.length} loads): ` +
+        `p50 ${ms(quantile(listPaints, 0.5))}, p95 ${ms(quantile(listPaints, 0.95))}`,
     );
 
     const fresh = await browser.newContext({ baseURL: app.origin });
     await signInContext(fresh, app.origin, { email: owner.email, password });
-    const js = await firstLoadScripts(fresh, `/w/${ws.workspaceId}/runs/${run.id}`, app.origin);
+    const js = await firstLoadScripts(fresh, runUrl, app.origin);
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
     console.log(
       `run page first-load JavaScript (${js.count} scripts): ${kb(js.gzip)} gzip, ${kb(js.brotli)} brotli (${kb(js.raw)} uncompressed)`,

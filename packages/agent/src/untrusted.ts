@@ -2,9 +2,11 @@
 // close the block early (to smuggle "instructions" after it) has its tags neutralised, so the
 // only real closing tag is the one we add.
 import type { SecretMasker } from "@secondshift/logging";
+import { UNTRUSTED_DATA_TAG } from "@secondshift/vocabulary";
 import { defuseMarker } from "./prompt.ts";
 
-const TAG = "untrusted-data";
+// The vocabulary owns the format: the web app reads the block back with readUntrustedBlock.
+const TAG = UNTRUSTED_DATA_TAG;
 
 /** `<untrusted-data`, `</untrusted-data`, `< / UNTRUSTED-DATA`: any spelling a model would read as the tag. */
 const TAG_PATTERN = /<(\s*\/?\s*)untrusted-data/gi;

@@ -278,6 +278,14 @@ const matrix: Record<string, Row> = {
     scope: "row",
     input: async (x, db) => ({ runId: await createRun(db, x.workspaceId, await seedJob(db, x)) }),
   },
+  "runs.transcriptPage": {
+    access: "read",
+    scope: "row",
+    input: async (x, db) => ({
+      runId: await createRun(db, x.workspaceId, await seedJob(db, x)),
+      limit: 10,
+    }),
+  },
   "runs.cancel": {
     access: "operate",
     scope: "row",

@@ -217,6 +217,14 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     scope: "row",
     prepare: async (x, db) => ({ runId: await createRun(db, x.workspaceId, await seedJob(db, x)) }),
   },
+  readTranscriptPage: {
+    need: "read",
+    scope: "row",
+    prepare: async (x, db) => ({
+      runId: await createRun(db, x.workspaceId, await seedJob(db, x)),
+      limit: 10,
+    }),
+  },
   // connections
   createConnection: {
     need: "own",

@@ -42,6 +42,8 @@ export type { ModelProviderSummary } from "./providers/list.ts";
 export type { ProviderVerification, VerifyFailure } from "./providers/verify.ts";
 export type { RepositorySummary } from "./repositories/list.ts";
 export type { RunDetail, RunFilters, RunSummary } from "./runs/read.ts";
+export type { TranscriptPage, TranscriptPageEvent } from "./runs/transcript-page.ts";
+export { TRANSCRIPT_PAGE_MAX } from "./runs/transcript-page.ts";
 export type { AuditEventView, AuditFilters } from "./audit/list.ts";
 export { EXPORT_PAGE_ROWS } from "./audit/list.ts";
 export type { DeliveryView } from "./webhooks/deliveries.ts";

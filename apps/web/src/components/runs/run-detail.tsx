@@ -3,7 +3,8 @@
 // the webhook reports; Cancel for owners and admins while it is queued or running (asks first).
 // The run's record is re-read whenever the transcript shows a status change and when the
 // stream ends, so the header always shows the final status. Usage against budget, timings, the
-// diff and the deliveries come with the run from runs.get.
+// diff and the deliveries come with the run from runs.get — so does "Tool calls", counted by the
+// server over the whole transcript (the page holds only the pages it loaded).
 import type { AppRouter } from "@secondshift/api";
 import { isActive } from "@secondshift/vocabulary";
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
@@ -20,6 +21,7 @@ import { formatDuration, formatTokens, shortId } from "./format.ts";
 import { RunStatusBadge } from "./status-badge.tsx";
 import { TranscriptView } from "./transcript.tsx";
 import { useTranscript } from "./use-transcript.ts";
+import { useTranscriptHistory } from "./use-transcript-history.ts";
 
 /** The run as runs.get returns it. */
 type RunView = inferRouterOutputs<AppRouter>["runs"]["get"];
@@ -30,7 +32,9 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
   const input = { workspaceId: props.workspaceId, runId: props.runId };
   const { data: run } = useSuspenseQuery(trpc.runs.get.queryOptions(input));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey(input) });
-  const transcript = useTranscript(input, ({ event }) => {
+  const history = useTranscriptHistory(input);
+  // The live tail starts after the history's newest event: nothing is sent twice.
+  const transcript = useTranscript({ ...input, afterSeq: history.newestSeq }, ({ event }) => {
     if (event.type === "status") void refresh();
   });
   // The stream ended at the final status: read the record once more. The lifecycle writes the
@@ -43,7 +47,11 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
   return (
     <div className="flex flex-col gap-6">
       <RunSummaryPanel run={run} {...props} onChanged={refresh} />
-      <TranscriptView transcript={transcript} />
+      <TranscriptView
+        history={history}
+        transcript={transcript}
+        shownAbove={{ summary: run.summary, error: run.error }}
+      />
       <section aria-labelledby="diff-heading" className="flex flex-col gap-2">
         <h2 id="diff-heading" className="text-base font-semibold text-slate-900">
           Changes

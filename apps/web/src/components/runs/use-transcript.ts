@@ -1,10 +1,11 @@
 "use client";
-// The live transcript of one run: stored events, then each new one as it is written, over SSE
-// (tRPC's httpSubscriptionLink). After a dropped connection the browser's EventSource
-// reconnects on its own and sends Last-Event-ID (the last event's seq); the server continues
-// after it. An event is kept only when its seq is past the last one kept, so a resend can
-// never show a line twice. A failed stream (not retried by tRPC) is reopened with Reconnect,
-// from the last seq held.
+// The live tail of one run's transcript: the events written after `afterSeq` (the newest seq
+// the paged history holds — useTranscriptHistory — so nothing already shown is sent again),
+// each as it is written, over SSE (tRPC's httpSubscriptionLink). After a dropped connection
+// the browser's EventSource reconnects on its own and sends Last-Event-ID (the last event's
+// seq); the server continues after it. An event is kept only when its seq is past the last one
+// kept, so a resend can never show a line twice. A failed stream (not retried by tRPC) is
+// reopened with Reconnect, from the last seq held.
 import { readTranscriptEvent, type ReadTranscriptEvent } from "@secondshift/vocabulary";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTRPCClient } from "../../trpc/react.tsx";
@@ -24,6 +25,7 @@ export interface TranscriptEntry {
 export type StreamState = "connecting" | "live" | "reconnecting" | "ended" | "failed";
 
 export interface Transcript {
+  /** The events after `afterSeq`, in seq order. */
   events: TranscriptEntry[];
   state: StreamState;
   error: string | null;
@@ -31,7 +33,7 @@ export interface Transcript {
 }
 
 export function useTranscript(
-  input: { workspaceId: string; runId: string },
+  input: { workspaceId: string; runId: string; afterSeq: number },
   onEvent?: (entry: TranscriptEntry) => void,
 ): Transcript {
   const client = useTRPCClient();
@@ -39,7 +41,8 @@ export function useTranscript(
   const [state, setState] = useState<StreamState>("connecting");
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
-  const lastSeq = useRef(-1);
+  // Where the tail starts: read once, so a later history page cannot move it.
+  const lastSeq = useRef(input.afterSeq);
   const onEventRef = useRef(onEvent);
   onEventRef.current = onEvent;
   const { workspaceId, runId } = input;

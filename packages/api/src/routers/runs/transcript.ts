@@ -6,6 +6,8 @@
 // session that simply expired, a missed notification). Then the stored
 // events after `lastEventId` and the new ones, each tracked by its seq, so a reconnecting
 // client (Last-Event-ID) continues exactly where it was. Ends after the final status event.
+// The run page reads the history through runs.transcriptPage and subscribes with `lastEventId`
+// set to the newest seq it holds, so a connect replays nothing the page already has.
 import { getRun } from "@secondshift/domain";
 import { resolveSession } from "@secondshift/accounts";
 import { AppError, isAppError } from "@secondshift/errors";

@@ -1,10 +1,15 @@
-// One run: its record (prefetched) and its live transcript (streamed in the browser).
+// One run: its record and the newest page of its transcript (prefetched), then the transcript's
+// older pages on scroll and its live tail (streamed in the browser).
 import { can } from "@secondshift/vocabulary";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { shortId } from "../../../../../components/runs/format.ts";
 import { RunDetail } from "../../../../../components/runs/run-detail.tsx";
+import {
+  olderPageParam,
+  transcriptPageInput,
+} from "../../../../../components/runs/transcript-query.ts";
 import { PageHeader } from "../../../../../components/ui/page-header.tsx";
 import { LoadingState } from "../../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient, trpcCode } from "../../../../../trpc/server.tsx";
@@ -29,6 +34,11 @@ export default async function RunPage({
       throw error;
     });
   const { role } = await requireMembership(workspaceId);
+  await getQueryClient().prefetchInfiniteQuery(
+    api().runs.transcriptPage.infiniteQueryOptions(transcriptPageInput(workspaceId, runId), {
+      getNextPageParam: olderPageParam,
+    }),
+  );
   return (
     <>
       <PageHeader
