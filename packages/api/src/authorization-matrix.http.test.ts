@@ -286,6 +286,12 @@ const matrix: Record<string, Row> = {
       limit: 10,
     }),
   },
+  // Any session may ask; a run of a workspace the user is not in is not found, like none.
+  "runs.locate": {
+    access: "signed-in",
+    input: () => ({ runId: randomUUID() }),
+    expect: notFoundWhenSignedIn,
+  },
   "runs.cancel": {
     access: "operate",
     scope: "row",
