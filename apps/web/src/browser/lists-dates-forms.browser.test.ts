@@ -15,6 +15,7 @@ import {
   seriousA11yViolations,
   signInContext,
   startWebApp,
+  LOOPBACK_ALLOWED,
   type WebApp,
 } from "../testing/index.ts";
 
@@ -45,7 +46,10 @@ const hydrationErrors = (errors: string[]) =>
   errors.filter((e) => /hydrat|#418|#423|#425|Minified React error/i.test(e));
 
 dbTest.beforeAll(async ({ testDatabase }) => {
-  [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
+  [app, browser] = await Promise.all([
+    startWebApp({ database: testDatabase, env: LOOPBACK_ALLOWED }),
+    launchBrowser(),
+  ]);
   seed = await seedWorkspace(app.db, { name: "lists-team" });
   const owner = await createUser(app.db, password, {
     workspaceId: seed.workspaceId,
