@@ -3,10 +3,20 @@
 // it verifies the app JWT's RS256 signature with the app's public key), scoped to the one
 // repository and to reading contents; git fetches over loopback smart HTTP with it; the token
 // is masked for exactly that sync or run, revoked after the fetch, and never stored. A refused
-// mint fails with a message naming the step and nothing secret.
+// mint fails with a message naming the step and nothing secret. A run's GitHub tool calls mint
+// their own token; by the time the run has ended (succeeded, failed or cancelled) every token
+// minted for it has been revoked (DELETE /installation/token) and GitHub refuses it.
 import { randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import { join } from "node:path";
-import { createConnection, runNow } from "@secondshift/domain";
+import {
+  approveJob,
+  cancelRun,
+  createConnection,
+  runNow,
+  setAllowedTools,
+} from "@secondshift/domain";
+import { listConnectionTools } from "@secondshift/broker";
 import { seedTenant, type Tenant } from "@secondshift/domain/testing";
 import { startFakeGithubApp, type FakeGithubApp } from "@secondshift/connectors/testing/github-app";
 import { MASK } from "@secondshift/logging";
@@ -23,6 +33,10 @@ import { startPlatform, type Platform } from "./harness/platform.ts";
 import { waitForRunEnd } from "./harness/run-end.ts";
 import { plantedSecrets } from "./harness/seed.ts";
 import { seedPlainWorkspace, syncAndApproveAll } from "./harness/seed-plain.ts";
+import { syncRepository } from "@secondshift/repo-sync";
+
+const json = (res: ServerResponse, status: number, body: unknown) =>
+  void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 
 const CONFIG = [
   "version: 1",
@@ -38,6 +52,9 @@ let p: Platform;
 let app: FakeGithubApp;
 let repo: TestRepo;
 let server: GitHttpServer;
+let started: Promise<void> | undefined;
+/** The worker's processors, started once for the runs of this file (a second start would double them). */
+const startWorker = () => (started ??= p.worker.start({ repoSync: false }));
 /** For each password git sent: was it masked in the worker's logs at that moment? */
 const maskedWhileFetching = new Map<string, boolean>();
 
@@ -195,7 +212,7 @@ describe("GitHub App repositories", () => {
         return { text: "Read it." };
       },
     ]);
-    await p.worker.start({ repoSync: false });
+    await startWorker();
     const { runId } = await runNow(actAs(p, ws.workspaceId, ws.ownerId), { jobId: job.id });
     const run = await waitForRunEnd(p, runId);
     expect(run, JSON.stringify(run)).toMatchObject({ status: "SUCCEEDED", commitSha: commit });
@@ -247,6 +264,137 @@ describe("GitHub App repositories", () => {
       }
     } finally {
       app.refuseWith = null;
+    }
+  });
+
+  it("[P03] every installation token minted for a run (its fetch, its GitHub tool calls) is revoked by the time the run has ended, succeeded, failed or cancelled, and GitHub refuses it after", async () => {
+    const tool = (key: string) =>
+      [
+        `  ${key}:`,
+        `    name: Job ${key}`,
+        "    prompt: Look at issue 1",
+        "    tools:",
+        "      github:",
+        "        required: true",
+        "        tools: [get_issue]",
+      ].join("\n");
+    await repo.commit({
+      ".secondshift.yaml": [
+        "version: 1",
+        "jobs:",
+        tool("ok"),
+        tool("fails"),
+        tool("cancels"),
+        "",
+      ].join("\n"),
+    });
+    const ws = await seedPlainWorkspace(p, { planted: plantedSecrets(), repoDir: repo.bare });
+    const owner = actAs(p, ws.workspaceId, ws.ownerId);
+    const { id: connectionId } = await createConnection(owner, {
+      kind: "GITHUB",
+      label: "github-app",
+      endpoint: app.apiBase,
+      authType: "GITHUB_APP",
+      credential: app.privateKeyPem,
+      settings: { appId: app.appId, installationId: app.installationId },
+    });
+    await listConnectionTools({
+      ...owner,
+      keyring: p.keyring,
+      connectors: p.worker.connectors,
+      connectionId,
+      timeoutMs: 20_000,
+    });
+    await setAllowedTools(owner, { connectionId, tools: ["get_issue"] });
+    await p.t.db.repository.update({
+      where: { id: ws.repositoryId },
+      data: {
+        fullName: "acme/widgets",
+        cloneUrl: `http://127.0.0.1:${server.port}/acme/widgets.git`,
+        connectionId,
+      },
+    });
+    const synced = await syncRepository(p.t.db, p.worker.syncDeps, {
+      workspaceId: ws.workspaceId,
+      repositoryId: ws.repositoryId,
+    });
+    expect(synced.status).toBe("synced");
+    const jobs = await p.t.db.job.findMany({ where: { workspaceId: ws.workspaceId } });
+    for (const job of jobs)
+      await approveJob(owner, {
+        jobId: job.id,
+        requestHash: job.requestHash,
+        bindings: { "GITHUB:": connectionId },
+      });
+    const jobId = (key: string) => jobs.find((j) => j.key === key)!.id;
+
+    // GitHub's side of a tool call: the installation's permissions (asked with the app JWT), and
+    // the issue, served only for a live installation token.
+    app.rest.route(`GET /app/installations/${app.installationId}`, (_req, res) =>
+      json(res, 200, {
+        id: app.installationId,
+        permissions: { contents: "read", issues: "read", metadata: "read" },
+      }),
+    );
+    const issue = `/repos/acme/widgets/issues/1`;
+    app.rest.route(`GET ${issue}`, (req, res) => {
+      const token = (req.headers.authorization ?? "").replace(/^(Bearer|token) /, "");
+      if (!app.isLive(token)) return json(res, 401, { message: "Bad credentials" });
+      json(res, 200, { number: 1, title: "Crash on start", state: "open" });
+    });
+    await startWorker();
+
+    let runId = "";
+    const ended = {
+      ok: () => ({ text: "Issue 1 is a crash." }),
+      fails: () => ({ status: 400 }),
+      cancels: async () => {
+        await cancelRun(owner, { runId });
+        return { hang: true as const };
+      },
+    };
+    for (const [key, status] of [
+      ["ok", "SUCCEEDED"],
+      ["fails", "FAILED"],
+      ["cancels", "CANCELLED"],
+    ] as const) {
+      const before = app.mints.length;
+      let liveDuringRun: string[] = [];
+      p.model.script([
+        (req) => ({
+          tool: (req.body.tools ?? []).map((t) => t.name).find((n) => n.endsWith("get_issue"))!,
+          input: { issue_number: 1 },
+        }),
+        (req) => {
+          expect(lastToolResult(req)).toContain("Crash on start");
+          liveDuringRun = app.mints
+            .slice(before)
+            .flatMap((m) => (m.token && app.isLive(m.token) ? [m.token] : []));
+          return ended[key]();
+        },
+      ]);
+      ({ runId } = await runNow(owner, { jobId: jobId(key) }));
+      const run = await waitForRunEnd(p, runId);
+      expect(run.status, `${key}: ${JSON.stringify(run)}`).toBe(status);
+
+      // Two tokens for this run: the fetch's (contents only) and the tool call's (issues too).
+      const mints = app.mints.slice(before);
+      expect(mints.map((m) => m.body.permissions)).toEqual([
+        { contents: "read" },
+        { contents: "read", issues: "read", metadata: "read" },
+      ]);
+      const tokens = mints.map((m) => m.token!);
+      // The tool call's token was still live while the run went on; the fetch's was not.
+      expect(liveDuringRun).toEqual([tokens[1]]);
+      for (const token of tokens) {
+        // DELETE /installation/token was called with it, and GitHub no longer takes it.
+        expect(app.revoked).toContain(token);
+        expect(app.isLive(token)).toBe(false);
+        const after = await fetch(`${app.apiBase}${issue}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(after.status).toBe(401);
+      }
     }
   });
 });

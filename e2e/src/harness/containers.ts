@@ -22,3 +22,9 @@ export async function containersCreatedFor(runId: string, since: Date): Promise<
   for await (const chunk of stream as AsyncIterable<Buffer>) text += chunk.toString();
   return text.split("\n").filter((line) => line.trim() !== "").length;
 }
+
+/** The engine's whole record of each of the run's containers (config, env, mounts, labels). */
+export async function inspectRunContainers(runId: string): Promise<unknown[]> {
+  const containers = await runContainers(runId);
+  return Promise.all(containers.map((c) => docker.getContainer(c.Id).inspect()));
+}

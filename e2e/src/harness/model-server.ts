@@ -20,7 +20,9 @@ export interface ModelRequest {
 export type ModelTurn =
   | { text: string; usage?: { input: number; output: number } }
   | { tool: string; input: Record<string, unknown>; usage?: { input: number; output: number } }
-  | { hang: true };
+  | { hang: true }
+  /** The provider refuses the request with this HTTP status (an Anthropic error body). */
+  | { status: number };
 
 export type ModelStep = (request: ModelRequest, index: number) => ModelTurn | Promise<ModelTurn>;
 
@@ -67,6 +69,15 @@ export async function startModelServer(): Promise<ModelServer> {
       void Promise.resolve(step ? step(request, index) : { text: "script exhausted" }).then(
         (turn) => {
           if ("hang" in turn) return;
+          if ("status" in turn) {
+            res.writeHead(turn.status, { "content-type": "application/json" }).end(
+              JSON.stringify({
+                type: "error",
+                error: { type: "invalid_request_error", message: "scripted refusal" },
+              }),
+            );
+            return;
+          }
           const usage = turn.usage ?? { input: 100, output: 20 };
           const content =
             "tool" in turn

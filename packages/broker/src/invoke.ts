@@ -3,7 +3,7 @@
 // errors become typed refusals whose messages are masked; nothing else leaves.
 import type { PlanEntry } from "./plan.ts";
 import type { ConnectionKind, Connector, ToolResultContent } from "@secondshift/connectors";
-import type { Keyring } from "@secondshift/crypto";
+import { CryptoError, type Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { isAppError } from "@secondshift/errors";
 import type { Logger, SecretMasker } from "@secondshift/logging";
@@ -131,6 +131,13 @@ function connectorRefusal(
     },
     "tool call failed",
   );
+  // The stored credential does not decrypt (altered, or moved from another row, field or
+  // workspace: P06): the credential is what failed, and only the owner can set it again.
+  if (error instanceof CryptoError)
+    return new ToolCallError(
+      "CREDENTIAL_UNAVAILABLE",
+      `${error.message} Ask the workspace owner to enter the connection's credential again.`,
+    );
   const message = isAppError(error) ? ctx.masker.mask(error.message) : "The connector failed.";
   return new ToolCallError("CONNECTOR_FAILED", message);
 }

@@ -2,7 +2,7 @@
 // else (C27), registered with the masker at once so no log line can carry them, and used only
 // for the one request. The worker calls `deliverDue` on an interval (createDeliveryProcessor);
 // all state is in PostgreSQL, so a restart of the worker or of Redis loses nothing.
-import { decryptField, type Keyring } from "@secondshift/crypto";
+import { CryptoError, decryptField, type Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import type { Logger, SecretMasker } from "@secondshift/logging";
 import type { OutboundClient } from "@secondshift/netguard";
@@ -104,12 +104,16 @@ async function attempt(
   let target: { url: string; secret: string };
   try {
     target = await decryptTarget(deps.keyring, workspaceId, loaded.webhook.id, loaded.webhook);
-  } catch {
+  } catch (error) {
+    // A ciphertext that fails authentication was altered or moved here from another row, field
+    // or workspace (P06): only the owner can fix it. Anything else is the operator's key setup.
+    const moved = error instanceof CryptoError && error.reason === "DECRYPTION_FAILED";
     return {
       delivered: false,
       statusCode: null,
-      error:
-        "The webhook's URL or secret could not be decrypted with the configured keys; check SECONDSHIFT_ENCRYPTION_KEY.",
+      error: moved
+        ? "The webhook's stored URL or secret does not decrypt for this webhook: it was altered or copied from another row, field or workspace. Ask the workspace owner to set the webhook's URL and secret again."
+        : "The webhook's URL or secret could not be decrypted with the configured keys; check SECONDSHIFT_ENCRYPTION_KEY.",
       durationMs: 0,
     };
   }
