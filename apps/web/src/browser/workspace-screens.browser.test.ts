@@ -71,7 +71,12 @@ async function seedAttention(db: WebApp["db"], ws: SeededWorkspace) {
 }
 
 dbTest.beforeAll(async ({ testDatabase }) => {
-  [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
+  // The provider's default base URL resolves (fake DNS: saved, never dialled here).
+  const hosts = { "api.anthropic.com": ["93.184.215.20"] };
+  [app, browser] = await Promise.all([
+    startWebApp({ database: testDatabase, hosts }),
+    launchBrowser(),
+  ]);
   seed = await seedWorkspace(app.db, { name: "screens" });
   for (const role of ["OWNER", "VIEWER"] as const) {
     const user = await createUser(app.db, PASSWORD, { workspaceId: seed.workspaceId, role });
