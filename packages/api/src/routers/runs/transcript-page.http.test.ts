@@ -1,43 +1,17 @@
 // runs.transcriptPage over real HTTP against PostgreSQL: the newest page first, older pages by
 // cursor down to the first event, NOT_FOUND for a run of another workspace, a viewer may read;
 // and runs.transcript started after the page's newest seq sends only what came after it.
-import { createUser } from "@secondshift/accounts/testing";
 import type { Db } from "@secondshift/db";
-import { seedRun, seedWorkspace } from "@secondshift/db/testing";
-import { dbTest } from "@secondshift/db/testing/vitest";
-import { createLogger, createMemorySink } from "@secondshift/logging";
+import { seedRun } from "@secondshift/db/testing";
 import { appendRunEvent, finishRun, type RunRef } from "@secondshift/run-lifecycle";
 import { describe, expect } from "vitest";
-import { startRunEventListener } from "../../run-events/listener.ts";
-import { startTestApi, type TestApi } from "../../testing/index.ts";
+import type { TestApi } from "../../testing/index.ts";
+import { transcriptTest } from "../../testing/transcript-fixture.ts";
 import { collectTranscript, transcriptClient } from "../../testing/transcript.ts";
 
 const password = "transcript page passphrase 7";
 
-const test = dbTest
-  .extend("listener", { scope: "file" }, async ({ testDatabase }, { onCleanup }) => {
-    const listener = await startRunEventListener({
-      connectionString: testDatabase.url,
-      logger: createLogger({ name: "page-test", destination: createMemorySink().stream }),
-      backoffMs: { first: 50, max: 200 },
-    });
-    onCleanup(() => listener.close());
-    return listener;
-  })
-  .extend("api", { scope: "file" }, async ({ db, listener }, { onCleanup }) => {
-    const api = await startTestApi(db, {
-      runEvents: listener,
-      limits: { maxPerAccount: 100, maxPerAddress: 1000 },
-    });
-    onCleanup(() => api.close());
-    return api;
-  })
-  .extend("acme", { scope: "file" }, ({ db }) => seedWorkspace(db, { name: "acme" }))
-  .extend("other", { scope: "file" }, ({ db }) => seedWorkspace(db, { name: "other" }))
-  .extend("users", { scope: "file" }, async ({ db, acme, other }) => ({
-    viewer: await createUser(db, password, { workspaceId: acme.workspaceId, role: "VIEWER" }),
-    otherOwner: await createUser(db, password, { workspaceId: other.workspaceId, role: "OWNER" }),
-  }));
+const test = transcriptTest({ password });
 
 async function signedIn(api: TestApi, who: { email: string }) {
   const browser = api.browser();

@@ -7,16 +7,14 @@ import { createUser } from "@secondshift/accounts/testing";
 import { removeMember } from "@secondshift/domain";
 import { actorContext } from "@secondshift/domain/testing";
 import type { Db } from "@secondshift/db";
-import { seedRun, seedWorkspace } from "@secondshift/db/testing";
-import { dbTest } from "@secondshift/db/testing/vitest";
-import { createLogger, createMemorySink } from "@secondshift/logging";
+import { seedRun } from "@secondshift/db/testing";
 import { appendRunEvent, finishRun, type RunRef } from "@secondshift/run-lifecycle";
 import type { TRPCClientError } from "@trpc/client";
 import pg from "pg";
 import { describe, expect, vi } from "vitest";
 import type { AppRouter } from "../../root.ts";
-import { startRunEventListener } from "../../run-events/listener.ts";
 import { startTestApi, type TestApi } from "../../testing/index.ts";
+import { transcriptTest } from "../../testing/transcript-fixture.ts";
 import {
   collectTranscript,
   transcriptClient,
@@ -27,35 +25,7 @@ const password = "transcript passphrase 0123";
 /** How old the stream's last check of the viewer may be before it checks again. */
 const REAUTHORIZE_MS = 300;
 
-const test = dbTest
-  .extend("listener", { scope: "file" }, async ({ testDatabase }, { onCleanup }) => {
-    const listener = await startRunEventListener({
-      connectionString: testDatabase.url,
-      logger: createLogger({ name: "listener-test", destination: createMemorySink().stream }),
-      backoffMs: { first: 50, max: 200 },
-    });
-    onCleanup(() => listener.close());
-    return listener;
-  })
-  .extend("api", { scope: "file" }, async ({ db, listener }, { onCleanup }) => {
-    const api = await startTestApi(db, {
-      runEvents: listener,
-      streamReauthorizeMs: REAUTHORIZE_MS,
-      limits: { maxPerAccount: 100, maxPerAddress: 1000 },
-    });
-    onCleanup(() => api.close());
-    return api;
-  })
-  .extend("acme", { scope: "file" }, ({ db }) => seedWorkspace(db, { name: "acme" }))
-  .extend("otherWorkspace", { scope: "file" }, ({ db }) => seedWorkspace(db, { name: "other" }))
-  .extend("users", { scope: "file" }, async ({ db, acme, otherWorkspace }) => ({
-    viewer: await createUser(db, password, { workspaceId: acme.workspaceId, role: "VIEWER" }),
-    otherOwner: await createUser(db, password, {
-      workspaceId: otherWorkspace.workspaceId,
-      role: "OWNER",
-    }),
-    stranger: await createUser(db, password),
-  }));
+const test = transcriptTest({ password, streamReauthorizeMs: REAUTHORIZE_MS });
 
 async function signedIn(api: TestApi, who: { email: string }) {
   const browser = api.browser();
@@ -244,17 +214,17 @@ describe("runs.transcript", () => {
     db,
     api,
     acme,
-    otherWorkspace,
+    other,
     users,
   }) => {
     const run = await seedRun(db, acme, { status: "RUNNING" });
     await append(db, run, 0);
-    const other = await signedIn(api, users.otherOwner);
-    const viaOwn = collectTranscript(other, {
-      workspaceId: otherWorkspace.workspaceId,
+    const client = await signedIn(api, users.otherOwner);
+    const viaOwn = collectTranscript(client, {
+      workspaceId: other.workspaceId,
       runId: run.id,
     });
-    const viaTheirs = collectTranscript(other, { workspaceId: acme.workspaceId, runId: run.id });
+    const viaTheirs = collectTranscript(client, { workspaceId: acme.workspaceId, runId: run.id });
     expect(await failureCode(viaOwn.done)).toBe("NOT_FOUND");
     expect(await failureCode(viaTheirs.done)).toBe("NOT_FOUND");
     expect([...viaOwn.events, ...viaTheirs.events]).toEqual([]);
