@@ -474,10 +474,13 @@ describe("broker", () => {
         "id",
         "outcome",
         "targetId",
+        "targetLabel",
         "targetType",
         "toolName",
         "workspaceId",
       ]);
+      // The connection's label as the call saw it, or none when no connection was reached.
+      expect(row.targetLabel).toBe(row.connectionId === null ? null : "docs");
       expect(row).toMatchObject({
         actorType: "RUN",
         actorId: run.id,
