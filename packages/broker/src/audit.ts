@@ -38,12 +38,13 @@ export function auditId(): string {
 
 /**
  * The connection's label as the call saw it (renamed or deleted later, the row still names it),
- * as the domain's recordAudit writes labels: one line (control characters become spaces),
+ * as the domain's recordAudit writes labels: one line (control and bidi / zero-width format
+ * characters become spaces; PostgreSQL's regex reads the \u escapes),
  * at most TARGET_LABEL_MAX (120) characters. Owner text, read only from the run's workspace.
  */
 const CONNECTION_LABEL_SQL = (workspace: string) =>
   `(SELECT CASE WHEN char_length(l.v) > 120 THEN left(l.v, 119) || '…' ELSE nullif(l.v, '') END
-      FROM (SELECT btrim(regexp_replace(c."label", '[[:cntrl:]]+', ' ', 'g')) AS v
+      FROM (SELECT btrim(regexp_replace(c."label", '[[:cntrl:]\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u2069\\uFEFF]+', ' ', 'g')) AS v
               FROM "Connection" c WHERE c."id" = w."connectionId" AND c."workspaceId" = ${workspace}) l)`;
 
 /**

@@ -493,6 +493,29 @@ describe("broker", () => {
     }
   });
 
+  test("a tool call's row names the connection as the call saw it: one line, kept after a rename", async ({
+    db,
+    broker,
+    startRun,
+    audits,
+    tenant,
+  }) => {
+    const run = await startRun("labels");
+    const where = { workspaceId: tenant.workspaceId, kind: "MCP" as const, label: "docs" };
+    const connection = await db.connection.findFirstOrThrow({ where });
+    await db.connection.update({
+      where: { id: connection.id },
+      data: { label: "docs\nfake row\u202e\u200bx" },
+    });
+    try {
+      await broker.call(run, "search", { q: "x" });
+    } finally {
+      await db.connection.update({ where: { id: connection.id }, data: { label: "docs" } });
+    }
+    const [row] = await audits(run.id);
+    expect(row?.targetLabel).toBe("docs fake row x");
+  });
+
   test("[P05] a run id used with another workspace behaves as not found", async ({
     db,
     broker,
