@@ -1,7 +1,8 @@
 // Big repositories are bounded (C12, issue #11 item 7), through the whole worker: the operator's
 // limits (REPOSITORY_MAX_MB / _FILES, here set low) refuse a repository at the run's commit from
 // git's metadata before anything is exported; the run fails with a message that names the step,
-// the figure and the limit; a repository within the limits streams into the sandbox intact.
+// the figure and the limit; a repository within the limits streams into the sandbox intact, with
+// its recent history bounded by SECONDSHIFT_RUN_HISTORY_COMMITS (here 3) and no remote.
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { runNow } from "@secondshift/domain";
@@ -16,16 +17,20 @@ import { createRepository, jobYaml, plantedSecrets } from "./harness/seed.ts";
 const MIB = 1024 * 1024;
 let p: Platform;
 beforeAll(async () => {
-  p = await startPlatform({ repository: { maxBytes: 2 * MIB, maxFiles: 20 } });
+  p = await startPlatform({
+    repository: { maxBytes: 2 * MIB, maxFiles: 20 },
+    history: { maxCommits: 3, maxBytes: 16 * MIB },
+  });
   await p.worker.start({ repoSync: false });
 });
 afterAll(async () => {
   await p?.close();
 });
 
-/** A workspace whose one approved job runs on `files`; the run's id once it has ended. */
-async function runOn(files: Record<string, string>) {
+/** A workspace whose one approved job runs on `files` (then `later` commits); the ended run. */
+async function runOn(files: Record<string, string>, later: string[] = []) {
   const repo = createRepository({ ".secondshift.yaml": jobYaml([{ key: "look" }]), ...files });
+  later.forEach((message, i) => repo.commit({ [`later-${i}.txt`]: `${i}\n` }, message));
   const ws = await seedPlainWorkspace(p, { planted: plantedSecrets(), repoDir: repo.dir });
   await syncAndApproveAll(p, ws);
   const job = await p.t.db.job.findFirstOrThrow({
@@ -72,5 +77,22 @@ describe("scenario: big repositories", () => {
     const run = await runOn({ "docs/a.md": "alpha\n", "src/b.ts": "export {};\n" });
     expect(run.status).toBe("SUCCEEDED");
     expect(run.summary).toContain("./.secondshift.yaml\n./docs/a.md\n./src/b.ts\nalpha\n");
+  });
+
+  it("[C12] the sandbox's git log holds the last 3 commits through the worker, with no remote or credential helper", async () => {
+    p.model.script([
+      () => ({
+        tool: "shell",
+        input: {
+          command:
+            'git log --format=%s; echo "remotes:[$(git remote -v)] helpers:[$(git config --get-all credential.helper)]"',
+        },
+      }),
+      (req) => ({ text: lastToolResult(req) }),
+    ]);
+    const run = await runOn({ "docs/a.md": "alpha\n" }, ["monday", "tuesday", "wednesday"]);
+    expect(run.status).toBe("SUCCEEDED");
+    expect(run.summary).toContain("wednesday\ntuesday\nmonday\nremotes:[] helpers:[]");
+    expect(run.summary).not.toContain("initial");
   });
 });

@@ -43,6 +43,7 @@ export function buildExecutorDeps(
       mintInstallationToken: parts.tools.mintInstallationToken,
       workDir: settings.workDir,
       limits: settings.repository,
+      history: settings.history,
     }),
     broker: { call: (run, tool, args) => broker.call(run, tool, args) },
     freezePlan,

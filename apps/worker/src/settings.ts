@@ -7,7 +7,7 @@ import type { WorkerEnv } from "@secondshift/config";
 import type { Keyring } from "@secondshift/crypto";
 import { outboundPolicy } from "@secondshift/service";
 import type { OutboundPolicy } from "@secondshift/netguard";
-import type { TreeLimits } from "@secondshift/repo-sync";
+import type { HistoryLimits, TreeLimits } from "@secondshift/repo-sync";
 import type { SandboxLimits, SandboxRuntime } from "@secondshift/sandbox";
 
 export interface WorkerSettings {
@@ -22,6 +22,8 @@ export interface WorkerSettings {
   sandbox: { image: string; runtime: SandboxRuntime; allowRunc: boolean; limits: SandboxLimits };
   /** The largest repository a run copies into its sandbox (REPOSITORY_MAX_MB / _FILES). */
   repository: TreeLimits;
+  /** The history a run's sandbox gets (SECONDSHIFT_RUN_HISTORY_COMMITS / _MAX_MB). */
+  history: HistoryLimits;
   /** The Docker engine (DOCKER_HOST); unset: /var/run/docker.sock. See docker.ts. */
   dockerHost?: string;
   concurrency: number;
@@ -73,6 +75,10 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
       },
     },
     repository: { maxBytes: env.REPOSITORY_MAX_MB * mib, maxFiles: env.REPOSITORY_MAX_FILES },
+    history: {
+      maxCommits: env.SECONDSHIFT_RUN_HISTORY_COMMITS,
+      maxBytes: env.SECONDSHIFT_RUN_HISTORY_MAX_MB * mib,
+    },
     ...(env.DOCKER_HOST ? { dockerHost: env.DOCKER_HOST } : {}),
     concurrency: env.WORKER_CONCURRENCY,
     workDir: env.WORKER_WORK_DIR ?? join(tmpdir(), "secondshift-worker"),

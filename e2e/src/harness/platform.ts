@@ -71,6 +71,7 @@ export function testSettings(
       },
     },
     repository: { maxBytes: 100 * mib, maxFiles: 10_000 },
+    history: { maxCommits: 50, maxBytes: 64 * mib },
     concurrency: 2,
     workDir: mkdtempSync(join(tmpdir(), "e2e-worker-")),
     repoConfig: {

@@ -99,6 +99,10 @@ export async function acceptInvitation(
     if (claimed.count === 0 || !invitation) throw unusable(invitation);
     const userId = await inviteeUserId(tx, invitee, invitation.email);
     const membership = await joinWorkspace(tx, invitation, userId);
+    const user = await tx.user.findUniqueOrThrow({
+      where: { id: userId },
+      select: { name: true, email: true },
+    });
     await recordAudit(tx, {
       workspaceId: invitation.workspaceId,
       actorType: "USER",
@@ -106,6 +110,8 @@ export async function acceptInvitation(
       action: "member.joined",
       targetType: "Membership",
       targetId: membership.id,
+      // Named as the members screen names them.
+      targetLabel: user.name.trim() || user.email,
       outcome: "invitation",
     });
     const session =

@@ -90,12 +90,14 @@ export async function setup(
       action: "workspace.created",
       targetType: "Workspace",
       targetId: workspace.id,
+      targetLabel: input.workspaceName.trim(),
     });
     await recordAudit(tx, {
       ...actor,
       action: "member.joined",
       targetType: "Membership",
       targetId: membership.id,
+      targetLabel: input.name.trim() || normaliseEmail(input.email),
       outcome: "first_run_setup",
     });
     const session = await createSession(tx, user.id, deps.now(), deps.sessions);

@@ -108,7 +108,7 @@ describe("audit export", () => {
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const lines = (await response.text()).trimEnd().split("\n");
     expect(lines[0]).toBe(
-      '"id","createdAt","actorType","actorId","action","targetType","targetId","toolName","connectionId","outcome","durationMs"',
+      '"id","createdAt","actorType","actorId","action","targetType","targetId","targetLabel","toolName","connectionId","outcome","durationMs"',
     );
     expect(lines).toHaveLength(ROWS + 1);
     const formulaLine = lines.find((line) => line.includes("HYPERLINK"))!;

@@ -44,6 +44,8 @@ export const AUDIT_CSV_COLUMNS = [
   "action",
   "targetType",
   "targetId",
+  // Untrusted text (a job name from a repository): csvCell defuses a formula in it too.
+  "targetLabel",
   "toolName",
   "connectionId",
   "outcome",

@@ -91,7 +91,7 @@ const CALL_SQL = `
 
 // Planning this five-table query costs several times its execution (~0.8 ms against ~0.1 ms on
 // the bench machine); a prepared statement plans it once per connection.
-const CALL = { name: "secondshift_broker_call_v2", text: CALL_SQL };
+const CALL = { name: "secondshift_broker_call_v3", text: CALL_SQL };
 
 export interface CallInput {
   workspaceId: string;

@@ -11,7 +11,7 @@ import { preparedQuery, type Pool } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
 import { TOOL_CALL_ACTION } from "@secondshift/vocabulary";
 
-/** A call's final audit row. Ids and names only (C29). */
+/** A call's final audit row. Ids and names only (C29); the connection's label is read by SQL. */
 export interface AuditWrite {
   /** The row's id, generated here (`auditId`). */
   id: string;
@@ -37,6 +37,17 @@ export function auditId(): string {
 }
 
 /**
+ * The connection's label as the call saw it (renamed or deleted later, the row still names it),
+ * as the domain's recordAudit writes labels: one line (control and bidi / zero-width format
+ * characters become spaces; PostgreSQL's regex reads the \u escapes),
+ * at most TARGET_LABEL_MAX (120) characters. Owner text, read only from the run's workspace.
+ */
+const CONNECTION_LABEL_SQL = (workspace: string) =>
+  `(SELECT CASE WHEN char_length(l.v) > 120 THEN left(l.v, 119) || '…' ELSE nullif(l.v, '') END
+      FROM (SELECT btrim(regexp_replace(c."label", '[[:cntrl:]\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u2069\\uFEFF]+', ' ', 'g')) AS v
+              FROM "Connection" c WHERE c."id" = w."connectionId" AND c."workspaceId" = ${workspace}) l)`;
+
+/**
  * Both statements write rows the same way: an INSERT whose conflict on the id completes the
  * row written ahead — only a row of the same run (workspace, actor), only a tool call, only
  * while it is still 'started'. The primary key is the only access path, and a write retried
@@ -45,8 +56,8 @@ export function auditId(): string {
  * constant, spliced in as text: it is fixed, so the statement stays one prepared text.
  */
 export function upsertSql(p: { workspace: string; run: string; rows: string }): string {
-  return `INSERT INTO "AuditEvent" AS a ("id", "workspaceId", "actorType", "actorId", "action", "toolName", "connectionId", "outcome", "durationMs", "createdAt")
-      SELECT w."id", ${p.workspace}, 'RUN'::"ActorType", ${p.run}, '${TOOL_CALL_ACTION}', w."toolName", w."connectionId", w."outcome", w."durationMs", now() AT TIME ZONE 'UTC'
+  return `INSERT INTO "AuditEvent" AS a ("id", "workspaceId", "actorType", "actorId", "action", "toolName", "connectionId", "targetLabel", "outcome", "durationMs", "createdAt")
+      SELECT w."id", ${p.workspace}, 'RUN'::"ActorType", ${p.run}, '${TOOL_CALL_ACTION}', w."toolName", w."connectionId", ${CONNECTION_LABEL_SQL(p.workspace)}, w."outcome", w."durationMs", now() AT TIME ZONE 'UTC'
         FROM ${p.rows} AS w("id", "toolName", "connectionId", "outcome", "durationMs")
       ON CONFLICT ("id") DO UPDATE SET "outcome" = EXCLUDED."outcome", "durationMs" = EXCLUDED."durationMs"
        WHERE a."outcome" = '${STARTED}' AND a."workspaceId" = EXCLUDED."workspaceId"
@@ -54,7 +65,7 @@ export function upsertSql(p: { workspace: string; run: string; rows: string }): 
 }
 
 const RECORD = {
-  name: "secondshift_broker_record_v2",
+  name: "secondshift_broker_record_v3",
   text: upsertSql({
     workspace: "$1",
     run: "$2",

@@ -474,10 +474,13 @@ describe("broker", () => {
         "id",
         "outcome",
         "targetId",
+        "targetLabel",
         "targetType",
         "toolName",
         "workspaceId",
       ]);
+      // The connection's label as the call saw it, or none when no connection was reached.
+      expect(row.targetLabel).toBe(row.connectionId === null ? null : "docs");
       expect(row).toMatchObject({
         actorType: "RUN",
         actorId: run.id,
@@ -488,6 +491,29 @@ describe("broker", () => {
       expect(typeof row.durationMs).toBe("number");
       expect(row.outcome).not.toBe("started");
     }
+  });
+
+  test("a tool call's row names the connection as the call saw it: one line, kept after a rename", async ({
+    db,
+    broker,
+    startRun,
+    audits,
+    tenant,
+  }) => {
+    const run = await startRun("labels");
+    const where = { workspaceId: tenant.workspaceId, kind: "MCP" as const, label: "docs" };
+    const connection = await db.connection.findFirstOrThrow({ where });
+    await db.connection.update({
+      where: { id: connection.id },
+      data: { label: "docs\nfake row\u202e\u200bx" },
+    });
+    try {
+      await broker.call(run, "search", { q: "x" });
+    } finally {
+      await db.connection.update({ where: { id: connection.id }, data: { label: "docs" } });
+    }
+    const [row] = await audits(run.id);
+    expect(row?.targetLabel).toBe("docs fake row x");
   });
 
   test("[P05] a run id used with another workspace behaves as not found", async ({

@@ -44,7 +44,7 @@ export function readPlan(value: unknown): FrozenPlan | null {
 
 async function refuse(
   db: Db,
-  run: { id: string; workspaceId: string },
+  run: { id: string; workspaceId: string; job: { name: string } },
   reason: string,
   message: string,
 ): Promise<never> {
@@ -57,6 +57,8 @@ async function refuse(
       action: "run.plan_refused",
       targetType: "Run",
       targetId: run.id,
+      // A run is named by its job.
+      targetLabel: run.job.name,
       outcome: reason,
     });
   });

@@ -1,11 +1,12 @@
 // Fetches one commit of a repository into `dir` with the git CLI: the branch head or a given
-// commit, shallow (depth 1), into git's object database only. Nothing is checked out: a small
+// commit, shallow (depth 1, or `depth` commits of history for a run's sandbox), into git's
+// object database only. Nothing is checked out: a small
 // push can expand to gigabytes of files, and every reader (git archive for the sandbox copy,
 // git cat-file for .secondshift.yaml) reads the objects, after the size checks. The remote URL is passed on the command
 // line without credentials and is never stored (no `git remote add`, no FETCH_HEAD), so the
 // checkout holds no URL with a token and no credential anywhere (C12, P03). With
 // `maxFetchBytes` the download itself is bounded too, while git runs (fetch-watchdog.ts).
-import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
@@ -15,6 +16,7 @@ import { runGit } from "./git.ts";
 import { checkRemote, type GitRemotePolicy } from "./remote.ts";
 
 export const FETCHED_REF = "refs/secondshift/fetched";
+const NO_EXPORT_REWRITES = "* -export-subst -export-ignore\n";
 const COMMIT_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 export interface FetchRepositoryOptions {
@@ -34,6 +36,8 @@ export interface FetchRepositoryOptions {
    * past it git is stopped and the fetch fails with REPOSITORY_TOO_LARGE. Unbounded if omitted.
    */
   maxFetchBytes?: number;
+  /** Commits of history to fetch (the commit itself included); default 1. */
+  depth?: number;
   /** Registered with the credential so git's error output is masked. */
   masker?: SecretMasker;
   gitBinary?: string;
@@ -100,6 +104,11 @@ export async function fetchRepository(
   try {
     await mkdir(options.dir, { recursive: true });
     if (!(await isDirectory(join(options.dir, ".git")))) await git(["init", "--quiet"]);
+    // `git archive` then writes the commit's blobs as they are: an export-subst or
+    // export-ignore in the repository's .gitattributes would make the sandbox's copy differ
+    // from the commit its history says it is, a change the agent did not make in the diff.
+    await mkdir(join(options.dir, ".git", "info"), { recursive: true });
+    await writeFile(join(options.dir, ".git", "info", "attributes"), NO_EXPORT_REWRITES);
     // The credential is in the environment of this one command only.
     const fetch = (signal?: AbortSignal) =>
       git(
@@ -109,7 +118,7 @@ export async function fetchRepository(
           "--no-tags",
           "--no-write-fetch-head",
           "--no-recurse-submodules",
-          "--depth=1",
+          `--depth=${Math.max(1, Math.floor(options.depth ?? 1))}`,
           "--end-of-options",
           remote.url.href,
           spec,

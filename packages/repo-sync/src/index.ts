@@ -21,3 +21,5 @@ export type { SyncChange, SyncedJob, UpsertJobsInput, UpsertJobsResult } from ".
 export type { SyncDeps, SyncResult } from "./sync.ts";
 export { handlePushWebhook } from "./push-webhook.ts";
 export type { PushWebhookDeps, PushWebhookResponse } from "./push-webhook.ts";
+export { exportHistory } from "./export-history.ts";
+export type { ExportedHistory, ExportHistoryOptions, HistoryLimits } from "./export-history.ts";

@@ -96,6 +96,36 @@ describe("upsertJobsFromConfig", () => {
     );
     expect(audit.every((e) => e.actorId === "repo-sync")).toBe(true);
   });
+  test("each row names the job as the file called it then; a removal keeps the last name", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const first = await upsertOne(db, a, "digest", [], { name: "Weekly digest" });
+    await upsertOne(
+      db,
+      a,
+      "digest",
+      [{ kind: "MCP", label: "docs", required: false, tools: ["x"] }],
+      {
+        name: "Daily digest",
+      },
+    );
+    await upsertJobsFromConfig(db, {
+      workspaceId: a.workspaceId,
+      repositoryId: a.repositoryId,
+      commit: "c3",
+      jobs: [],
+    });
+    const rows = await db.auditEvent.findMany({
+      where: { targetId: first.jobId },
+      orderBy: { id: "asc" },
+    });
+    expect(rows.map((e) => [e.action, e.targetLabel])).toEqual([
+      ["job.created", "Weekly digest"],
+      ["job.request_changed", "Daily digest"],
+      ["job.removed", "Daily digest"],
+    ]);
+  });
   test("[P05] a repository of another workspace is not found and nothing is written", async ({
     db,
     tenants: { a, b },

@@ -43,7 +43,8 @@ export async function upsertJobsFromConfig(
     const existing = await tx.job.findMany({ where: { workspaceId, repositoryId } });
     const byKey = new Map(existing.map((j) => [j.key, j]));
     const result: UpsertJobsResult["jobs"] = [];
-    const audit = (action: AuditAction, jobId: string) =>
+    // The job's name as this sync knows it: the file's name, or the last one for a removal.
+    const audit = (action: AuditAction, jobId: string, name: string) =>
       recordAudit(tx, {
         workspaceId,
         actorType: "SYSTEM",
@@ -51,6 +52,7 @@ export async function upsertJobsFromConfig(
         action,
         targetType: "Job",
         targetId: jobId,
+        targetLabel: name,
       });
 
     for (const job of input.jobs) {
@@ -74,7 +76,7 @@ export async function upsertJobsFromConfig(
         const created = await tx.job.create({
           data: { workspaceId, repositoryId, key: job.key, ...fields, status: "NEEDS_APPROVAL" },
         });
-        await audit("job.created", created.id);
+        await audit("job.created", created.id, job.name);
         result.push({ key: job.key, jobId: created.id, status: created.status, change: "created" });
         continue;
       }
@@ -96,7 +98,7 @@ export async function upsertJobsFromConfig(
         where: { id: previous.id },
         data: { ...fields, status, removedAt: null },
       });
-      if (change !== "updated") await audit(`job.${change}` as const, previous.id);
+      if (change !== "updated") await audit(`job.${change}` as const, previous.id, job.name);
       result.push({ key: job.key, jobId: previous.id, status, change });
     }
 
@@ -106,7 +108,7 @@ export async function upsertJobsFromConfig(
         where: { id: gone.id },
         data: { status: "REMOVED", removedAt: new Date(), configCommit: commit },
       });
-      await audit("job.removed", gone.id);
+      await audit("job.removed", gone.id, gone.name);
       result.push({ key: gone.key, jobId: gone.id, status: "REMOVED", change: "removed" });
     }
     return { jobs: result };

@@ -19,6 +19,11 @@ export interface SandboxFactory {
 export interface SourceCheckout {
   commit: string;
   archive(): Promise<Readable>;
+  /**
+   * The repository's recent history up to `commit`: a tar of `.git/…` entries (no remote, no
+   * credential) to extract over the archive; null when the run gets none (off, or too large).
+   */
+  history?(): Promise<Readable | null>;
   cleanup(): Promise<void>;
 }
 

@@ -1,5 +1,7 @@
-// The diff artifact: the repository copy is committed inside the sandbox before the agent starts
-// (a fresh .git with no remote and no credentials), and diffed against that when the run ends.
+// The diff artifact: the diff is taken against the run's commit, so it holds the changes the agent
+// made and not the history. With history the copy arrives with a .git whose HEAD is the run's
+// commit (no remote, no credentials: exportHistory); only its index is built here. Without,
+// the copy is committed as a single "base" commit in a fresh .git before the agent starts.
 import type { RunSandbox } from "@secondshift/sandbox";
 
 const GIT =
@@ -13,8 +15,23 @@ export async function snapshotWorkspace(sandbox: RunSandbox): Promise<boolean> {
   return result.exitCode === 0;
 }
 
-export async function captureDiff(sandbox: RunSandbox, maxBytes: number): Promise<string | null> {
-  const result = await sandbox.exec(`${GIT} add -A && ${GIT} diff --cached --no-color HEAD`, {
+/** The copied history's index, from HEAD (the run's commit): the tree matches it, so no change. */
+export async function adoptHistory(sandbox: RunSandbox): Promise<boolean> {
+  const result = await sandbox.exec(`${GIT} reset -q`, { timeoutMs: 120_000 });
+  return result.exitCode === 0;
+}
+
+/**
+ * `base`: "HEAD" (the snapshot) or the run's commit, so a commit the agent made itself still
+ * shows in the diff. Either comes from us (a full SHA from git), never from the sandbox.
+ */
+export async function captureDiff(
+  sandbox: RunSandbox,
+  maxBytes: number,
+  base = "HEAD",
+): Promise<string | null> {
+  if (!/^(HEAD|[0-9a-f]{40}|[0-9a-f]{64})$/.test(base)) return null;
+  const result = await sandbox.exec(`${GIT} add -A && ${GIT} diff --cached --no-color ${base}`, {
     timeoutMs: 120_000,
     maxOutputBytes: maxBytes,
   });

@@ -66,6 +66,7 @@ export async function handleFire(
       const job = await tx.job.findFirst({
         where: { id: fire.jobId, workspaceId: fire.workspaceId },
         select: {
+          name: true,
           status: true,
           enabled: true,
           removedAt: true,
@@ -94,6 +95,7 @@ export async function handleFire(
           action: SCHEDULE_MISSED_ACTION,
           targetType: "Job",
           targetId: fire.jobId,
+          targetLabel: job.name,
           outcome: "scheduler_was_down",
         });
       }
@@ -110,6 +112,7 @@ export async function handleFire(
           action: SCHEDULE_SKIPPED_ACTION,
           targetType: "Job",
           targetId: fire.jobId,
+          targetLabel: job.name,
           outcome: reason,
         });
         return [{ outcome: "skipped", reason }, false];

@@ -17,6 +17,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
   LOOPBACK_ALLOWED,
+  mutateAs,
   screenshot,
   seriousA11yViolations,
   signInContext,
@@ -230,7 +231,7 @@ describe("audit log", () => {
     expect(download.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = (await readFile(await download.path(), "utf8")).trim().split(/\r?\n/);
     expect(lines[0]!.replaceAll('"', "")).toBe(
-      "id,createdAt,actorType,actorId,action,targetType,targetId,toolName,connectionId,outcome,durationMs",
+      "id,createdAt,actorType,actorId,action,targetType,targetId,targetLabel,toolName,connectionId,outcome,durationMs",
     );
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const row of lines.slice(1)) {
@@ -242,6 +243,61 @@ describe("audit log", () => {
     await page.getByLabel("Action").fill("no.such.action");
     await page.getByText("No entry matches these filters").waitFor();
     await screenshot(page, "audit-filtered");
+  }, 60_000);
+
+  it("names what each entry refers to as it was called then, with the id on hover; older rows show the short id", async () => {
+    const ws = seed.workspaceId;
+    const webhook = await app.db.webhook.findFirstOrThrow({
+      where: { workspaceId: ws, name: "Ops <b>channel</b>" },
+    });
+    // Renamed after it was created: the older rows keep the name they were written with.
+    await mutateAs(context, app.origin, "webhooks.update", {
+      workspaceId: ws,
+      webhookId: webhook.id,
+      name: "Ops pager",
+    });
+    const hostile = '<img src=x onerror="window.__pwned=1">';
+    await app.db.auditEvent.createMany({
+      data: [
+        // A row written before labels existed: the short id, the whole id on hover.
+        {
+          workspaceId: ws,
+          actorType: "SYSTEM",
+          actorId: "repo-sync",
+          action: "job.created",
+          targetType: "Job",
+          targetId: seed.jobId,
+        },
+        // A job name from a repository is text, never markup.
+        {
+          workspaceId: ws,
+          actorType: "SYSTEM",
+          actorId: "repo-sync",
+          action: "job.request_changed",
+          targetType: "Job",
+          targetId: seed.jobId,
+          targetLabel: hostile,
+        },
+      ],
+    });
+    const page = await context.newPage();
+    await page.goto(`/w/${ws}/audit`);
+    const table = page.getByRole("table", { name: "Audit log" });
+    const row = (action: string) =>
+      table.locator("tbody tr").filter({ has: page.getByText(action, { exact: true }) });
+    const target = (action: string) => row(action).first().locator("td:nth-child(4) span");
+    await row("webhook.updated").first().waitFor();
+    expect(await target("webhook.updated").innerText()).toBe("Ops pager");
+    expect(await target("webhook.created").innerText()).toBe("Ops <b>channel</b>");
+    expect(await target("webhook.created").getAttribute("title")).toBe(webhook.id);
+    expect(await target("webhook.test_sent").innerText()).toBe("Ops <b>channel</b>");
+    expect(await target("job.created").innerText()).toBe(seed.jobId.slice(-8));
+    expect(await target("job.created").getAttribute("title")).toBe(seed.jobId);
+    expect(await target("job.request_changed").innerText()).toBe(hostile);
+    expect(await table.locator("img, b").count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, "audit-names");
   }, 60_000);
 
   it("filters by tool on the server: an entry far past the first page is found", async () => {

@@ -109,6 +109,15 @@ export const workerEnvSchema = z.object({
   REPOSITORY_MAX_MB: positiveInt(500, "MiB"),
   /** A repository with more files than this at the run's commit is not copied. */
   REPOSITORY_MAX_FILES: positiveInt(100_000, "files"),
+  /** Commits of the repository's history a run's sandbox gets (its commit included); 0: none. */
+  SECONDSHIFT_RUN_HISTORY_COMMITS: z.coerce
+    .number({ error: "must be a whole number of commits" })
+    .int("must be a whole number of commits")
+    .min(0, "must be 0 (no history) or more commits")
+    .max(10_000, "must be at most 10000 commits")
+    .default(50),
+  /** The most the sandbox's .git may take; past it fewer commits are given. */
+  SECONDSHIFT_RUN_HISTORY_MAX_MB: positiveInt(64, "MiB"),
   RUN_MAX_TIMEOUT_SECONDS: positiveInt(3600, "seconds"),
   RUN_MAX_TOKEN_BUDGET: runMaxTokenBudget,
 });

@@ -12,6 +12,8 @@ export interface AuditEventView {
   action: string;
   targetType: string | null;
   targetId: string | null;
+  /** The target's name when the row was written (untrusted text); null for older rows. */
+  targetLabel: string | null;
   toolName: string | null;
   connectionId: string | null;
   outcome: string | null;
@@ -79,6 +81,10 @@ export async function exportAuditEvents(
   input: AuditFilters,
 ): Promise<AsyncIterable<AuditEventView[]>> {
   await requireRole(ctx, "read");
+  const workspace = await ctx.db.workspace.findUnique({
+    where: { id: ctx.workspaceId },
+    select: { name: true },
+  });
   await recordAudit(ctx.db, {
     workspaceId: ctx.workspaceId,
     actorType: "USER",
@@ -86,6 +92,7 @@ export async function exportAuditEvents(
     action: "audit.exported",
     targetType: "Workspace",
     targetId: ctx.workspaceId,
+    targetLabel: workspace?.name,
   });
   const { db, workspaceId } = ctx;
   // Ids are UUID v7: rows written while the export runs are above the first page, never below

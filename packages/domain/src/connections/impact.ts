@@ -72,6 +72,8 @@ export async function revokeGrantsUsing(
       action: "grant.revoked",
       targetType: "Grant",
       targetId: grant.id,
+      // A grant is named by its job.
+      targetLabel: grant.job.name,
       connectionId: ids.connectionId,
       outcome: "connection_deleted",
     });

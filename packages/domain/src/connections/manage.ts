@@ -126,6 +126,7 @@ export async function createConnection(
       action: "connection.created",
       targetType: "Connection",
       targetId: id,
+      targetLabel: input.label,
       connectionId: id,
     });
   });
@@ -170,6 +171,8 @@ export async function deleteConnection(
       action: "connection.deleted",
       targetType: "Connection",
       targetId: connection.id,
+      // Its label before the "(removed …)" suffix above.
+      targetLabel: connection.label,
       connectionId: connection.id,
     });
   });
@@ -207,6 +210,7 @@ export async function setAllowedTools(
       action: "connection.tools_allowed",
       targetType: "Connection",
       targetId: connection.id,
+      targetLabel: connection.label,
       connectionId: connection.id,
     });
   });
@@ -245,9 +249,10 @@ export async function writeDiscoveredTools(
     ...(t.annotations === undefined ? {} : { annotations: t.annotations }),
   }));
   await ctx.db.$transaction(async (tx) => {
-    await tx.connection.update({
+    const { label } = await tx.connection.update({
       where: { id: connectionId },
       data: { discoveredTools: JSON.parse(JSON.stringify(tools)) as Prisma.InputJsonValue },
+      select: { label: true },
     });
     await recordAudit(tx, {
       workspaceId: ctx.workspaceId,
@@ -256,6 +261,7 @@ export async function writeDiscoveredTools(
       action: "connection.tools_discovered",
       targetType: "Connection",
       targetId: connectionId,
+      targetLabel: label,
       connectionId,
     });
   });

@@ -203,7 +203,11 @@ async function storeTokens(
     authError: null,
   };
   await ctx.db.$transaction(async (tx) => {
-    await tx.connection.update({ where: { id: connectionId }, data });
+    const { label } = await tx.connection.update({
+      where: { id: connectionId },
+      data,
+      select: { label: true },
+    });
     await recordAudit(tx, {
       workspaceId: ctx.workspaceId,
       actorType: "USER",
@@ -211,6 +215,7 @@ async function storeTokens(
       action: "connection.authorized",
       targetType: "Connection",
       targetId: connectionId,
+      targetLabel: label,
       connectionId,
     });
   });

@@ -7,11 +7,13 @@ async function setPaused(ctx: ActorContext, jobId: string, paused: boolean): Pro
   const services = requireService(ctx, "services");
   const { db, workspaceId, actor } = ctx;
   await db.$transaction(async (tx) => {
-    const updated = await tx.job.updateMany({
+    const updated = await tx.job.updateManyAndReturn({
       where: { id: jobId, workspaceId, removedAt: null },
       data: { enabled: !paused },
+      select: { name: true },
     });
-    if (updated.count === 0) throw notFound("Job");
+    const job = updated[0];
+    if (!job) throw notFound("Job");
     await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
@@ -19,6 +21,7 @@ async function setPaused(ctx: ActorContext, jobId: string, paused: boolean): Pro
       action: paused ? "job.paused" : "job.resumed",
       targetType: "Job",
       targetId: jobId,
+      targetLabel: job.name,
     });
   });
   await services.syncSchedules(workspaceId);

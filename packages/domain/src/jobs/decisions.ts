@@ -176,6 +176,7 @@ export async function approveJob(
       action: "job.approved",
       targetType: "Job",
       targetId: job.id,
+      targetLabel: job.name,
     });
     return decided;
   });
@@ -205,7 +206,7 @@ export async function rejectJob(ctx: ActorContext, input: { jobId: string }): Pr
   const { db, workspaceId, actor } = ctx;
   const job = await db.job.findFirst({
     where: { id: input.jobId, workspaceId },
-    select: { id: true },
+    select: { id: true, name: true },
   });
   if (!job) throw notFound("Job");
   await db.$transaction(async (tx) => {
@@ -218,6 +219,7 @@ export async function rejectJob(ctx: ActorContext, input: { jobId: string }): Pr
       action: "job.rejected",
       targetType: "Job",
       targetId: job.id,
+      targetLabel: job.name,
     });
   });
   await syncSchedulesNow(ctx);
@@ -237,7 +239,7 @@ export async function revokeGrant(ctx: ActorContext, input: { grantId: string })
   const { db, workspaceId, actor } = ctx;
   const grant = await db.grant.findFirst({
     where: { id: input.grantId, workspaceId },
-    include: { job: { select: { id: true, status: true } } },
+    include: { job: { select: { id: true, status: true, name: true } } },
   });
   if (!grant) throw notFound("Grant");
   if (grant.revokedAt) return;
@@ -255,6 +257,8 @@ export async function revokeGrant(ctx: ActorContext, input: { grantId: string })
       action: "grant.revoked",
       targetType: "Grant",
       targetId: grant.id,
+      // A grant is named by its job.
+      targetLabel: grant.job.name,
     });
   });
   await syncSchedulesNow(ctx);

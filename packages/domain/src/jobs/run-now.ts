@@ -18,7 +18,7 @@ export async function runNow(
     await lockJobRuns(tx, input.jobId);
     const job = await tx.job.findFirst({
       where: { id: input.jobId, workspaceId, removedAt: null },
-      select: { status: true, tokenBudget: true },
+      select: { name: true, status: true, tokenBudget: true },
     });
     if (!job || job.status === "REMOVED") throw notFound("Job");
     if (job.status !== "APPROVED") {
@@ -49,6 +49,8 @@ export async function runNow(
       action: "run.requested",
       targetType: "Run",
       targetId: run.id,
+      // A run is named by its job.
+      targetLabel: job.name,
       outcome: "queued",
     });
     return run.id;

@@ -59,6 +59,8 @@ export async function createInvitation(
       action: "invitation.created",
       targetType: "Invitation",
       targetId: row.id,
+      // Invitations are named by whom they invite (the owner typed it; members see members).
+      targetLabel: email,
     });
     return row.id;
   });
@@ -72,11 +74,13 @@ export async function revokeInvitation(
   await requireRole(ctx, "own");
   const { db, workspaceId, actor } = ctx;
   await db.$transaction(async (tx) => {
-    const { count } = await tx.invitation.updateMany({
+    const revoked = await tx.invitation.updateManyAndReturn({
       where: { id: input.invitationId, workspaceId, acceptedAt: null, revokedAt: null },
       data: { revokedAt: nowOf(ctx) },
+      select: { email: true },
     });
-    if (count === 0) {
+    const invitation = revoked[0];
+    if (!invitation) {
       throw new AppError(
         "NOT_FOUND",
         "That invitation was not found, or it was already used or withdrawn.",
@@ -90,6 +94,7 @@ export async function revokeInvitation(
       action: "invitation.revoked",
       targetType: "Invitation",
       targetId: input.invitationId,
+      targetLabel: invitation.email,
     });
   });
 }

@@ -18,11 +18,14 @@ async function lockedMembership(tx: DbClient, workspaceId: string, userId: strin
   await tx.$queryRaw`SELECT id FROM "Workspace" WHERE id = ${workspaceId} FOR UPDATE`;
   const membership = await tx.membership.findUnique({
     where: { workspaceId_userId: { workspaceId, userId } },
-    select: { id: true, role: true },
+    select: { id: true, role: true, user: { select: { name: true, email: true } } },
   });
   if (!membership) throw notFound("Member");
   return membership;
 }
+
+/** A member is named as the members screen names them: their name, else their email. */
+const memberLabel = (user: { name: string; email: string }) => user.name.trim() || user.email;
 
 async function refuseLastOwner(tx: DbClient, workspaceId: string, role: Role): Promise<void> {
   if (role !== "OWNER") return;
@@ -50,6 +53,7 @@ export async function changeMemberRole(
       action: "member.role_changed",
       targetType: "Membership",
       targetId: membership.id,
+      targetLabel: memberLabel(membership.user),
       outcome: input.role.toLowerCase(),
     });
   });
@@ -72,6 +76,7 @@ export async function removeMember(ctx: ActorContext, input: { userId: string })
       action: "member.removed",
       targetType: "Membership",
       targetId: membership.id,
+      targetLabel: memberLabel(membership.user),
     });
   });
 }

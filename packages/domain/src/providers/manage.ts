@@ -82,7 +82,8 @@ async function clearOtherDefaults(tx: DbClient, workspaceId: string, id: string)
   });
 }
 
-const audit = (ctx: ActorContext, tx: DbClient, action: AuditAction, id: string) =>
+/** `name`: the provider's name as of this change (after a rename, the new one). */
+const audit = (ctx: ActorContext, tx: DbClient, action: AuditAction, id: string, name: string) =>
   recordAudit(tx, {
     workspaceId: ctx.workspaceId,
     actorType: "USER",
@@ -90,6 +91,7 @@ const audit = (ctx: ActorContext, tx: DbClient, action: AuditAction, id: string)
     action,
     targetType: "ModelProvider",
     targetId: id,
+    targetLabel: name,
   });
 
 export async function createModelProvider(
@@ -119,7 +121,7 @@ export async function createModelProvider(
     };
     await tx.modelProvider.create({ data });
     if (data.isDefault) await clearOtherDefaults(tx, workspaceId, id);
-    await audit(ctx, tx, "provider.created", id);
+    await audit(ctx, tx, "provider.created", id, input.name);
   });
   return { id };
 }
@@ -150,9 +152,13 @@ export async function updateModelProvider(
     ...(input.isDefault === undefined ? {} : { isDefault: input.isDefault }),
   };
   await db.$transaction(async (tx) => {
-    await tx.modelProvider.update({ where: { id: existing.id }, data });
+    const updated = await tx.modelProvider.update({
+      where: { id: existing.id },
+      data,
+      select: { name: true },
+    });
     if (input.isDefault) await clearOtherDefaults(tx, workspaceId, existing.id);
-    await audit(ctx, tx, "provider.updated", existing.id);
+    await audit(ctx, tx, "provider.updated", existing.id, updated.name);
   });
 }
 
@@ -166,7 +172,7 @@ export async function replaceModelProviderKey(
   const { db, workspaceId } = ctx;
   const existing = await db.modelProvider.findFirst({
     where: { id: input.providerId, workspaceId },
-    select: { id: true },
+    select: { id: true, name: true },
   });
   if (!existing) throw notFound("Model provider");
   const apiKeyCiphertext = await sealKey(keyring, workspaceId, existing.id, input.apiKey);
@@ -175,7 +181,7 @@ export async function replaceModelProviderKey(
       where: { id: existing.id },
       data: { apiKeyCiphertext, apiKeyUpdatedAt: nowOf(ctx) },
     });
-    await audit(ctx, tx, "provider.key_replaced", existing.id);
+    await audit(ctx, tx, "provider.key_replaced", existing.id, existing.name);
   });
 }
 
@@ -186,10 +192,11 @@ export async function deleteModelProvider(
 ): Promise<void> {
   await requireRole(ctx, "own");
   await ctx.db.$transaction(async (tx) => {
-    const { count } = await tx.modelProvider.deleteMany({
-      where: { id: input.providerId, workspaceId: ctx.workspaceId },
-    });
-    if (count === 0) throw notFound("Model provider");
-    await audit(ctx, tx, "provider.deleted", input.providerId);
+    const where = { id: input.providerId, workspaceId: ctx.workspaceId };
+    const provider = await tx.modelProvider.findFirst({ where, select: { name: true } });
+    if (!provider) throw notFound("Model provider");
+    await tx.modelProvider.deleteMany({ where });
+    // The row keeps the name the provider had: after this nothing else does.
+    await audit(ctx, tx, "provider.deleted", input.providerId, provider.name);
   });
 }

@@ -147,6 +147,7 @@ export async function verifyModelProvider(
       action: "provider.verified",
       targetType: "ModelProvider",
       targetId: provider.id,
+      targetLabel: provider.name,
       outcome: result.ok ? "ok" : result.reason.toLowerCase(),
     });
   });

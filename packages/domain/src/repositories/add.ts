@@ -92,6 +92,7 @@ export async function addRepository(
       action: "repository.added",
       targetType: "Repository",
       targetId: id,
+      targetLabel: fullName,
     });
   });
   await services.requestSync({ workspaceId, repositoryId: id });

@@ -12,7 +12,7 @@ export async function syncRepositoryNow(
   const { db, workspaceId, actor } = ctx;
   const repository = await db.repository.findFirst({
     where: { id: input.repositoryId, workspaceId },
-    select: { id: true },
+    select: { id: true, fullName: true },
   });
   if (!repository) throw notFound("Repository");
   await recordAudit(db, {
@@ -22,6 +22,7 @@ export async function syncRepositoryNow(
     action: "repository.sync_requested",
     targetType: "Repository",
     targetId: repository.id,
+    targetLabel: repository.fullName,
   });
   await services.requestSync({ workspaceId, repositoryId: repository.id });
 }

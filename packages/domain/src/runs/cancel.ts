@@ -13,11 +13,11 @@ export async function cancelRun(
   const { db, workspaceId, actor } = ctx;
   const run = await db.run.findFirst({
     where: { id: input.runId, workspaceId },
-    select: { id: true, workspaceId: true },
+    select: { id: true, workspaceId: true, job: { select: { name: true } } },
   });
   if (!run) throw notFound("Run");
   return db.$transaction(async (tx) => {
-    const status = await requestCancel(tx, run);
+    const status = await requestCancel(tx, { id: run.id, workspaceId: run.workspaceId });
     await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
@@ -25,6 +25,7 @@ export async function cancelRun(
       action: "run.cancel_requested",
       targetType: "Run",
       targetId: run.id,
+      targetLabel: run.job.name,
     });
     return { status: status ?? "CANCELLED" };
   });

@@ -61,6 +61,7 @@ export async function createWebhook(
       action: "webhook.created",
       targetType: "Webhook",
       targetId: id,
+      targetLabel: input.name,
     });
   });
   return { id, secret };
@@ -88,8 +89,10 @@ export async function deleteWebhook(
   await requireRole(ctx, "own");
   const { db, workspaceId, actor } = ctx;
   await db.$transaction(async (tx) => {
-    const { count } = await tx.webhook.deleteMany({ where: { id: input.webhookId, workspaceId } });
-    if (count === 0) throw notFound("Webhook");
+    const where = { id: input.webhookId, workspaceId };
+    const webhook = await tx.webhook.findFirst({ where, select: { name: true } });
+    if (!webhook) throw notFound("Webhook");
+    await tx.webhook.deleteMany({ where });
     await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
@@ -97,6 +100,7 @@ export async function deleteWebhook(
       action: "webhook.deleted",
       targetType: "Webhook",
       targetId: input.webhookId,
+      targetLabel: webhook.name,
     });
   });
 }
@@ -116,8 +120,9 @@ export async function updateWebhook(ctx: ActorContext, input: UpdateWebhookInput
   await requireRole(ctx, "own");
   const { db, workspaceId, actor } = ctx;
   await db.$transaction(async (tx) => {
-    const { count } = await tx.webhook.updateMany({
+    const updated = await tx.webhook.updateManyAndReturn({
       where: { id: input.webhookId, workspaceId },
+      select: { name: true },
       data: {
         ...(input.name === undefined ? {} : { name: input.name }),
         ...(input.jobKeys === undefined ? {} : { jobKeys: [...new Set(input.jobKeys)] }),
@@ -125,7 +130,8 @@ export async function updateWebhook(ctx: ActorContext, input: UpdateWebhookInput
         ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
       },
     });
-    if (count === 0) throw notFound("Webhook");
+    const webhook = updated[0];
+    if (!webhook) throw notFound("Webhook");
     await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
@@ -133,6 +139,7 @@ export async function updateWebhook(ctx: ActorContext, input: UpdateWebhookInput
       action: "webhook.updated",
       targetType: "Webhook",
       targetId: input.webhookId,
+      targetLabel: webhook.name,
     });
   });
 }

@@ -35,6 +35,10 @@ export async function redeliverWebhook(
         },
       );
     }
+    const delivery = await tx.webhookDelivery.findFirst({
+      where: { id: input.deliveryId, workspaceId },
+      select: { webhook: { select: { name: true } } },
+    });
     await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
@@ -42,6 +46,8 @@ export async function redeliverWebhook(
       action: "webhook.redelivered",
       targetType: "WebhookDelivery",
       targetId: input.deliveryId,
+      // A delivery is named by its webhook.
+      targetLabel: delivery?.webhook.name,
     });
     return { id: input.deliveryId, status: "PENDING" as const, nextAttemptAt: now };
   });

@@ -19,6 +19,10 @@ export async function sendTestDelivery(
       now: nowOf(ctx),
     });
     if (delivery === null) throw notFound("Webhook");
+    const webhook = await tx.webhook.findFirst({
+      where: { id: input.webhookId, workspaceId },
+      select: { name: true },
+    });
     await recordAudit(tx, {
       workspaceId,
       actorType: "USER",
@@ -26,6 +30,8 @@ export async function sendTestDelivery(
       action: "webhook.test_sent",
       targetType: "WebhookDelivery",
       targetId: delivery.id,
+      // A delivery is named by its webhook.
+      targetLabel: webhook?.name,
     });
     return { deliveryId: delivery.id };
   });

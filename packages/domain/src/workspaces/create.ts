@@ -63,6 +63,7 @@ export async function createWorkspace(
       action: "workspace.created",
       targetType: "Workspace",
       targetId: workspace.id,
+      targetLabel: workspace.name,
     });
     return workspace;
   });

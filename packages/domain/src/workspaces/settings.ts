@@ -79,8 +79,9 @@ export async function updateWorkspace(
     });
   }
   await db.$transaction(async (tx) => {
-    await tx.workspace.update({
+    const updated = await tx.workspace.update({
       where: { id: workspaceId },
+      select: { name: true },
       data: {
         ...(name === undefined ? {} : { name }),
         ...(input.maxConcurrentRuns === undefined
@@ -98,6 +99,7 @@ export async function updateWorkspace(
       action: "workspace.updated",
       targetType: "Workspace",
       targetId: workspaceId,
+      targetLabel: updated.name,
     });
   });
 }

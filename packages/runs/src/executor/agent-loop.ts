@@ -36,7 +36,9 @@ export async function runAgentLoop(ctx: RunContext, prepared: PreparedRun): Prom
     }),
   );
   const diff = prepared.canDiff
-    ? await captureDiff(prepared.sandbox, ctx.limits.maxDiffBytes).catch(() => null)
+    ? await captureDiff(prepared.sandbox, ctx.limits.maxDiffBytes, prepared.diffBase).catch(
+        () => null,
+      )
     : null;
   return { result, diff };
 }

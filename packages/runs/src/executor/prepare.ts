@@ -4,7 +4,7 @@
 import type { RunSandbox } from "@secondshift/sandbox";
 import type { PlanFreezer, SourceCheckout } from "../ports.ts";
 import { issueRunToken } from "../run-token.ts";
-import { snapshotWorkspace } from "../workspace-diff.ts";
+import { adoptHistory, snapshotWorkspace } from "../workspace-diff.ts";
 import type { RunContext } from "./run-context.ts";
 import { STEP, step } from "./steps.ts";
 
@@ -18,6 +18,8 @@ export interface PreparedRun {
   sandbox: RunSandbox;
   /** The workspace was committed before the agent started, so a diff can be taken at the end. */
   canDiff: boolean;
+  /** What the diff is taken against: the run's commit with history, the snapshot without. */
+  diffBase: string;
 }
 
 export async function prepareRun(ctx: RunContext): Promise<PreparedRun> {
@@ -27,17 +29,24 @@ export async function prepareRun(ctx: RunContext): Promise<PreparedRun> {
     ctx.deps.freezePlan(ctx.deps.db, { workspaceId: ctx.run.workspaceId, runId: ctx.run.id }),
   );
   const { checkout, sandbox } = await step(STEP.workspace, () => startWorkspace(ctx));
-  const canDiff = await step(STEP.copyIn, async () => {
+  const { canDiff, diffBase } = await step(STEP.copyIn, async () => {
     await sandbox.copyInArchive(await checkout.archive());
-    const committed = await snapshotWorkspace(sandbox);
+    // The history goes over the tree (its .git only); without it, a one-commit snapshot.
+    // History is a help, not the run's subject: when building it fails, the snapshot stands in.
+    const history = await checkout.history?.().catch((error: unknown) => {
+      ctx.log.warn({ event: "run.history_skipped", err: error }, "run history skipped");
+      return null;
+    });
+    if (history) await sandbox.copyInArchive(history);
+    const committed = history ? await adoptHistory(sandbox) : await snapshotWorkspace(sandbox);
     await ctx.events.append({
       type: "run_started",
       payload: { commit: checkout.commit, tools: plan.tools.map((t) => t.name), model },
     });
-    return committed;
+    return { canDiff: committed, diffBase: history ? checkout.commit : "HEAD" };
   });
   ctx.log.info({ event: "run.started", commit: checkout.commit }, "run started");
-  return { model, providerKind, token, plan, checkout, sandbox, canDiff };
+  return { model, providerKind, token, plan, checkout, sandbox, canDiff, diffBase };
 }
 
 async function pickProvider(ctx: RunContext) {

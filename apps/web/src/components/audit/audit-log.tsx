@@ -97,12 +97,14 @@ export function AuditLog({ workspaceId }: { workspaceId: string }) {
                 </Td>
                 <Td className="font-mono text-xs">{e.action}</Td>
                 <Td>
-                  {e.targetType ? `${e.targetType} ${e.targetId ? shortId(e.targetId) : ""}` : "—"}
+                  <Target type={e.targetType} id={e.targetId} label={e.targetLabel} />
                 </Td>
                 <Td>
-                  {e.connectionId
-                    ? (names.connections.get(e.connectionId) ?? shortId(e.connectionId))
-                    : "—"}
+                  {e.connectionId ? (
+                    <Named id={e.connectionId} label={connectionLabel(e, names)} />
+                  ) : (
+                    "—"
+                  )}
                   {e.toolName ? <code className="ml-1 text-xs">{e.toolName}</code> : null}
                 </Td>
                 <Td>
@@ -128,6 +130,35 @@ export function AuditLog({ workspaceId }: { workspaceId: string }) {
       </PagedList>
     </div>
   );
+}
+
+/** A name with its id on hover; the short id when there is no name (rows written before names). */
+function Named(props: { id: string; label: string | null | undefined }) {
+  // React text: the label is untrusted (job names come from repositories).
+  return <span title={props.id}>{props.label ?? shortId(props.id)}</span>;
+}
+
+/** What the row refers to, named as it was when the row was written (renamed or deleted since). */
+function Target(props: { type: string | null; id: string | null; label: string | null }) {
+  if (!props.type) return <>—</>;
+  if (!props.id) return <>{props.type}</>;
+  return (
+    <>
+      {props.type} <Named id={props.id} label={props.label} />
+    </>
+  );
+}
+
+/**
+ * A tool call has no target, and a connection's own rows target it: their label is the
+ * connection's name as written. Other rows name it as it is called now.
+ */
+function connectionLabel(
+  e: { targetType: string | null; targetLabel: string | null; connectionId: string | null },
+  names: AuditNames,
+): string | undefined {
+  const written = e.targetType === null || e.targetType === "Connection" ? e.targetLabel : null;
+  return written ?? (e.connectionId ? names.connections.get(e.connectionId) : undefined);
 }
 
 function Actor(props: { workspaceId: string; type: string; id: string; names: AuditNames }) {

@@ -12,6 +12,7 @@ const auditEvent = z.object({
   action: z.string(),
   targetType: z.string().nullable(),
   targetId: z.string().nullable(),
+  targetLabel: z.string().nullable(),
   toolName: z.string().nullable(),
   connectionId: z.string().nullable(),
   outcome: z.string().nullable(),

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AuditEvent" ADD COLUMN     "targetLabel" TEXT;
