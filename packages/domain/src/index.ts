@@ -34,6 +34,7 @@ export type { CreateModelProviderInput, UpdateModelProviderInput } from "./provi
 export type { AddedRepository, AddRepositoryInput } from "./repositories/add.ts";
 export type { CreateWebhookInput, UpdateWebhookInput, WebhookSummary } from "./webhooks/manage.ts";
 export type { UpdateWorkspaceInput, WorkspaceSettings } from "./workspaces/settings.ts";
+export type { Onboarding } from "./workspaces/onboarding.ts";
 // Not workspace-scoped (the caller has no workspace yet): outside the area index and its matrix.
 export { createWorkspace } from "./workspaces/create.ts";
 export type { CreatedWorkspace, UserContext } from "./workspaces/create.ts";
