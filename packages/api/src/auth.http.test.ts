@@ -285,6 +285,8 @@ describe("sessions over HTTP", () => {
     expect(aliceSessions).toHaveLength(1);
     expect(aliceSessions[0]).toMatchObject({ current: true });
     expect(aliceSessions[0]!.createdAt).toBeInstanceOf(Date);
+    // Where it was signed in from: the client address (no trusted proxy here: the TCP peer).
+    expect(aliceSessions[0]!.clientAddress).toMatch(/^(127\.0\.0\.1|::1)$/);
     expect(
       await failure(aliceBrowser.trpc.auth.sessions.revoke.mutate({ sessionId: bobSession!.id })),
     ).toMatchObject({ code: "NOT_FOUND" });

@@ -2,4 +2,4 @@
 // until the database has it applied. `npm run db:new-migration` rewrites this file, and
 // latest-migration.test.ts fails when it names anything but the newest folder. A constant,
 // not a directory listing, because the bundled services do not know the repository layout.
-export const LATEST_MIGRATION = "20261130224842_audit_list_indexes";
+export const LATEST_MIGRATION = "20261202160431_first_hour_sync_request_session_device";
