@@ -57,6 +57,12 @@ describe("addRepository", () => {
       { name: "requestSync", arg: { workspaceId: a.workspaceId, repositoryId: added.id } },
     ]);
     expect(JSON.stringify(await listRepositories(ctx, {}))).not.toContain(added.pushSecret);
+    // Until the sync runs, the screens know one is pending (and poll).
+    const listed = (await listRepositories(ctx, {})).find((r) => r.id === added.id);
+    expect(listed?.syncPending).toBe(true);
+    const later = { ...ctx, now: () => new Date(Date.now() + 16 * 60_000) };
+    const lost = (await listRepositories(later, {})).find((r) => r.id === added.id);
+    expect(lost?.syncPending).toBe(false);
   });
 
   test("[P05] a connection of another workspace is not found and nothing is added", async ({

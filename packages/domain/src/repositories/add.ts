@@ -83,6 +83,7 @@ export async function addRepository(
         defaultBranch: input.defaultBranch ?? "main",
         connectionId: input.connectionId ?? null,
         webhookSecretCiphertext,
+        syncRequestedAt: new Date(),
       },
     });
     await recordAudit(tx, {
