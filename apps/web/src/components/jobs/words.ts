@@ -42,7 +42,10 @@ export function scheduleBadge(job: {
 }): { text: string; tone: "good" | "neutral" } | null {
   if (job.schedule === null) return null;
   if (job.schedulable) return { text: "Schedule on", tone: "good" };
-  if (job.status === "NEEDS_APPROVAL") return { text: "Schedule off until approved", tone: "neutral" };
+  if (job.status === "NEEDS_APPROVAL")
+    return { text: "Schedule off until approved", tone: "neutral" };
   if (job.status !== "APPROVED") return { text: "Schedule off", tone: "neutral" };
-  return job.enabled ? { text: "Schedule off", tone: "neutral" } : { text: "Paused", tone: "neutral" };
+  return job.enabled
+    ? { text: "Schedule off", tone: "neutral" }
+    : { text: "Paused", tone: "neutral" };
 }
