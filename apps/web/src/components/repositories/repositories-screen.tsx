@@ -29,14 +29,23 @@ export function RepositoriesScreen({ workspaceId, role }: { workspaceId: string;
   );
 }
 
+const POLL_MS = 2_000;
+
 function RepositoryList({ workspaceId, canSync }: { workspaceId: string; canSync: boolean }) {
   const trpc = useTRPC();
-  const { data } = useSuspenseQuery(trpc.repositories.list.queryOptions({ workspaceId }));
+  const queryClient = useQueryClient();
+  // Polls while a sync is asked for or running, so its result appears without a reload.
+  const { data } = useSuspenseQuery({
+    ...trpc.repositories.list.queryOptions({ workspaceId }),
+    refetchInterval: (query) => (query.state.data?.some((r) => r.syncPending) ? POLL_MS : false),
+  });
   const [done, setDone] = useState<string | null>(null);
   const sync = useMutation(
     trpc.repositories.syncNow.mutationOptions({
-      onSuccess: () =>
-        setDone("Sync queued. The new commit and any config errors appear here when it finishes."),
+      onSuccess: async () => {
+        setDone("Sync queued. The new commit and any config errors appear here when it finishes.");
+        await queryClient.invalidateQueries({ queryKey: trpc.repositories.list.queryKey() });
+      },
     }),
   );
   if (data.length === 0) {
@@ -60,7 +69,10 @@ function RepositoryList({ workspaceId, canSync }: { workspaceId: string; canSync
             <li key={repo.id} className="rounded-lg border border-slate-200 bg-white p-4">
               <div className="flex flex-wrap items-start justify-between gap-3">
                 <div>
-                  <h3 className="font-semibold text-slate-900">{repo.fullName}</h3>
+                  <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
+                    {repo.fullName}
+                    {repo.syncPending ? <Badge tone="info">Syncing…</Badge> : null}
+                  </h3>
                   <p className="text-sm text-slate-600">
                     Branch <span className="font-mono">{repo.defaultBranch}</span>
                     {" · "}
