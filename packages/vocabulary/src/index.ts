@@ -40,3 +40,4 @@ export { TRANSITION_NAMES, TRANSITIONS } from "./transitions.ts";
 export type { Transition, TransitionName } from "./transitions.ts";
 export { MAX_BATCH_CALLS, mustCallAlone } from "./api-batching.ts";
 export { legacyRunPath, runPagePath } from "./page-paths.ts";
+export { GIT_CONNECTION_KINDS, servesGit } from "./git-connections.ts";

@@ -77,6 +77,23 @@ describe("addRepository", () => {
     expect(await db.repository.count({ where: { fullName: "acme/x" } })).toBe(0);
   });
 
+  test("only a GitHub connection fetches a repository; an MCP one is refused", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const ctx = actorContext(db, a, a.ownerId, { keyring, services: recordingServices() });
+    const mcp = await seedConnection(db, keyring, a, {
+      kind: "MCP",
+      label: "docs",
+      tools: [],
+      allowed: [],
+    });
+    await expect(
+      addRepository(ctx, { cloneUrl: "https://github.com/acme/mcp.git", connectionId: mcp }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST", reason: "CONNECTION_CANNOT_FETCH" });
+    expect(await db.repository.count({ where: { fullName: "acme/mcp" } })).toBe(0);
+  });
+
   test("a clone URL with credentials or without a repository path is refused", async ({
     db,
     tenants: { a },

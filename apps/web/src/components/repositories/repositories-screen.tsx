@@ -2,7 +2,7 @@
 // Repositories: last sync and commit, config errors with file and line, "Sync now" (owners and
 // admins), and for owners the form to add one — whose push webhook secret is shown once.
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
-import { can, type Role } from "@secondshift/vocabulary";
+import { can, servesGit, type Role } from "@secondshift/vocabulary";
 import { useRef, useState, type FormEvent } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { AddressProblem } from "../ui/address-problem.tsx";
@@ -189,15 +189,21 @@ function AddRepositoryForm({ workspaceId }: { workspaceId: string }) {
         <select
           id="repo-connection"
           name="connectionId"
+          aria-describedby="repo-connection-hint"
           className="rounded-md border border-slate-300 px-3 py-2 text-sm"
         >
           <option value="">None (public repository)</option>
-          {connections.data.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.label}
-            </option>
-          ))}
+          {connections.data
+            .filter((c) => servesGit(c.kind))
+            .map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.label}
+              </option>
+            ))}
         </select>
+        <p id="repo-connection-hint" className="text-xs text-slate-600">
+          Only GitHub connections can fetch a private repository; add one under Connections.
+        </p>
       </div>
       <div>
         <Button type="submit" pending={add.isPending}>
