@@ -10,6 +10,7 @@ export * from "./runs/index.ts";
 export * from "./webhooks/index.ts";
 export * from "./workspaces/index.ts";
 export type { CreateConnectionInput } from "./connections/manage.ts";
+export type { FirstDiscovery } from "./connections/discovered-tools.ts";
 export type { ConnectionDetail, ConnectionSummary } from "./connections/list.ts";
 export type { ConnectionTool, ReconnectNeeded } from "./connections/view.ts";
 // The OAuth callback: not a workspace use case (the state names the workspace), so not in the
