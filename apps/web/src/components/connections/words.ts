@@ -64,7 +64,7 @@ export function firstDiscoveryInWords(
   if (authType === "OAUTH") return "Connect it with OAuth on its page; its tools are listed then.";
   if (discovery === null) return "";
   if ("error" in discovery)
-    return `Its tools could not be listed yet (${discovery.error.replace(/\.$/, "")}): use Discover tools again on its page.`;
+    return `Its tools could not be listed yet: ${discovery.error.replace(/\.?$/, ".")} Use Discover tools on its page to try again.`;
   const n = discovery.tools;
   return `Found ${n} tool${n === 1 ? "" : "s"}: choose on its page which ones jobs may use.`;
 }
