@@ -46,7 +46,17 @@ const hydrationErrors = (errors: string[]) =>
 
 dbTest.beforeAll(async ({ testDatabase }) => {
   [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
-  seed = await seedWorkspace(app.db, { name: "lists-team" });
+  seed = await seedWorkspace(app.db, { name: "lists-team", withProvider: true });
+  // Every getting-started step done (the seed has a repository and an approved job): the
+  // overview shows its panels, not the checklist.
+  await app.db.connection.create({
+    data: {
+      workspaceId: seed.workspaceId,
+      kind: "GITHUB",
+      label: "gh",
+      endpoint: "https://api.github.com",
+    },
+  });
   const owner = await createUser(app.db, password, {
     workspaceId: seed.workspaceId,
     role: "OWNER",

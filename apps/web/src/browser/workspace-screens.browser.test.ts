@@ -72,7 +72,17 @@ async function seedAttention(db: WebApp["db"], ws: SeededWorkspace) {
 
 dbTest.beforeAll(async ({ testDatabase }) => {
   [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
-  seed = await seedWorkspace(app.db, { name: "screens" });
+  seed = await seedWorkspace(app.db, { name: "screens", withProvider: true });
+  // Every getting-started step done (the seed has a repository and an approved job): the
+  // overview shows its panels, not the checklist.
+  await app.db.connection.create({
+    data: {
+      workspaceId: seed.workspaceId,
+      kind: "GITHUB",
+      label: "gh",
+      endpoint: "https://api.github.com",
+    },
+  });
   for (const role of ["OWNER", "VIEWER"] as const) {
     const user = await createUser(app.db, PASSWORD, { workspaceId: seed.workspaceId, role });
     people[role === "OWNER" ? "owner" : "viewer"] = user.email;
