@@ -270,6 +270,9 @@ describe("sessions over HTTP", () => {
     });
     expect(await stillSignedIn(here)).toBe(true);
     expect(await stillSignedIn(elsewhere)).toBe(false);
+    // The new session of this browser keeps where it was signed in from.
+    const [renewed] = await here.trpc.auth.sessions.list.query();
+    expect(renewed!.clientAddress).toMatch(/^(127\.0\.0\.1|::1)$/);
   });
 
   test("[P05] lists only one's own sessions and cannot revoke another user's", async ({
