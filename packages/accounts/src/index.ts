@@ -21,7 +21,7 @@ export {
   signOut,
   signOutEverywhere,
 } from "./sessions.ts";
-export type { IssuedSession, ResolvedSession, SessionSummary } from "./sessions.ts";
+export type { IssuedSession, ResolvedSession, SessionClient, SessionSummary } from "./sessions.ts";
 export { signIn } from "./sign-in.ts";
 export type { SignedIn, SignInInput } from "./sign-in.ts";
 export { needsSetup, setup } from "./setup.ts";

@@ -6,13 +6,15 @@ import { recordAudit } from "@secondshift/domain";
 import type { InvitationModel, Role } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import type { AccountsDeps, DbClient } from "./deps.ts";
-import { createSession, type IssuedSession } from "./sessions.ts";
+import { createSession, type IssuedSession, type SessionClient } from "./sessions.ts";
 
 export type Invitee = { userId: string } | { name: string; password: string };
 
 export interface AcceptInvitationInput {
   token: string;
   invitee: Invitee;
+  /** The browser that signs in (User-Agent, address), kept on the new session. */
+  client?: SessionClient;
 }
 
 export interface AcceptedInvitation {
@@ -115,7 +117,9 @@ export async function acceptInvitation(
       outcome: "invitation",
     });
     const session =
-      "userId" in invitee ? undefined : await createSession(tx, userId, now, deps.sessions);
+      "userId" in invitee
+        ? undefined
+        : await createSession(tx, userId, now, deps.sessions, input.client);
     return { workspaceId: invitation.workspaceId, role: invitation.role, userId, session };
   });
 }

@@ -3,12 +3,14 @@
 import { notifyAccessChanged } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import type { AccountsDeps } from "./deps.ts";
-import { createSession, type IssuedSession } from "./sessions.ts";
+import { createSession, type IssuedSession, type SessionClient } from "./sessions.ts";
 
 export interface ChangePasswordInput {
   userId: string;
   currentPassword: string;
   newPassword: string;
+  /** The browser that signs in (User-Agent, address), kept on the new session. */
+  client?: SessionClient;
 }
 
 export async function changePassword(
@@ -33,6 +35,6 @@ export async function changePassword(
       data: { revokedAt: now },
     });
     await notifyAccessChanged(tx, input.userId);
-    return createSession(tx, input.userId, now, deps.sessions);
+    return createSession(tx, input.userId, now, deps.sessions, input.client);
   });
 }

@@ -122,6 +122,11 @@ describe("sessions", () => {
     const theirs = await signedIn(other.email);
     const current = (await resolveSession(accounts.deps, mine.token))!;
     const listed = await listSessions(accounts.deps, current);
+    // The device and address it was signed in from (none given here but the address).
+    expect(listed.find((s) => s.current)).toMatchObject({
+      clientAddress: "127.0.0.1",
+      userAgent: null,
+    });
     expect(listed.map((s) => s.id).sort()).toEqual([mine.sessionId, mySecond.sessionId].sort());
     expect(listed.find((s) => s.current)?.id).toBe(mine.sessionId);
     expect(JSON.stringify(listed)).not.toMatch(/ss_ses_|tokenHash/);

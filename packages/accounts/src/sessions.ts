@@ -19,17 +19,28 @@ export interface ResolvedSession {
   userId: string;
 }
 
+/** Who signed in from where: shown to the user in "Your sessions", never used to decide. */
+export interface SessionClient {
+  userAgent?: string | null;
+  address?: string | null;
+}
+
+const MAX_USER_AGENT = 512;
+
 export async function createSession(
   db: DbClient,
   userId: string,
   now: Date,
   policy: SessionPolicy,
+  client: SessionClient = {},
 ): Promise<IssuedSession> {
   const { token, hash } = mintToken("session");
   const session = await db.session.create({
     data: {
       userId,
       tokenHash: hash,
+      userAgent: client.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+      clientAddress: client.address ?? null,
       createdAt: now,
       expiresAt: new Date(now.getTime() + Math.min(policy.idleMs, policy.absoluteMs)),
     },
@@ -88,6 +99,8 @@ export interface SessionSummary {
   createdAt: Date;
   expiresAt: Date;
   current: boolean;
+  userAgent: string | null;
+  clientAddress: string | null;
 }
 
 /** The user's own live sessions, newest first. Never a token or a hash. */
@@ -103,7 +116,7 @@ export async function listSessions(
       expiresAt: { gt: now },
       createdAt: { gt: new Date(now.getTime() - deps.sessions.absoluteMs) },
     },
-    select: { id: true, createdAt: true, expiresAt: true },
+    select: { id: true, createdAt: true, expiresAt: true, userAgent: true, clientAddress: true },
     orderBy: { createdAt: "desc" },
   });
   return sessions.map((s) => ({ ...s, current: s.id === current.sessionId }));

@@ -6,7 +6,7 @@ import { recordAudit } from "@secondshift/domain";
 import { workspaceSlug } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { normaliseEmail, type AccountsDeps, type DbClient } from "./deps.ts";
-import { createSession, type IssuedSession } from "./sessions.ts";
+import { createSession, type IssuedSession, type SessionClient } from "./sessions.ts";
 
 // An arbitrary constant naming "first-run setup" among the advisory locks.
 const SETUP_LOCK_KEY = 5_230_417_001;
@@ -17,6 +17,8 @@ export interface SetupInput {
   password: string;
   workspaceName: string;
   setupToken?: string | undefined;
+  /** The browser that signs in (User-Agent, address), kept on the new session. */
+  client?: SessionClient;
 }
 
 export interface SetupOptions {
@@ -100,7 +102,7 @@ export async function setup(
       targetLabel: input.name.trim() || normaliseEmail(input.email),
       outcome: "first_run_setup",
     });
-    const session = await createSession(tx, user.id, deps.now(), deps.sessions);
+    const session = await createSession(tx, user.id, deps.now(), deps.sessions, input.client);
     return { ...session, userId: user.id, workspaceId: workspace.id };
   });
 }

@@ -11,6 +11,8 @@ export interface SignInInput {
   email: string;
   password: string;
   clientAddress: string;
+  /** The browser's User-Agent header, kept on the session to name its device. */
+  userAgent?: string | null;
 }
 
 export interface SignedIn extends IssuedSession {
@@ -32,6 +34,9 @@ export async function signIn(deps: AccountsDeps, input: SignInInput): Promise<Si
     });
   }
   await deps.limiter.succeeded(email);
-  const session = await createSession(deps.db, user.id, deps.now(), deps.sessions);
+  const session = await createSession(deps.db, user.id, deps.now(), deps.sessions, {
+    userAgent: input.userAgent ?? null,
+    address: input.clientAddress,
+  });
   return { ...session, userId: user.id };
 }

@@ -270,6 +270,9 @@ describe("sessions over HTTP", () => {
     });
     expect(await stillSignedIn(here)).toBe(true);
     expect(await stillSignedIn(elsewhere)).toBe(false);
+    // The new session of this browser keeps where it was signed in from.
+    const [renewed] = await here.trpc.auth.sessions.list.query();
+    expect(renewed!.clientAddress).toMatch(/^(127\.0\.0\.1|::1)$/);
   });
 
   test("[P05] lists only one's own sessions and cannot revoke another user's", async ({
@@ -285,6 +288,8 @@ describe("sessions over HTTP", () => {
     expect(aliceSessions).toHaveLength(1);
     expect(aliceSessions[0]).toMatchObject({ current: true });
     expect(aliceSessions[0]!.createdAt).toBeInstanceOf(Date);
+    // Where it was signed in from: the client address (no trusted proxy here: the TCP peer).
+    expect(aliceSessions[0]!.clientAddress).toMatch(/^(127\.0\.0\.1|::1)$/);
     expect(
       await failure(aliceBrowser.trpc.auth.sessions.revoke.mutate({ sessionId: bobSession!.id })),
     ).toMatchObject({ code: "NOT_FOUND" });

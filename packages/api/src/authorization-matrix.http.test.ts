@@ -443,6 +443,7 @@ const matrix: Record<string, Row> = {
   },
   // workspace settings
   "workspace.get": { access: "read", scope: "list", input: () => ({}) },
+  "workspace.onboarding": { access: "read", scope: "list", input: () => ({}) },
   "workspace.update": {
     access: "own",
     scope: "list",

@@ -55,7 +55,8 @@ export interface ApiDeps {
 export interface Context {
   deps: ApiDeps;
   db: Db;
-  request: { clientAddress: string; origin: string | null };
+  /** The client's address (trusted-proxy aware) and User-Agent, for limits and sessions. */
+  request: { clientAddress: string; origin: string | null; userAgent: string | null };
   session: ResolvedSession | null;
   /** The raw cookie value, only to end this very session at sign-out. */
   sessionToken: string | undefined;
@@ -71,7 +72,11 @@ export async function createContext(
   return {
     deps,
     db: deps.accounts.db,
-    request: { clientAddress: deps.clientAddress(req), origin: req.headers.origin ?? null },
+    request: {
+      clientAddress: deps.clientAddress(req),
+      origin: req.headers.origin ?? null,
+      userAgent: req.headers["user-agent"] ?? null,
+    },
     session: await resolveSession(deps.accounts, sessionToken),
     sessionToken,
     cookies: sessionCookieWriter(res, deps.cookie),

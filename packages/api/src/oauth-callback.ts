@@ -65,6 +65,7 @@ export async function handleOAuthCallback(
         db: deps.accounts.db,
         keyring: deps.keyring,
         mcpOAuth: deps.mcpOAuth,
+        ...(deps.discovery ? { discovery: deps.discovery } : {}),
         now: deps.accounts.now,
       },
       { userId: session.userId, state, code },

@@ -35,7 +35,7 @@ export async function createServerContext(deps: ApiDeps, headers: Headers): Prom
   return {
     deps,
     db: deps.accounts.db,
-    request: { clientAddress: "server-render", origin: null },
+    request: { clientAddress: "server-render", origin: null, userAgent: null },
     session: await resolveSession(deps.accounts, sessionToken),
     sessionToken,
     cookies: readOnlyCookies,

@@ -388,6 +388,7 @@ const matrix: Record<UseCaseName, MatrixRow> = {
   },
   // workspace settings
   getWorkspace: { need: "read", scope: "list", prepare: () => ({}) },
+  getOnboarding: { need: "read", scope: "list", prepare: () => ({}) },
   updateWorkspace: { need: "own", scope: "list", prepare: () => ({ maxConcurrentRuns: 3 }) },
   // audit
   listAuditEvents: { need: "read", scope: "list", prepare: () => ({ limit: 100 }) },

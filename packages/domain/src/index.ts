@@ -10,6 +10,7 @@ export * from "./runs/index.ts";
 export * from "./webhooks/index.ts";
 export * from "./workspaces/index.ts";
 export type { CreateConnectionInput } from "./connections/manage.ts";
+export type { FirstDiscovery } from "./connections/discovered-tools.ts";
 export type { ConnectionDetail, ConnectionSummary } from "./connections/list.ts";
 export type { ConnectionTool, ReconnectNeeded } from "./connections/view.ts";
 // The OAuth callback: not a workspace use case (the state names the workspace), so not in the
@@ -34,6 +35,7 @@ export type { CreateModelProviderInput, UpdateModelProviderInput } from "./provi
 export type { AddedRepository, AddRepositoryInput } from "./repositories/add.ts";
 export type { CreateWebhookInput, UpdateWebhookInput, WebhookSummary } from "./webhooks/manage.ts";
 export type { UpdateWorkspaceInput, WorkspaceSettings } from "./workspaces/settings.ts";
+export type { Onboarding } from "./workspaces/onboarding.ts";
 // Not workspace-scoped (the caller has no workspace yet): outside the area index and its matrix.
 export { createWorkspace } from "./workspaces/create.ts";
 export type { CreatedWorkspace, UserContext } from "./workspaces/create.ts";

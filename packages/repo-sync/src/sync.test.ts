@@ -123,6 +123,7 @@ describe("syncRepository", () => {
     });
     const ws = await workspace(db);
     const r = await repository(db, ws.id, repo.fileUrl);
+    await db.repository.update({ where: { id: r.id }, data: { syncRequestedAt: new Date() } });
     const result = await syncRepository(db, deps(), { workspaceId: ws.id, repositoryId: r.id });
     expect(result).toMatchObject({ status: "synced", commit });
     const jobs = await db.job.findMany({ where: { repositoryId: r.id }, orderBy: { key: "asc" } });
@@ -134,6 +135,8 @@ describe("syncRepository", () => {
       lastSyncedCommit: commit,
       configErrors: null,
       syncError: null,
+      // The owner's request is answered: the screens stop polling.
+      syncRequestedAt: null,
     });
   });
 

@@ -121,6 +121,14 @@ function storedErrors(errors: readonly RepoConfigError[]): Prisma.InputJsonArray
   }));
 }
 
+/** The owner's request this sync answered is done (a request made during the sync stays). */
+async function answerSyncRequest(db: Db, repositoryId: string, startedAt: Date): Promise<void> {
+  await db.repository.updateMany({
+    where: { id: repositoryId, syncRequestedAt: { lte: startedAt } },
+    data: { syncRequestedAt: null },
+  });
+}
+
 export async function syncRepository(
   db: Db,
   deps: SyncDeps,
@@ -135,6 +143,7 @@ export async function syncRepository(
       reason: "REPOSITORY_NOT_FOUND",
     });
   const log = deps.logger.child({ workspaceId: input.workspaceId, repositoryId: repository.id });
+  const startedAt = new Date();
   const scratch = await mkdtemp(join(deps.workDir, "sync-"));
   // The credential (a fresh installation token for GitHub Apps) leaves the masker with the sync.
   const masker = (deps.masker ?? new SecretMasker()).scope();
@@ -212,6 +221,7 @@ export async function syncRepository(
   } finally {
     await credential?.revoke?.();
     masker.close();
+    await answerSyncRequest(db, repository.id, startedAt);
     await rm(scratch, { recursive: true, force: true });
   }
 }

@@ -41,3 +41,4 @@ export type { Transition, TransitionName } from "./transitions.ts";
 export { MAX_BATCH_CALLS, mustCallAlone } from "./api-batching.ts";
 export { legacyRunPath, runPagePath } from "./page-paths.ts";
 export { readUntrustedBlock, UNTRUSTED_DATA_TAG } from "./untrusted-data.ts";
+export { GIT_CONNECTION_KINDS, servesGit } from "./git-connections.ts";

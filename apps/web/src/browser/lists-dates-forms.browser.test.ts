@@ -10,12 +10,12 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
+  LOOPBACK_ALLOWED,
   mutateAs,
   screenshot,
   seriousA11yViolations,
   signInContext,
   startWebApp,
-  LOOPBACK_ALLOWED,
   type WebApp,
 } from "../testing/index.ts";
 
@@ -46,11 +46,23 @@ const hydrationErrors = (errors: string[]) =>
   errors.filter((e) => /hydrat|#418|#423|#425|Minified React error/i.test(e));
 
 dbTest.beforeAll(async ({ testDatabase }) => {
+  // Loopback allowed (development): the webhooks below are plain http to a loopback port, which
+  // production refuses since the outbound address rules (wt/urls).
   [app, browser] = await Promise.all([
     startWebApp({ database: testDatabase, env: LOOPBACK_ALLOWED }),
     launchBrowser(),
   ]);
-  seed = await seedWorkspace(app.db, { name: "lists-team" });
+  seed = await seedWorkspace(app.db, { name: "lists-team", withProvider: true });
+  // Every getting-started step done (the seed has a repository and an approved job): the
+  // overview shows its panels, not the checklist.
+  await app.db.connection.create({
+    data: {
+      workspaceId: seed.workspaceId,
+      kind: "GITHUB",
+      label: "gh",
+      endpoint: "https://api.github.com",
+    },
+  });
   const owner = await createUser(app.db, password, {
     workspaceId: seed.workspaceId,
     role: "OWNER",

@@ -6,7 +6,7 @@ import { createUser } from "@secondshift/accounts/testing";
 import { seedRun, seedWorkspace, type SeededWorkspace } from "@secondshift/db/testing";
 import { dbTest } from "@secondshift/db/testing/vitest";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import {
   launchBrowser,
   screenshot,
@@ -71,13 +71,22 @@ async function seedAttention(db: WebApp["db"], ws: SeededWorkspace) {
 }
 
 dbTest.beforeAll(async ({ testDatabase }) => {
-  // The provider's default base URL resolves (fake DNS: saved, never dialled here).
-  const hosts = { "api.anthropic.com": ["93.184.215.20"] };
   [app, browser] = await Promise.all([
-    startWebApp({ database: testDatabase, hosts }),
+    // The provider form's default base URL is resolved at save (the fake DNS knows only these).
+    startWebApp({ database: testDatabase, hosts: { "api.anthropic.com": ["160.79.104.10"] } }),
     launchBrowser(),
   ]);
   seed = await seedWorkspace(app.db, { name: "screens" });
+  // Getting started: the seed has a repository and an approved job, seedAttention a webhook;
+  // with a connection (and, in the overview's test, a provider) the overview shows its panels.
+  await app.db.connection.create({
+    data: {
+      workspaceId: seed.workspaceId,
+      kind: "GITHUB",
+      label: "gh",
+      endpoint: "https://api.github.com",
+    },
+  });
   for (const role of ["OWNER", "VIEWER"] as const) {
     const user = await createUser(app.db, PASSWORD, { workspaceId: seed.workspaceId, role });
     people[role === "OWNER" ? "owner" : "viewer"] = user.email;
@@ -102,6 +111,19 @@ async function pageAs(who: keyof typeof people, path: string): Promise<Page> {
 
 describe("workspace screens", () => {
   it("the overview lists approvals, active runs, failed deliveries and config errors, inertly", async () => {
+    // The last getting-started step, for this test only (the providers test starts from none).
+    const provider = await app.db.modelProvider.create({
+      data: {
+        workspaceId: seed.workspaceId,
+        name: "overview",
+        kind: "ANTHROPIC",
+        baseUrl: "https://api.anthropic.com",
+        apiKeyCiphertext: Buffer.from("sealed"),
+      },
+    });
+    onTestFinished(() =>
+      app.db.modelProvider.delete({ where: { id: provider.id } }).then(() => {}),
+    );
     const page = await pageAs("owner", "");
     const approvals = page.getByRole("region", { name: /Jobs waiting for approval/ });
     await approvals.getByText(`Nightly ${MARKUP}`).waitFor();

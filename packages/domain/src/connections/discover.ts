@@ -4,7 +4,7 @@
 // and what it finds is stored for the owner's allowed-tools checklist. The tool list and its
 // data-changing marks never come from a client.
 import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
-import { writeDiscoveredTools } from "./manage.ts";
+import { writeDiscoveredTools } from "./discovered-tools.ts";
 import { connectionTools, type ConnectionTool } from "./view.ts";
 
 export async function discoverConnectionTools(

@@ -8,6 +8,7 @@ import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
 import { readDiscoveredTools, type DiscoveredTool } from "../tools.ts";
+import { firstDiscovery, writeDiscoveredTools, type FirstDiscovery } from "./discovered-tools.ts";
 import { checkGithubApp } from "./github-app.ts";
 import { revokeGrantsUsing } from "./impact.ts";
 import { checkDestination } from "../urls.ts";
@@ -85,7 +86,7 @@ async function sealSecrets(
 export async function createConnection(
   ctx: ActorContext,
   input: CreateConnectionInput,
-): Promise<{ id: string }> {
+): Promise<{ id: string; discovery: FirstDiscovery }> {
   await requireRole(ctx, "own");
   const { db, workspaceId, actor } = ctx;
   const keyring = requireService(ctx, "keyring");
@@ -130,7 +131,9 @@ export async function createConnection(
       connectionId: id,
     });
   });
-  return { id };
+  // An MCP server or HTTP API is asked for its tools at once (an OAuth one after authorization).
+  const discovery = input.authType === "OAUTH" ? null : await firstDiscovery(ctx, input.kind, id);
+  return { id, discovery };
 }
 
 /**
@@ -233,36 +236,4 @@ export async function storeDiscoveredTools(
   });
   if (!connection) throw notFound("Connection");
   await writeDiscoveredTools(ctx, connection.id, input.tools);
-}
-
-/** Inside a use case that already authorized the owner and found the connection. */
-export async function writeDiscoveredTools(
-  ctx: ActorContext,
-  connectionId: string,
-  discovered: readonly DiscoveredTool[],
-): Promise<void> {
-  const tools = discovered.map((t) => ({
-    name: t.name,
-    ...(t.description === undefined ? {} : { description: t.description }),
-    inputSchema: t.inputSchema,
-    mayChangeData: t.mayChangeData,
-    ...(t.annotations === undefined ? {} : { annotations: t.annotations }),
-  }));
-  await ctx.db.$transaction(async (tx) => {
-    const { label } = await tx.connection.update({
-      where: { id: connectionId },
-      data: { discoveredTools: JSON.parse(JSON.stringify(tools)) as Prisma.InputJsonValue },
-      select: { label: true },
-    });
-    await recordAudit(tx, {
-      workspaceId: ctx.workspaceId,
-      actorType: "USER",
-      actorId: ctx.actor.userId,
-      action: "connection.tools_discovered",
-      targetType: "Connection",
-      targetId: connectionId,
-      targetLabel: label,
-      connectionId,
-    });
-  });
 }

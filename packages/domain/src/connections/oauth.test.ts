@@ -57,6 +57,8 @@ describe("OAuth connection flow", () => {
     expect(await finish(db, a.ownerId, state)).toEqual({
       workspaceId: a.workspaceId,
       connectionId,
+      // No discovery service given: the owner discovers from the page.
+      discovery: null,
     });
     expect(await finish(db, a.ownerId, state)).toBe("OAUTH_STATE_UNKNOWN");
     const stored = await db.connection.findUniqueOrThrow({ where: { id: connectionId } });

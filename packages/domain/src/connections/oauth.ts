@@ -22,7 +22,9 @@ import {
   type ActorContext,
   type McpAuthorizer,
   type McpOAuthSession,
+  type ToolDiscovery,
 } from "../context.ts";
+import { firstDiscovery, type FirstDiscovery } from "./discovered-tools.ts";
 
 export const OAUTH_PENDING_MS = 10 * 60_000;
 
@@ -92,6 +94,7 @@ async function claimPending(db: Db, state: string, now: Date) {
     select: {
       id: true,
       workspaceId: true,
+      kind: true,
       endpoint: true,
       deletedAt: true,
       oauthPendingCiphertext: true,
@@ -129,6 +132,8 @@ export interface FinishOAuthDeps {
   db: Db;
   keyring: Keyring;
   mcpOAuth: McpAuthorizer;
+  /** Lists the tools once authorized (absent: the owner discovers them from the page). */
+  discovery?: ToolDiscovery;
   now?: () => Date;
 }
 
@@ -140,7 +145,7 @@ export interface FinishOAuthDeps {
 export async function finishConnectionOAuth(
   deps: FinishOAuthDeps,
   input: { userId: string; state: string; code: string },
-): Promise<{ workspaceId: string; connectionId: string }> {
+): Promise<{ workspaceId: string; connectionId: string; discovery: FirstDiscovery }> {
   const now = deps.now ?? (() => new Date());
   const row = await claimPending(deps.db, input.state, now());
   if (!row)
@@ -177,7 +182,13 @@ export async function finishConnectionOAuth(
       reason: "OAUTH_NO_TOKEN",
     });
   await storeTokens(ctx, deps.keyring, row.id, session);
-  return { workspaceId: row.workspaceId, connectionId: row.id };
+  // Authorized: the server can list its tools now (kept for the owner's checklist).
+  const discovery = await firstDiscovery(
+    deps.discovery ? { ...ctx, discovery: deps.discovery } : ctx,
+    row.kind,
+    row.id,
+  );
+  return { workspaceId: row.workspaceId, connectionId: row.id, discovery };
 }
 
 async function storeTokens(

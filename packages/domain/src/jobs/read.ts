@@ -6,6 +6,7 @@
 import type { JobStatus } from "@secondshift/db";
 import { nowOf, notFound, requireRole, type ActorContext } from "../context.ts";
 import { runBudget } from "@secondshift/run-lifecycle";
+import { isSchedulable } from "./schedulable.ts";
 import { scheduleView } from "./schedule.ts";
 
 export interface JobSummary {
@@ -20,6 +21,8 @@ export interface JobSummary {
   timezone: string;
   status: JobStatus;
   enabled: boolean;
+  /** Whether its schedule fires (isSchedulable: approved, enabled, not removed, scheduled). */
+  schedulable: boolean;
   configCommit: string;
   updatedAt: Date;
   /** The next three fires (empty when paused, unapproved, removed or unscheduled). */
@@ -62,12 +65,17 @@ const columns = {
 
 type JobRow = { id: string; schedule: string | null; timezone: string } & Omit<
   JobSummary,
-  "scheduleText" | "nextFireTimes" | "skippedFires"
+  "scheduleText" | "nextFireTimes" | "skippedFires" | "schedulable"
 > & { removedAt: Date | null };
 
 function present(row: JobRow, now: Date, skips: JobSummary["skippedFires"]): JobSummary {
   const { removedAt: _removed, ...rest } = row;
-  return { ...rest, ...scheduleView(row, now), skippedFires: skips };
+  return {
+    ...rest,
+    schedulable: isSchedulable(row),
+    ...scheduleView(row, now),
+    skippedFires: skips,
+  };
 }
 
 /** Skips per job since a week ago: one grouped query for the whole list. */

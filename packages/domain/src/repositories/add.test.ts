@@ -57,6 +57,12 @@ describe("addRepository", () => {
       { name: "requestSync", arg: { workspaceId: a.workspaceId, repositoryId: added.id } },
     ]);
     expect(JSON.stringify(await listRepositories(ctx, {}))).not.toContain(added.pushSecret);
+    // Until the sync runs, the screens know one is pending (and poll).
+    const listed = (await listRepositories(ctx, {})).find((r) => r.id === added.id);
+    expect(listed?.syncPending).toBe(true);
+    const later = { ...ctx, now: () => new Date(Date.now() + 16 * 60_000) };
+    const lost = (await listRepositories(later, {})).find((r) => r.id === added.id);
+    expect(lost?.syncPending).toBe(false);
   });
 
   test("[P05] a connection of another workspace is not found and nothing is added", async ({
@@ -69,6 +75,23 @@ describe("addRepository", () => {
       addRepository(ctx, { cloneUrl: "https://github.com/acme/x.git", connectionId: foreign }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await db.repository.count({ where: { fullName: "acme/x" } })).toBe(0);
+  });
+
+  test("only a GitHub connection fetches a repository; an MCP one is refused", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const ctx = actorContext(db, a, a.ownerId, { keyring, services: recordingServices() });
+    const mcp = await seedConnection(db, keyring, a, {
+      kind: "MCP",
+      label: "docs",
+      tools: [],
+      allowed: [],
+    });
+    await expect(
+      addRepository(ctx, { cloneUrl: "https://github.com/acme/mcp.git", connectionId: mcp }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST", reason: "CONNECTION_CANNOT_FETCH" });
+    expect(await db.repository.count({ where: { fullName: "acme/mcp" } })).toBe(0);
   });
 
   test("a clone URL with credentials or without a repository path is refused", async ({

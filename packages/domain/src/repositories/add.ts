@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { encryptField, mintToken } from "@secondshift/crypto";
 import { AppError } from "@secondshift/errors";
+import { servesGit } from "@secondshift/vocabulary";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, requireService, type ActorContext } from "../context.ts";
 import { checkDestination, parseServiceUrl } from "../urls.ts";
@@ -53,9 +54,16 @@ export async function addRepository(
   if (input.connectionId) {
     const connection = await db.connection.findFirst({
       where: { id: input.connectionId, workspaceId, deletedAt: null },
-      select: { id: true },
+      select: { id: true, kind: true },
     });
     if (!connection) throw notFound("Connection");
+    if (!servesGit(connection.kind)) {
+      throw new AppError(
+        "BAD_REQUEST",
+        "Only a GitHub connection can fetch a repository: choose one, or none for a public repository.",
+        { reason: "CONNECTION_CANNOT_FETCH" },
+      );
+    }
   }
   const taken = await db.repository.findFirst({
     where: { workspaceId, cloneUrl: url.toString() },
@@ -83,6 +91,7 @@ export async function addRepository(
         defaultBranch: input.defaultBranch ?? "main",
         connectionId: input.connectionId ?? null,
         webhookSecretCiphertext,
+        syncRequestedAt: new Date(),
       },
     });
     await recordAudit(tx, {

@@ -2,7 +2,7 @@
 // an operator's path) and no webhook secret. Config errors are read into the vocabulary's one
 // checked shape here, so no screen parses the stored JSON itself.
 import { readConfigErrors, type RepoConfigError } from "@secondshift/vocabulary";
-import { requireRole, type ActorContext } from "../context.ts";
+import { nowOf, requireRole, type ActorContext } from "../context.ts";
 import { addressProblem } from "../urls.ts";
 
 export interface RepositorySummary {
@@ -13,9 +13,14 @@ export interface RepositorySummary {
   lastSyncedCommit: string | null;
   syncError: string | null;
   configErrors: RepoConfigError[];
+  /** A sync was asked for (added, "Sync now") and has not run yet, or is running. */
+  syncPending: boolean;
   /** What the outbound policy refuses about the clone URL today (host or address only, no path). */
   addressProblem: string | null;
 }
+
+/** A request older than this is lost (no worker took it): the screens stop waiting for it. */
+const PENDING_FOR_MS = 15 * 60_000;
 
 export async function listRepositories(
   ctx: ActorContext,
@@ -33,11 +38,14 @@ export async function listRepositories(
       syncError: true,
       configErrors: true,
       cloneUrl: true,
+      syncRequestedAt: true,
     },
     orderBy: { fullName: "asc" },
   });
-  return rows.map(({ cloneUrl, ...row }) => ({
+  const now = nowOf(ctx).getTime();
+  return rows.map(({ cloneUrl, syncRequestedAt, ...row }) => ({
     ...row,
+    syncPending: syncRequestedAt !== null && now - syncRequestedAt.getTime() < PENDING_FOR_MS,
     configErrors: readConfigErrors(row.configErrors),
     addressProblem: addressProblem(ctx, cloneUrl, "The clone URL", "git"),
   }));

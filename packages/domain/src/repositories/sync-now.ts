@@ -15,6 +15,11 @@ export async function syncRepositoryNow(
     select: { id: true, fullName: true },
   });
   if (!repository) throw notFound("Repository");
+  // The screens poll while it is set; the sync that runs after it clears it.
+  await db.repository.updateMany({
+    where: { id: repository.id, workspaceId },
+    data: { syncRequestedAt: new Date() },
+  });
   await recordAudit(db, {
     workspaceId,
     actorType: "USER",

@@ -1,10 +1,12 @@
 "use client";
-// The signed-in user's sessions (times only — never a token). Ending one signs that device out
+// The signed-in user's sessions: when, on which device (browser and system from its User-Agent)
+// and from which address each was signed in — never a token. Ending one signs that device out
 // at its next request; ending this browser's session, or all of them, goes to sign-in.
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Badge } from "../ui/badge.tsx";
+import { deviceInWords } from "./device.ts";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
@@ -56,6 +58,8 @@ export function SessionsTable() {
       <Table caption="Your sessions">
         <thead>
           <tr>
+            <Th>Device</Th>
+            <Th>Address</Th>
             <Th>Signed in</Th>
             <Th>Expires at the latest</Th>
             <Th>Actions</Th>
@@ -65,8 +69,14 @@ export function SessionsTable() {
           {sessions.map((s) => (
             <Tr key={s.id}>
               <Td>
-                <Timestamp value={s.createdAt} />{" "}
+                {deviceInWords(s.userAgent)}{" "}
                 {s.current ? <Badge tone="info">This browser</Badge> : null}
+              </Td>
+              <Td>
+                <span className="font-mono text-xs">{s.clientAddress ?? "Not recorded"}</span>
+              </Td>
+              <Td>
+                <Timestamp value={s.createdAt} />
               </Td>
               <Td>
                 <Timestamp value={s.expiresAt} />
@@ -74,7 +84,7 @@ export function SessionsTable() {
               <Td>
                 <Button
                   tone="secondary"
-                  aria-label={`End the session signed in ${formatUtc(s.createdAt)}`}
+                  aria-label={`End the session of ${deviceInWords(s.userAgent)} signed in ${formatUtc(s.createdAt)}`}
                   onClick={() => setEnding({ kind: "one", sessionId: s.id, current: s.current })}
                 >
                   End

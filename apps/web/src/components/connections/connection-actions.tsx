@@ -13,9 +13,12 @@ import { discoveredInWords } from "./words.ts";
 export function DiscoverTools({
   workspaceId,
   connectionId,
+  again,
 }: {
   workspaceId: string;
   connectionId: string;
+  /** Tools were found before (at creation or a last discovery): this asks the service again. */
+  again: boolean;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -39,7 +42,7 @@ export function DiscoverTools({
             discover.mutate({ workspaceId, connectionId });
           }}
         >
-          Discover tools
+          {again ? "Discover tools again" : "Discover tools"}
         </Button>
         <StatusNote message={done} />
       </div>

@@ -145,9 +145,15 @@ function ToolsChecklist({
       </h2>
       <p className="text-sm text-slate-600">
         The tools found when the connection was last checked.
-        {owner ? " Discover asks the service again now." : null}
+        {owner ? " Discovering asks the service again now." : null}
       </p>
-      {owner ? <DiscoverTools workspaceId={workspaceId} connectionId={connection.id} /> : null}
+      {owner ? (
+        <DiscoverTools
+          workspaceId={workspaceId}
+          connectionId={connection.id}
+          again={connection.discoveredTools.length > 0}
+        />
+      ) : null}
       {connection.discoveredTools.length === 0 ? (
         <EmptyState title="No tools discovered yet">
           No job can use this connection until its tools are discovered and allowed.

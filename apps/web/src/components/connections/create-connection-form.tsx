@@ -9,7 +9,12 @@ import { errorMessage, fieldErrors } from "../ui/error-message.ts";
 import { Field, Label } from "../ui/field.tsx";
 import { formText } from "../ui/form-data.ts";
 import { StatusNote } from "../ui/status-note.tsx";
-import { KIND_WORDS, type ConnectionAuthName, type ConnectionKindName } from "./words.ts";
+import {
+  firstDiscoveryInWords,
+  KIND_WORDS,
+  type ConnectionAuthName,
+  type ConnectionKindName,
+} from "./words.ts";
 
 type GithubAuth = "BEARER" | "GITHUB_APP";
 
@@ -75,10 +80,10 @@ export function CreateConnectionForm({ workspaceId }: { workspaceId: string }) {
   const [formKey, setFormKey] = useState(0);
   const create = useMutation(
     trpc.connections.create.mutationOptions({
-      onSuccess: async (_result, input) => {
+      onSuccess: async ({ discovery }, input) => {
         setFormKey((k) => k + 1);
         setDone(
-          `Connection "${input.label}" added. Its credential is stored and will not be shown again.`,
+          `Connection "${input.label}" added. ${firstDiscoveryInWords(discovery, input.authType)} Its credential is stored and will not be shown again.`,
         );
         await queryClient.invalidateQueries({ queryKey: trpc.connections.list.queryKey() });
       },

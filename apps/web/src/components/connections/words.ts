@@ -55,3 +55,16 @@ export function oauthStatusInWords(oauth?: string, reason?: string): string | nu
   const why = OAUTH_FAILURES[code] ?? `the service did not complete it (${code})`;
   return `Connecting with OAuth failed: ${why}. Use "Reconnect" on the connection to try again.`;
 }
+
+/** What the discovery at creation found, said in the "added" message ("" when none was tried). */
+export function firstDiscoveryInWords(
+  discovery: { tools: number } | { error: string } | null,
+  authType: string,
+): string {
+  if (authType === "OAUTH") return "Connect it with OAuth on its page; its tools are listed then.";
+  if (discovery === null) return "";
+  if ("error" in discovery)
+    return `Its tools could not be listed yet: ${discovery.error.replace(/\.?$/, ".")} Use Discover tools on its page to try again.`;
+  const n = discovery.tools;
+  return `Found ${n} tool${n === 1 ? "" : "s"}: choose on its page which ones jobs may use.`;
+}

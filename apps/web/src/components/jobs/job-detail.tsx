@@ -14,7 +14,7 @@ import { errorMessage } from "../ui/error-message.ts";
 import { StatusNote } from "../ui/status-note.tsx";
 import { formatTokens, shortId } from "../runs/format.ts";
 import { Timestamp } from "../ui/timestamp.tsx";
-import { scheduleExtras, scheduleInWords, STATUS_WORDS } from "./words.ts";
+import { scheduleBadge, scheduleExtras, scheduleInWords, STATUS_WORDS } from "./words.ts";
 
 interface Props {
   workspaceId: string;
@@ -26,16 +26,13 @@ export function JobDetail({ workspaceId, jobId, role }: Props) {
   const trpc = useTRPC();
   const { data: job } = useSuspenseQuery(trpc.jobs.get.queryOptions({ workspaceId, jobId }));
   const status = STATUS_WORDS[job.status];
+  const schedule = scheduleBadge(job);
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap gap-2">
         <Badge tone={status.tone}>{status.text}</Badge>
         {/* Pausing stops scheduled fires only: a job without a schedule has nothing to pause. */}
-        {job.schedule === null ? null : job.enabled ? (
-          <Badge tone="good">Schedule on</Badge>
-        ) : (
-          <Badge tone="neutral">Paused</Badge>
-        )}
+        {schedule ? <Badge tone={schedule.tone}>{schedule.text}</Badge> : null}
       </div>
       {job.description ? <p className="text-sm text-slate-700">{job.description}</p> : null}
       <Schedule job={job} />

@@ -6,7 +6,7 @@ import { useTRPC } from "../../trpc/react.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { EmptyState } from "../ui/states.tsx";
 import { Table, Td, Th, Tr } from "../ui/table.tsx";
-import { scheduleInWords, STATUS_WORDS } from "./words.ts";
+import { scheduleBadge, scheduleInWords, STATUS_WORDS } from "./words.ts";
 
 export function JobsList({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
@@ -33,6 +33,7 @@ export function JobsList({ workspaceId }: { workspaceId: string }) {
       <tbody>
         {jobs.data.map((job) => {
           const status = STATUS_WORDS[job.status];
+          const schedule = scheduleBadge(job);
           return (
             <Tr key={job.id}>
               <Td>
@@ -48,7 +49,9 @@ export function JobsList({ workspaceId }: { workspaceId: string }) {
               <Td>
                 <span className="flex flex-wrap gap-1">
                   <Badge tone={status.tone}>{status.text}</Badge>
-                  {job.enabled ? null : <Badge tone="neutral">Paused</Badge>}
+                  {schedule && !job.schedulable ? (
+                    <Badge tone={schedule.tone}>{schedule.text}</Badge>
+                  ) : null}
                 </span>
               </Td>
               <Td>{scheduleInWords(job.schedule, job.timezone)}</Td>

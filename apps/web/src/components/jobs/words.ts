@@ -28,3 +28,24 @@ export interface ScheduleExtras {
 export function scheduleExtras(job: object): ScheduleExtras {
   return job;
 }
+
+/**
+ * The schedule's badge: on only when the API says the schedule fires (`schedulable`, the
+ * domain's isSchedulable); an unapproved job's schedule is off, a paused one says so; no badge
+ * without a schedule (nothing to pause).
+ */
+export function scheduleBadge(job: {
+  schedule: string | null;
+  schedulable: boolean;
+  enabled: boolean;
+  status: keyof typeof STATUS_WORDS;
+}): { text: string; tone: "good" | "neutral" } | null {
+  if (job.schedule === null) return null;
+  if (job.schedulable) return { text: "Schedule on", tone: "good" };
+  if (job.status === "NEEDS_APPROVAL")
+    return { text: "Schedule off until approved", tone: "neutral" };
+  if (job.status !== "APPROVED") return { text: "Schedule off", tone: "neutral" };
+  return job.enabled
+    ? { text: "Schedule off", tone: "neutral" }
+    : { text: "Paused", tone: "neutral" };
+}

@@ -78,6 +78,10 @@ export function FailedDeliveriesPanel({ workspaceId }: { workspaceId: string }) 
   const { data } = useSuspenseQuery(
     trpc.webhooks.deliveries.queryOptions({ workspaceId, status: "FAILED", limit: 10 }),
   );
+  // "Every report reached its webhook" only when there were reports at all.
+  const { data: onboarding } = useSuspenseQuery(
+    trpc.workspace.onboarding.queryOptions({ workspaceId }),
+  );
   return (
     <OverviewSection
       id="failed-deliveries"
@@ -85,7 +89,11 @@ export function FailedDeliveriesPanel({ workspaceId }: { workspaceId: string }) 
       count={data.items.length}
     >
       {data.items.length === 0 ? (
-        <Quiet>Every run report reached its webhook.</Quiet>
+        <Quiet>
+          {onboarding.deliveries === 0
+            ? "No run has reported to a webhook yet."
+            : "Every run report reached its webhook."}
+        </Quiet>
       ) : (
         <ul className="flex flex-col gap-1 text-sm">
           {data.items.map((d) => {

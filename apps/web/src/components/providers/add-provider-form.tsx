@@ -11,12 +11,19 @@ import { Notice } from "../ui/states.tsx";
 import { useTRPC } from "../../trpc/react.tsx";
 import { AllowedModelsInput } from "./allowed-models-input.tsx";
 import { parseModelList } from "./models.ts";
-import { PROVIDER_KINDS, type ProviderKindName } from "./kinds.ts";
+import { isDefaultBaseUrl, PROVIDER_KINDS, type ProviderKindName } from "./kinds.ts";
 
 export function AddProviderForm({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<ProviderKindName>("ANTHROPIC");
+  // The base URL follows the kind only while it is a kind's default (or empty): a URL the owner
+  // typed is kept when they change the kind.
+  const [baseUrl, setBaseUrl] = useState<string>(PROVIDER_KINDS.ANTHROPIC.baseUrl);
+  const changeKind = (next: ProviderKindName) => {
+    setKind(next);
+    setBaseUrl((typed) => (isDefaultBaseUrl(typed) ? PROVIDER_KINDS[next].baseUrl : typed));
+  };
   const [notice, setNotice] = useState<string | null>(null);
   const create = useMutation(trpc.providers.create.mutationOptions());
   const fields = fieldErrors(create.error);
@@ -44,7 +51,7 @@ export function AddProviderForm({ workspaceId }: { workspaceId: string }) {
               workspaceId,
               name,
               kind,
-              baseUrl: formText(data, "baseUrl"),
+              baseUrl,
               apiKey: formText(data, "apiKey"),
               defaultModel: defaultModel === "" ? null : defaultModel,
               allowedModels: parseModelList(formText(data, "allowedModels")),
@@ -53,6 +60,7 @@ export function AddProviderForm({ workspaceId }: { workspaceId: string }) {
             {
               onSuccess: () => {
                 form.reset();
+                setBaseUrl(PROVIDER_KINDS[kind].baseUrl);
                 setNotice(`${name} was added; its key is stored encrypted and will not be shown.`);
                 void queryClient.invalidateQueries({ queryKey: trpc.providers.list.queryKey() });
               },
@@ -68,7 +76,7 @@ export function AddProviderForm({ workspaceId }: { workspaceId: string }) {
           <select
             id="provider-kind"
             value={kind}
-            onChange={(event) => setKind(event.target.value as ProviderKindName)}
+            onChange={(event) => changeKind(event.target.value as ProviderKindName)}
             className="rounded-md border border-slate-300 bg-white px-2 py-2 text-sm"
           >
             {(Object.keys(PROVIDER_KINDS) as ProviderKindName[]).map((k) => (
@@ -79,12 +87,12 @@ export function AddProviderForm({ workspaceId }: { workspaceId: string }) {
           </select>
         </div>
         <Field
-          key={kind}
           label="Base URL"
           name="baseUrl"
           type="url"
           required
-          defaultValue={PROVIDER_KINDS[kind].baseUrl}
+          value={baseUrl}
+          onChange={(event) => setBaseUrl(event.target.value)}
           error={fields.baseUrl}
         />
         <Field

@@ -5,3 +5,9 @@ export const PROVIDER_KINDS = {
 } as const;
 
 export type ProviderKindName = keyof typeof PROVIDER_KINDS;
+
+/** Empty, or some kind's suggested URL: not typed by the owner, so a kind change replaces it. */
+export function isDefaultBaseUrl(url: string): boolean {
+  const trimmed = url.trim();
+  return trimmed === "" || Object.values(PROVIDER_KINDS).some((k) => k.baseUrl === trimmed);
+}

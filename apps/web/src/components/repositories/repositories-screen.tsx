@@ -2,7 +2,7 @@
 // Repositories: last sync and commit, config errors with file and line, "Sync now" (owners and
 // admins), and for owners the form to add one — whose push webhook secret is shown once.
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
-import { can, type Role } from "@secondshift/vocabulary";
+import { can, servesGit, type Role } from "@secondshift/vocabulary";
 import { useRef, useState, type FormEvent } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
 import { AddressProblem } from "../ui/address-problem.tsx";
@@ -29,14 +29,23 @@ export function RepositoriesScreen({ workspaceId, role }: { workspaceId: string;
   );
 }
 
+const POLL_MS = 2_000;
+
 function RepositoryList({ workspaceId, canSync }: { workspaceId: string; canSync: boolean }) {
   const trpc = useTRPC();
-  const { data } = useSuspenseQuery(trpc.repositories.list.queryOptions({ workspaceId }));
+  const queryClient = useQueryClient();
+  // Polls while a sync is asked for or running, so its result appears without a reload.
+  const { data } = useSuspenseQuery({
+    ...trpc.repositories.list.queryOptions({ workspaceId }),
+    refetchInterval: (query) => (query.state.data?.some((r) => r.syncPending) ? POLL_MS : false),
+  });
   const [done, setDone] = useState<string | null>(null);
   const sync = useMutation(
     trpc.repositories.syncNow.mutationOptions({
-      onSuccess: () =>
-        setDone("Sync queued. The new commit and any config errors appear here when it finishes."),
+      onSuccess: async () => {
+        setDone("Sync queued. The new commit and any config errors appear here when it finishes.");
+        await queryClient.invalidateQueries({ queryKey: trpc.repositories.list.queryKey() });
+      },
     }),
   );
   if (data.length === 0) {
@@ -60,7 +69,10 @@ function RepositoryList({ workspaceId, canSync }: { workspaceId: string; canSync
             <li key={repo.id} className="rounded-lg border border-slate-200 bg-white p-4">
               <div className="flex flex-wrap items-start justify-between gap-3">
                 <div>
-                  <h3 className="font-semibold text-slate-900">{repo.fullName}</h3>
+                  <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
+                    {repo.fullName}
+                    {repo.syncPending ? <Badge tone="info">Syncing…</Badge> : null}
+                  </h3>
                   <p className="text-sm text-slate-600">
                     Branch <span className="font-mono">{repo.defaultBranch}</span>
                     {" · "}
@@ -177,15 +189,21 @@ function AddRepositoryForm({ workspaceId }: { workspaceId: string }) {
         <select
           id="repo-connection"
           name="connectionId"
+          aria-describedby="repo-connection-hint"
           className="rounded-md border border-slate-300 px-3 py-2 text-sm"
         >
           <option value="">None (public repository)</option>
-          {connections.data.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.label}
-            </option>
-          ))}
+          {connections.data
+            .filter((c) => servesGit(c.kind))
+            .map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.label}
+              </option>
+            ))}
         </select>
+        <p id="repo-connection-hint" className="text-xs text-slate-600">
+          Only GitHub connections can fetch a private repository; add one under Connections.
+        </p>
       </div>
       <div>
         <Button type="submit" pending={add.isPending}>

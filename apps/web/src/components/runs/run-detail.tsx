@@ -15,7 +15,7 @@ import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
 import { DeliveryList } from "../webhooks/delivery-list.tsx";
-import { DiffView } from "./diff-view.tsx";
+import { RunChanges } from "./run-changes.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { formatDuration, formatTokens, shortId } from "./format.ts";
 import { RunStatusBadge } from "./status-badge.tsx";
@@ -52,23 +52,7 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
         transcript={transcript}
         shownAbove={{ summary: run.summary, error: run.error }}
       />
-      <section aria-labelledby="diff-heading" className="flex flex-col gap-2">
-        <h2 id="diff-heading" className="text-base font-semibold text-slate-900">
-          Changes
-        </h2>
-        {run.diff === null || run.diff.text === "" ? (
-          <p className="text-sm text-slate-600">The run changed no file.</p>
-        ) : (
-          <>
-            <DiffView text={run.diff.text} />
-            {run.diff.truncated ? (
-              <p className="text-xs text-slate-600">
-                {`Shown: the first ${formatTokens(run.diff.text.length)} of ${formatTokens(run.diff.totalChars)} characters.`}
-              </p>
-            ) : null}
-          </>
-        )}
-      </section>
+      <RunChanges workspaceId={props.workspaceId} runId={props.runId} />
       <section aria-labelledby="deliveries-heading" className="flex flex-col gap-2">
         <h2 id="deliveries-heading" className="text-base font-semibold text-slate-900">
           Webhook reports

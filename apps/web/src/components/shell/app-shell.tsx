@@ -43,7 +43,10 @@ export function AppShell(props: { user: ShellUser; workspaceId?: string; childre
             <p className="truncate text-xs text-slate-600">{props.user.email}</p>
             {current ? <Badge>{ROLE_WORDS[current.role].name}</Badge> : null}
           </div>
-          <Link href="/account/sessions" className="text-indigo-700 underline">
+          <Link
+            href={current ? `/account/sessions?w=${current.id}` : "/account/sessions"}
+            className="text-indigo-700 underline"
+          >
             Your sessions
           </Link>
           <SignOutButton />

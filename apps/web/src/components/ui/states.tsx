@@ -2,11 +2,40 @@
 // shows the API's own message (written for users, never a secret).
 import type { ReactNode } from "react";
 
+/**
+ * A section still loading: its words for screen readers and sighted users, over grey bars the
+ * size of the content to come, so the page keeps its layout while it waits.
+ */
 export function LoadingState({ label = "Loading…" }: { label?: string }) {
   return (
-    <div role="status" aria-live="polite" className="p-6 text-sm text-slate-600">
-      {label}
+    <div
+      role="status"
+      aria-live="polite"
+      className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4"
+    >
+      <p className="text-sm text-slate-600">{label}</p>
+      <div aria-hidden="true" className="flex animate-pulse flex-col gap-2">
+        <div className="h-4 w-2/3 rounded bg-slate-200" />
+        <div className="h-4 w-1/2 rounded bg-slate-200" />
+        <div className="h-4 w-3/5 rounded bg-slate-200" />
+      </div>
     </div>
+  );
+}
+
+/**
+ * A whole page loading (loading.tsx, inside the shell): a heading skeleton where the page's
+ * <h1> will be, then the section skeleton.
+ */
+export function PageLoading({ label = "Loading…" }: { label?: string }) {
+  return (
+    <>
+      <div aria-hidden="true" className="mb-6 flex animate-pulse flex-col gap-2">
+        <div className="h-7 w-48 rounded bg-slate-200" />
+        <div className="h-4 w-80 max-w-full rounded bg-slate-100" />
+      </div>
+      <LoadingState label={label} />
+    </>
   );
 }
 

@@ -16,6 +16,8 @@ import {
 } from "./deliveries-query.ts";
 import { ActionMessage, DeliveryList, type Message } from "./delivery-list.tsx";
 
+const POLL_MS = 3_000;
+
 export function DeliveriesPanel(props: {
   workspaceId: string;
   webhooks: ReadonlyArray<{ id: string; name: string }>;
@@ -28,6 +30,11 @@ export function DeliveriesPanel(props: {
   const deliveries = useInfiniteQuery(
     trpc.webhooks.deliveries.infiniteQueryOptions(deliveriesInput(props.workspaceId, filters), {
       getNextPageParam: nextDeliveriesCursor,
+      // Polls while a delivery is pending or retrying, so its outcome appears without a reload.
+      refetchInterval: (query) =>
+        query.state.data?.pages.some((p) => p.items.some((d) => d.status === "PENDING"))
+          ? POLL_MS
+          : false,
     }),
   );
   const items = deliveries.data?.pages.flatMap((p) => p.items) ?? [];

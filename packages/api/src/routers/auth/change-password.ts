@@ -3,6 +3,7 @@ import { changePassword as runChangePassword } from "@secondshift/accounts";
 import { z } from "zod";
 import { authedProcedure } from "../../trpc.ts";
 import { newPassword, presentedPassword } from "./fields.ts";
+import { sessionClient } from "./session-client.ts";
 
 export const changePasswordInput = z.object({ currentPassword: presentedPassword, newPassword });
 export const changePasswordOutput = z.object({ changed: z.literal(true) });
@@ -13,6 +14,7 @@ export const changePassword = authedProcedure
   .mutation(async ({ ctx, input }) => {
     const fresh = await runChangePassword(ctx.deps.accounts, {
       userId: ctx.session.userId,
+      client: sessionClient(ctx),
       ...input,
     });
     ctx.cookies.set(fresh.token);

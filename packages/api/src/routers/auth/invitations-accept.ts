@@ -5,6 +5,7 @@ import { AppError } from "@secondshift/errors";
 import { z } from "zod";
 import { rateLimitedProcedure } from "../../trpc.ts";
 import { newPassword, personName, role } from "./fields.ts";
+import { sessionClient } from "./session-client.ts";
 
 export const invitationsAcceptInput = z.object({
   token: z.string().max(200),
@@ -33,6 +34,7 @@ export const invitationsAccept = rateLimitedProcedure
     const accepted = await acceptInvitation(ctx.deps.accounts, {
       token: input.token,
       invitee: invitee(ctx.session?.userId, input),
+      client: sessionClient(ctx),
     });
     if (accepted.session) ctx.cookies.set(accepted.session.token);
     return { workspaceId: accepted.workspaceId, role: accepted.role };

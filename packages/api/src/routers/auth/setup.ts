@@ -2,6 +2,7 @@
 import { setup as runSetup } from "@secondshift/accounts";
 import { z } from "zod";
 import { rateLimitedProcedure } from "../../trpc.ts";
+import { sessionClient } from "./session-client.ts";
 import { email, newPassword, personName } from "./fields.ts";
 
 export const setupInput = z.object({
@@ -17,9 +18,13 @@ export const setup = rateLimitedProcedure
   .input(setupInput)
   .output(setupOutput)
   .mutation(async ({ ctx, input }) => {
-    const result = await runSetup(ctx.deps.accounts, input, {
-      expectedSetupToken: ctx.deps.setupToken(),
-    });
+    const result = await runSetup(
+      ctx.deps.accounts,
+      { ...input, client: sessionClient(ctx) },
+      {
+        expectedSetupToken: ctx.deps.setupToken(),
+      },
+    );
     ctx.cookies.set(result.token);
     return { userId: result.userId, workspaceId: result.workspaceId };
   });

@@ -14,6 +14,7 @@ export const signIn = rateLimitedProcedure
     const signed = await runSignIn(ctx.deps.accounts, {
       ...input,
       clientAddress: ctx.request.clientAddress,
+      userAgent: ctx.request.userAgent,
     });
     await signOut(ctx.deps.accounts, ctx.sessionToken);
     ctx.cookies.set(signed.token);

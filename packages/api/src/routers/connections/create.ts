@@ -17,7 +17,15 @@ export const create = workspaceProcedure
       settings: z.record(z.string(), z.unknown()).optional(),
     }),
   )
-  .output(z.object({ id: z.string() }))
+  .output(
+    z.object({
+      id: z.string(),
+      // The first discovery (MCP and HTTP, not OAuth): how many tools, or why none; null: none tried.
+      discovery: z
+        .union([z.object({ tools: z.number() }), z.object({ error: z.string() })])
+        .nullable(),
+    }),
+  )
   .mutation(({ ctx, input }) =>
     createConnection(ctx.workspace, {
       kind: input.kind,

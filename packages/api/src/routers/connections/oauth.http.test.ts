@@ -140,6 +140,8 @@ describe("connections.oauthStart and the callback", () => {
     expect(
       await db.auditEvent.count({ where: { connectionId, action: "connection.authorized" } }),
     ).toBe(1);
+    // Authorized: its tools were listed at once with the new token.
+    expect((row.discoveredTools as Array<{ name: string }>).map((t) => t.name)).toEqual(["whoami"]);
 
     const { tools } = await owner.trpc.connections.discover.mutate({
       workspaceId: acme.workspaceId,

@@ -15,6 +15,7 @@ export const jobSummary = z.object({
   timezone: z.string(),
   status: jobStatus,
   enabled: z.boolean(),
+  schedulable: z.boolean(),
   configCommit: z.string(),
   updatedAt: z.date(),
   scheduleText: z.string().nullable(),

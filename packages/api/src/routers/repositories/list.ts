@@ -14,6 +14,7 @@ export const list = workspaceProcedure
         lastSyncedAt: z.date().nullable(),
         lastSyncedCommit: z.string().nullable(),
         syncError: z.string().nullable(),
+        syncPending: z.boolean(),
         configErrors: z.array(repoConfigErrorSchema),
         addressProblem: z.string().nullable(),
       }),

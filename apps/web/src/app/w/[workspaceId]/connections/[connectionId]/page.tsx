@@ -6,13 +6,28 @@ import { Suspense } from "react";
 import { ConnectionDetail } from "../../../../../components/connections/connection-detail.tsx";
 import { PageHeader } from "../../../../../components/ui/page-header.tsx";
 import { LoadingState } from "../../../../../components/ui/states.tsx";
-import { api, getQueryClient, HydrateClient } from "../../../../../trpc/server.tsx";
+import { api, caller, getQueryClient, HydrateClient } from "../../../../../trpc/server.tsx";
 import { requireMembership } from "../../../../../trpc/session.ts";
 import { OAuthStatus } from "../../../../../components/connections/oauth-status.tsx";
 
-export const metadata: Metadata = { title: "Connection" };
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The tab says which connection: its name (rendered as text in <title>, escaped by React). */
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ workspaceId: string; connectionId: string }>;
+}): Promise<Metadata> {
+  const { workspaceId, connectionId } = await params;
+  if (!UUID.test(connectionId)) return { title: "Connection" };
+  try {
+    const connection = await (await caller()).connections.get({ workspaceId, connectionId });
+    return { title: connection.label };
+  } catch {
+    // Not found or not a member: the page itself says so.
+    return { title: "Connection" };
+  }
+}
 
 export default async function ConnectionPage({
   params,

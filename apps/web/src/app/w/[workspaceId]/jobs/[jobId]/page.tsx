@@ -6,7 +6,7 @@ import { Suspense } from "react";
 import { AccessReview } from "../../../../../components/jobs/access-review.tsx";
 import { JobDetail } from "../../../../../components/jobs/job-detail.tsx";
 import { JobTitle } from "../../../../../components/jobs/job-title.tsx";
-import { LoadingState } from "../../../../../components/ui/states.tsx";
+import { PageLoading } from "../../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../../trpc/server.tsx";
 import { requireMembership } from "../../../../../trpc/session.ts";
 
@@ -27,7 +27,8 @@ export default async function JobPage({
   void getQueryClient().prefetchQuery(api().connections.list.queryOptions({ workspaceId }));
   return (
     <HydrateClient>
-      <Suspense fallback={<LoadingState />}>
+      {/* The heading comes with the job: its skeleton keeps the page's layout meanwhile. */}
+      <Suspense fallback={<PageLoading label="Loading the job…" />}>
         <JobTitle workspaceId={workspaceId} jobId={jobId} />
         <div className="flex flex-col gap-10">
           <JobDetail workspaceId={workspaceId} jobId={jobId} role={role} />
