@@ -35,7 +35,12 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
   const history = useTranscriptHistory(input);
   // The live tail starts after the history's newest event: nothing is sent twice.
   const transcript = useTranscript({ ...input, afterSeq: history.newestSeq }, ({ event }) => {
-    if (event.type === "status") void refresh();
+    if (event.type !== "status") return;
+    // The status event is written in the same statement as the status: show it at once, then
+    // re-read the record for what came with it (timings, summary, usage).
+    const status = event.payload.status;
+    queryClient.setQueryData(trpc.runs.get.queryKey(input), (old) => old && { ...old, status });
+    void refresh();
   });
   // The stream ended at the final status: read the record once more. The lifecycle writes the
   // summary and diff with the final status, so this read has them.
