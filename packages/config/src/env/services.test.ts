@@ -145,6 +145,18 @@ describe("service environments", () => {
     expect(dev.SANDBOX_RUNTIME).toBe("runc");
   });
 
+  it("the worker takes an installation id, an empty value counting as unset", () => {
+    const env = loadWorkerEnv({ ...base, SECONDSHIFT_INSTALLATION_ID: "acme-prod" });
+    expect(env.SECONDSHIFT_INSTALLATION_ID).toBe("acme-prod");
+    const unset = loadWorkerEnv({ ...base, SECONDSHIFT_INSTALLATION_ID: "" });
+    expect(unset.SECONDSHIFT_INSTALLATION_ID).toBeUndefined();
+    for (const bad of ["Acme", "acme prod", "-acme", "a".repeat(64), "acme=prod"]) {
+      const error = failure(() => loadWorkerEnv({ ...base, SECONDSHIFT_INSTALLATION_ID: bad }));
+      expect(error.variables).toEqual(["SECONDSHIFT_INSTALLATION_ID"]);
+      expect(error.message).toContain("lowercase letters, digits");
+    }
+  });
+
   it("the worker's work folder must be a folder of its own (it is emptied at start)", () => {
     for (const shared of ["/", "/tmp", "/tmp/", "/var", tmpdir(), homedir(), "work", "../x"]) {
       const error = failure(() => loadWorkerEnv({ ...base, WORKER_WORK_DIR: shared }));
