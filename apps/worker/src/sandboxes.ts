@@ -8,7 +8,7 @@ import type { WorkerSettings } from "./settings.ts";
 
 export function buildSandboxes(settings: WorkerSettings, services: WorkerServices) {
   const { db, logger } = services;
-  const docker = services.docker ?? createDockerClient(settings.dockerHost);
+  const docker = services.docker ?? createDockerClient(settings.docker);
   const sandboxes = createSandboxManager({
     docker,
     ...settings.sandbox,

@@ -10,6 +10,7 @@ import { outboundPolicy } from "@secondshift/service";
 import type { OutboundPolicy } from "@secondshift/netguard";
 import type { TreeLimits } from "@secondshift/repo-sync";
 import type { SandboxLimits, SandboxRuntime } from "@secondshift/sandbox";
+import { dockerConnection, type DockerConnection } from "./docker.ts";
 
 export interface WorkerSettings {
   production: boolean;
@@ -23,8 +24,8 @@ export interface WorkerSettings {
   sandbox: { image: string; runtime: SandboxRuntime; allowRunc: boolean; limits: SandboxLimits };
   /** The largest repository a run copies into its sandbox (REPOSITORY_MAX_MB / _FILES). */
   repository: TreeLimits;
-  /** The Docker engine (DOCKER_HOST); unset: /var/run/docker.sock. See docker.ts. */
-  dockerHost?: string;
+  /** The Docker engine (DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH); unset: /var/run/docker.sock. */
+  docker?: DockerConnection;
   /**
    * Which sandboxes on the engine are this installation's (a label): the reaper touches only
    * those, so installations sharing a sandbox host never remove each other's. `previousIds`
@@ -80,7 +81,12 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
       },
     },
     repository: { maxBytes: env.REPOSITORY_MAX_MB * mib, maxFiles: env.REPOSITORY_MAX_FILES },
-    ...(env.DOCKER_HOST ? { dockerHost: env.DOCKER_HOST } : {}),
+    docker: dockerConnection({
+      dockerHost: env.DOCKER_HOST,
+      tlsVerify: env.DOCKER_TLS_VERIFY,
+      certPath: env.DOCKER_CERT_PATH,
+      production,
+    }),
     installation: installationOf(keyring, env.SECONDSHIFT_INSTALLATION_ID),
     concurrency: env.WORKER_CONCURRENCY,
     workDir: env.WORKER_WORK_DIR ?? join(tmpdir(), "secondshift-worker"),
