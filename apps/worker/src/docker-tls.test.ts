@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { loadWorkerEnv } from "@secondshift/config";
 import { createKeyring } from "@secondshift/crypto";
 import { createLogger, createMemorySink } from "@secondshift/logging";
-import { createSandboxManager } from "@secondshift/sandbox";
+import { createSandboxManager, sandboxReadinessChecks } from "@secondshift/sandbox";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDockerClient, dockerConnection } from "./docker.ts";
@@ -125,5 +125,10 @@ describe("sandbox host over mutual TLS", () => {
     const docker = createDockerClient(settings.docker);
     expect(await failure(docker)).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
     expect(wrongName.accepted()).toBe(0);
+    // The worker's /readyz says which side to look at.
+    const [engineCheck] = sandboxReadinessChecks(docker, { ...settings.sandbox, production: true });
+    await expect(engineCheck!.check()).rejects.toThrow(
+      /ERR_TLS_CERT_ALTNAME_INVALID.*must name the host in DOCKER_HOST/,
+    );
   });
 });
