@@ -58,7 +58,8 @@ export function sandboxReadinessChecks(
 
 /** A TLS failure (remote engine, docs/DEPLOY.md section 3) says which side to look at. */
 function tlsHint(error: unknown): string {
-  const code = String((error as { code?: unknown }).code ?? "");
+  const raw = (error as { code?: unknown }).code;
+  const code = typeof raw === "string" ? raw : "";
   if (!/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return "";
   return ` (${code}): DOCKER_CERT_PATH's ca.pem must be the CA of the engine's certificate, which must name the host in DOCKER_HOST, and the engine (dockerd --tlscacert) must trust its cert.pem.`;
 }
