@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { journeySettings, ownerJourney, waitFor, type Journey } from "./testing/journey.ts";
 import { ownerBrowser, setupTokenIn } from "./testing/owner.ts";
+import { startSandboxHost, type SandboxHost } from "./testing/sandbox-host.ts";
 import { appTag, freePorts, repoRoot, run, Stack } from "./testing/stack.ts";
 
 const image = `secondshift-app:${appTag}`;
@@ -19,6 +20,7 @@ let workDir: string;
 let a: Stack;
 let b: Stack;
 let journey: Journey | undefined;
+let sandboxHost: SandboxHost | undefined;
 const owner = {
   email: "owner@example.test",
   name: "Olga Owner",
@@ -72,6 +74,28 @@ function startsIn(log: string, runId: string): number {
         l.includes(`"runId":"${runId}"`) &&
         l.includes('"workerId":'),
     ).length;
+}
+
+/** The run ids of the sandboxes an engine (a docker CLI) created since `since` (unix seconds). */
+async function sandboxesCreated(
+  docker: (args: string[]) => Promise<{ code: number | null; output: string }>,
+  since: string,
+): Promise<string[]> {
+  const events = await docker([
+    "events",
+    "--since",
+    since,
+    "--until",
+    String(Math.ceil(Date.now() / 1000)),
+    "--filter",
+    "event=create",
+    "--filter",
+    "label=secondshift.managed=true",
+    "--format",
+    '{{index .Actor.Attributes "secondshift.run-id"}}',
+  ]);
+  expect(events.code, events.output).toBe(0);
+  return events.output.split("\n").filter(Boolean);
 }
 
 /** A fresh browser signs the owner in; what `auth.me` then says. */
@@ -135,6 +159,7 @@ afterAll(async () => {
     const down = await stack?.down();
     if (down && down.code !== 0) console.error(`compose down ${stack.project}: ${down.output}`);
   }
+  await sandboxHost?.stop();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
@@ -190,11 +215,20 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
     });
   });
 
-  it("[P04] drives jobs end to end through the owner API on two workers and two gateways: every run executes exactly once, no secret in a log", async () => {
+  it("[P04] drives jobs end to end through the owner API on two workers and two gateways, the second worker's sandboxes on a sandbox host over mutual TLS: every run executes exactly once, no secret in a log", async () => {
     // Test-only settings: loopback fakes over http (development mode, 127.0.0.1 allowed by the
     // operator's private-address allowance), one run per worker at a time so both take part.
     const settings = await readFile(a.envFile, "utf8");
     await writeFile(a.envFile, withSettings(settings, journeySettings()));
+    const since = String(Math.floor(Date.now() / 1000));
+    sandboxHost = await startSandboxHost(
+      await mkdtemp(join(tmpdir(), "ss-sbx-")),
+      process.env.TEST_SANDBOX_IMAGE ?? "secondshift-sandbox:latest",
+    );
+    a.extraEnv = {
+      SMOKE_SANDBOX_HOST_PORT: String(sandboxHost.port),
+      SMOKE_SANDBOX_HOST_CERTS: sandboxHost.certDir,
+    };
     a.extraComposeFiles.push(join(repoRoot, "docker/compose.hostnet-scale.yaml"));
     const up = await a.compose(["up", "-d"]);
     expect(up.code, up.output).toBe(0);
@@ -245,6 +279,16 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
     const gatewayLogs = [await a.logs("gateway"), await a.logs("gateway-2")];
     for (const [i, ids] of started.entries())
       for (const id of ids) expect(gatewayLogs[i]).toContain(id);
+    // The second worker's sandboxes were created on the sandbox host (over TLS), the first's on
+    // this machine's engine, and neither engine saw the other's.
+    const created = await Promise.all(
+      [(args: string[]) => run("docker", args), sandboxHost.docker].map((docker) =>
+        sandboxesCreated(docker, since),
+      ),
+    );
+    expect(created[1]!.sort()).toEqual([...started[1]!].sort());
+    for (const id of started[0]!) expect(created[0]).toContain(id);
+    for (const id of started[1]!) expect(created[0]).not.toContain(id);
 
     // [P04] The secrets the owner handed over appear in no service's log and no report.
     const everything = [(await a.compose(["logs", "--no-color"])).output, ...journey.deliveries()];

@@ -70,6 +70,25 @@ describe("worker service startup", () => {
     expect(run.output()).toContain("WORKER_WORK_DIR: must not be");
   });
 
+  test("an engine it must not or cannot reach safely stops it, saying what to set: plain tcp:// in production, a missing TLS file", async ({
+    testDatabase,
+  }) => {
+    // The file's key: these stop after the key check, which another test may have written.
+    const [plain, missing] = [
+      { DOCKER_HOST: "tcp://127.0.0.1:2375" },
+      {
+        DOCKER_HOST: "tcp://127.0.0.1:2376",
+        DOCKER_TLS_VERIFY: "1",
+        DOCKER_CERT_PATH: "/nonexistent",
+      },
+    ].map((docker) => startService(main, { ...baseEnv(testDatabase.url, key), ...docker }));
+    expect(await plain!.exited).toBe(1);
+    expect(plain!.output()).toContain("production refuses it");
+    expect(plain!.output()).toContain("DOCKER_TLS_VERIFY=1");
+    expect(await missing!.exited).toBe(1);
+    expect(missing!.output()).toContain("/nonexistent/ca.pem (the CA certificate");
+  });
+
   test("a worker killed with SIGKILL leaves files in its work folder; the next start empties it before lost-run recovery", async ({
     db,
     testDatabase,

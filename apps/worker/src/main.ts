@@ -23,7 +23,14 @@ async function main() {
   // An idle connection dropped by the server (restart, failover) is replaced on next use;
   // without a listener node-postgres would take the whole process down with it.
   pool.on("error", (err) => logger.warn({ err }, "an idle database connection closed"));
-  const settings = settingsFromEnv(env, keyring);
+  // Reads DOCKER_CERT_PATH's files: a missing or wrong one stops the start, named.
+  const settings = (() => {
+    try {
+      return settingsFromEnv(env, keyring);
+    } catch (error) {
+      return fatal(error);
+    }
+  })();
   // Before anything else uses it, and before lost-run recovery: what a killed worker left in its
   // work folder (exported repositories, git homes, sync checkouts) goes now.
   const removed = await emptyWorkFolder(settings.workDir).catch(fatal);

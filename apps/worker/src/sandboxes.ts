@@ -8,17 +8,19 @@ import type { WorkerSettings } from "./settings.ts";
 
 export function buildSandboxes(settings: WorkerSettings, services: WorkerServices) {
   const { db, logger } = services;
-  const docker = services.docker ?? createDockerClient(settings.dockerHost);
+  const docker = services.docker ?? createDockerClient(settings.docker);
   const sandboxes = createSandboxManager({
     docker,
     ...settings.sandbox,
+    installationId: settings.installation.id,
+    previousInstallationIds: settings.installation.previousIds,
     production: settings.production,
     logger,
     ...(services.metrics ? { metrics: createSandboxMetrics(services.metrics) } : {}),
   });
-  // A sandbox whose run this database does not know belongs to another installation on the same
-  // Docker engine (or to a deleted run): it is left to its deadline label, never reaped early.
-  // One whose run has ended (a final status) is reaped.
+  // The reaper sees only this installation's sandboxes (their label); another installation's on
+  // the same engine are never touched. A sandbox whose run this database does not know (a
+  // deleted run) is left to its deadline label; one whose run has ended is reaped.
   const reaper = sandboxes.createReaper(async (runId) => {
     const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
     return run === null || isActive(run.status);

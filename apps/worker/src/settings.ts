@@ -1,6 +1,7 @@
 // The worker's settings as the platform takes them, built from the validated environment.
 // Kept separate from env.ts so tests (and the end-to-end suite) build the same platform from
 // their own values.
+import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { WorkerEnv } from "@secondshift/config";
@@ -9,6 +10,7 @@ import { outboundPolicy } from "@secondshift/service";
 import type { OutboundPolicy } from "@secondshift/netguard";
 import type { HistoryLimits, TreeLimits } from "@secondshift/repo-sync";
 import type { SandboxLimits, SandboxRuntime } from "@secondshift/sandbox";
+import { dockerConnection, type DockerConnection } from "./docker.ts";
 
 export interface WorkerSettings {
   production: boolean;
@@ -24,8 +26,14 @@ export interface WorkerSettings {
   repository: TreeLimits;
   /** The history a run's sandbox gets (SECONDSHIFT_RUN_HISTORY_COMMITS / _MAX_MB). */
   history: HistoryLimits;
-  /** The Docker engine (DOCKER_HOST); unset: /var/run/docker.sock. See docker.ts. */
-  dockerHost?: string;
+  /** The Docker engine (DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH); unset: /var/run/docker.sock. */
+  docker?: DockerConnection;
+  /**
+   * Which sandboxes on the engine are this installation's (a label): the reaper touches only
+   * those, so installations sharing a sandbox host never remove each other's. `previousIds`
+   * still count as ours (a key rotation under way), but new sandboxes carry `id`.
+   */
+  installation: { id: string; previousIds: string[] };
   concurrency: number;
   /**
    * The worker's own folder for exported repositories, git homes and sync checkouts; the entry
@@ -79,7 +87,13 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
       maxCommits: env.SECONDSHIFT_RUN_HISTORY_COMMITS,
       maxBytes: env.SECONDSHIFT_RUN_HISTORY_MAX_MB * mib,
     },
-    ...(env.DOCKER_HOST ? { dockerHost: env.DOCKER_HOST } : {}),
+    docker: dockerConnection({
+      dockerHost: env.DOCKER_HOST,
+      tlsVerify: env.DOCKER_TLS_VERIFY,
+      certPath: env.DOCKER_CERT_PATH,
+      production,
+    }),
+    installation: installationOf(keyring, env.SECONDSHIFT_INSTALLATION_ID),
     concurrency: env.WORKER_CONCURRENCY,
     workDir: env.WORKER_WORK_DIR ?? join(tmpdir(), "secondshift-worker"),
     repoConfig: {
@@ -100,4 +114,22 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
     heartbeatTimeoutMs: 60_000,
     queueLockMs: 30_000,
   };
+}
+
+/**
+ * SECONDSHIFT_INSTALLATION_ID, or by default one derived from the encryption key's id: stable
+ * for an installation (every worker and restart holds the same key), different between
+ * installations (each has its own key), and showing nothing of the key on the sandbox host (a
+ * hash of its id). The previous keys' ids stay ours while a rotation is under way. Two
+ * installations that share one key (a copy of .env) must set distinct ids.
+ */
+export function installationOf(
+  keyring: Keyring,
+  explicit?: string,
+): WorkerSettings["installation"] {
+  if (explicit) return { id: explicit, previousIds: [] };
+  const derived = (keyId: string) =>
+    `key-${createHash("sha256").update("secondshift-installation\0").update(keyId).digest("hex").slice(0, 16)}`;
+  const previous = [...keyring.keys.keys()].filter((id) => id !== keyring.currentKeyId);
+  return { id: derived(keyring.currentKeyId), previousIds: previous.map(derived) };
 }

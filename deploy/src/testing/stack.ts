@@ -78,6 +78,8 @@ export class Stack {
   readonly envFile: string;
   /** Compose files read after docker/compose.hostnet.yaml (e.g. the scale-out services). */
   readonly extraComposeFiles: string[] = [];
+  /** Variables those files read (e.g. the sandbox host's port and certificate folder). */
+  extraEnv: Record<string, string> = {};
 
   constructor(
     readonly project: string,
@@ -114,6 +116,7 @@ export class Stack {
       SECONDSHIFT_REDIS_ADDR: `127.0.0.1:${this.ports.redis}`,
       SECONDSHIFT_GATEWAY_ADDR: `127.0.0.1:${this.ports.gateway}`,
       SECONDSHIFT_PUBLIC_URL: `http://127.0.0.1:${this.ports.web}`,
+      ...this.extraEnv,
     };
   }
 

@@ -15,7 +15,7 @@ import { createLogger, createMemorySink, SecretMasker, type Logger } from "@seco
 import { createGatewayServer } from "@secondshift/model-gateway";
 import { createOutboundClient, type OutboundPolicy } from "@secondshift/netguard";
 import { createWorkerPlatform, type WorkerPlatform } from "@secondshift/worker/platform";
-import type { WorkerSettings } from "@secondshift/worker/settings";
+import { installationOf, type WorkerSettings } from "@secondshift/worker/settings";
 import { startModelServer, type ModelServer } from "./model-server.ts";
 
 export const loopbackPolicy: OutboundPolicy = {
@@ -88,6 +88,8 @@ export function testSettings(
     },
     heartbeatTimeoutMs: 4_000,
     queueLockMs: 30_000,
+    // As in production (settings.ts): platforms sharing a key are one installation.
+    installation: installationOf(keyring),
     ...overrides,
   };
 }

@@ -53,6 +53,7 @@ function observedSandboxes() {
       workspaceBytes: 32 * 1024 * 1024,
       tmpBytes: 16 * 1024 * 1024,
     },
+    installationId: "runs-executor-test",
     logger,
   });
   const seen: SeenExec[] = [];

@@ -63,6 +63,7 @@ function sandboxManager() {
   const logger = createLogger({ name: "test", destination: createMemorySink().stream, masker });
   const manager = createSandboxManager({
     docker: new Docker(),
+    installationId: "runs-history-test",
     image: process.env.TEST_SANDBOX_IMAGE ?? "secondshift-sandbox:test",
     runtime: "runsc",
     production: true,

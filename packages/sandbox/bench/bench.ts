@@ -26,6 +26,7 @@ const manager = createSandboxManager({
   production: true,
   allowRunc: false,
   limits,
+  installationId: "bench",
   logger: createLogger({ name: "bench", level: "warn" }),
 });
 const opts = () => ({

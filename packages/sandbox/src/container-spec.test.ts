@@ -13,6 +13,7 @@ describe("container spec", () => {
     runtime: "runsc",
     limits,
     name: "n",
+    installationId: "inst-1",
   } as const;
   const spec = buildContainerSpec(input);
 

@@ -86,6 +86,7 @@ export interface SpecInput extends CreateSandboxOptions {
   runtime: SandboxRuntime;
   limits: SandboxLimits;
   name: string;
+  installationId: string;
 }
 
 export function buildContainerSpec(input: SpecInput): ContainerCreateOptions {
@@ -104,6 +105,7 @@ export function buildContainerSpec(input: SpecInput): ContainerCreateOptions {
     Env: [...SANDBOX_ENV],
     Labels: {
       [LABELS.managed]: "true",
+      [LABELS.installation]: input.installationId,
       [LABELS.runId]: input.runId,
       [LABELS.workspaceId]: input.workspaceId,
       [LABELS.deadline]: input.deadline.toISOString(),

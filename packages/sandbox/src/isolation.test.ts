@@ -2,7 +2,15 @@
 // setuid checks that need their own containers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildContainerSpec } from "./container-spec.ts";
-import { demuxedText, docker, image, limits, manager, runOptions } from "./testing/harness.ts";
+import {
+  demuxedText,
+  docker,
+  image,
+  installationId,
+  limits,
+  manager,
+  runOptions,
+} from "./testing/harness.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 const planted = {
@@ -143,6 +151,7 @@ describe("[C09] setuid cannot raise privileges", () => {
       runtime: "runsc",
       limits,
       name: `ss-setuid-${secure}-${Date.now()}`,
+      installationId,
     });
     spec.HostConfig!.Tmpfs = {
       "/workspace": "rw,exec,size=16m,mode=1777",

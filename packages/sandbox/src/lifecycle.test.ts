@@ -5,7 +5,15 @@ import { buildContainerSpec, DEVICE_NODE_SECCOMP } from "./container-spec.ts";
 import { createSandboxManager } from "./manager.ts";
 import { createReaper } from "./reaper.ts";
 import { checkRuntime } from "./runtime-check.ts";
-import { docker, image, limits, manager, memoryLogger, runOptions } from "./testing/harness.ts";
+import {
+  docker,
+  image,
+  installationId,
+  limits,
+  manager,
+  memoryLogger,
+  runOptions,
+} from "./testing/harness.ts";
 import { LABELS } from "./types.ts";
 
 /** The real engine, except that /info reports no runsc (as on a server where it is not registered). */
@@ -31,6 +39,7 @@ describe("runtime policy", () => {
       production: true,
       allowRunc: false,
       limits,
+      installationId,
       logger: memoryLogger().logger,
     });
     const error = await m.create(opts).catch((e: unknown) => e);
@@ -79,6 +88,7 @@ describe("runtime policy", () => {
       production: false,
       allowRunc: true,
       limits,
+      installationId,
       logger,
     });
     for (let i = 0; i < 2; i++) {
@@ -112,6 +122,7 @@ describe("lifecycle", () => {
     const info = await docker.getContainer(sb.id).inspect();
     expect(info.Config.Labels).toMatchObject({
       [LABELS.managed]: "true",
+      [LABELS.installation]: installationId,
       [LABELS.runId]: "run-labels",
       [LABELS.workspaceId]: "ws-test",
       [LABELS.deadline]: opts.deadline.toISOString(),
@@ -143,33 +154,82 @@ describe("lifecycle", () => {
     await expect(sb.exec("true")).rejects.toMatchObject({ reason: "SANDBOX_DESTROYED" });
   });
 
-  it("the reaper removes containers whose deadline passed or whose run is over, and keeps the rest", async () => {
-    // Plain containers with the labels, as a crashed worker would leave them (no exec needed).
-    const make = async (runId: string, deadlineMs: number) => {
-      const spec = buildContainerSpec({
-        ...runOptions(runId, deadlineMs),
-        image,
-        runtime: "runsc",
-        limits,
-        name: `ss-reap-${runId}-${Date.now()}`,
-      });
-      const c = await docker.createContainer(spec);
-      created.push(c.id);
-      return c.id;
-    };
-    const expired = await make("reap-expired", -1_000);
-    const over = await make("reap-over", 60_000);
-    const active = await make("reap-active", 60_000);
+  /** A plain container with a sandbox's labels, as a crashed worker would leave it (no exec). */
+  async function leftOver(runId: string, deadlineMs: number, installation: string | null) {
+    const spec = buildContainerSpec({
+      ...runOptions(runId, deadlineMs),
+      image,
+      runtime: "runsc",
+      limits,
+      name: `ss-reap-${runId}-${Date.now()}`,
+      installationId: installation ?? "none",
+    });
+    if (installation === null) delete spec.Labels?.[LABELS.installation];
+    const c = await docker.createContainer(spec);
+    created.push(c.id);
+    return c.id;
+  }
+
+  async function exists(id: string): Promise<boolean> {
+    try {
+      await docker.getContainer(id).inspect();
+      return true;
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) return false;
+      throw error;
+    }
+  }
+
+  it("the reaper removes its installation's containers whose deadline passed or whose run is over, and keeps the rest", async () => {
+    const previous = `${installationId}-old`;
+    const expired = await leftOver("reap-expired", -1_000, installationId);
+    const over = await leftOver("reap-over", 60_000, installationId);
+    const active = await leftOver("reap-active", 60_000, installationId);
+    const beforeRotation = await leftOver("reap-over", 60_000, previous);
     const reaper = createReaper({
       docker,
+      installationIds: [installationId, previous],
       isRunActive: (runId) => runId !== "reap-over",
       logger: memoryLogger().logger,
     });
     const removed = await reaper.reapOnce();
-    expect(removed).toEqual(expect.arrayContaining([expired, over]));
+    expect(removed).toEqual(expect.arrayContaining([expired, over, beforeRotation]));
     expect(removed).not.toContain(active);
-    await expect(docker.getContainer(expired).inspect()).rejects.toMatchObject({ statusCode: 404 });
-    await expect(docker.getContainer(over).inspect()).rejects.toMatchObject({ statusCode: 404 });
-    expect((await docker.getContainer(active).inspect()).Id).toBe(active);
+    expect(await exists(expired)).toBe(false);
+    expect(await exists(over)).toBe(false);
+    expect(await exists(beforeRotation)).toBe(false);
+    expect(await exists(active)).toBe(true);
+  });
+
+  it("the reaper leaves another installation's sandboxes alone, even past their deadline or with a run it does not know", async () => {
+    // A real sandbox of another installation on the same engine, and a left-over one of it.
+    const other = `${installationId}-other`;
+    const running = await manager({ installationId: other }).create(runOptions("reap-theirs"));
+    created.push(running.id);
+    const expired = await leftOver("reap-theirs-expired", -1_000, other);
+    // Made before the label existed: nobody's, so removed only after its deadline.
+    const unlabelledLive = await leftOver("reap-unlabelled", 60_000, null);
+    const unlabelledExpired = await leftOver("reap-unlabelled-expired", -1_000, null);
+    const seen: string[] = [];
+    const reaper = createReaper({
+      docker,
+      installationIds: [installationId],
+      isRunActive: (runId) => {
+        seen.push(runId);
+        return false; // this installation's database knows none of these runs
+      },
+      logger: memoryLogger().logger,
+    });
+    const removed = await reaper.reapOnce();
+    expect(removed).not.toContain(running.id);
+    expect(removed).not.toContain(expired);
+    expect(removed).not.toContain(unlabelledLive);
+    expect(removed).toContain(unlabelledExpired);
+    expect(seen).not.toContain("reap-theirs");
+    expect(seen).not.toContain("reap-unlabelled");
+    expect(await exists(expired)).toBe(true);
+    expect(await exists(unlabelledLive)).toBe(true);
+    expect((await running.exec("echo still-here")).stdout).toBe("still-here\n");
+    await running.destroy();
   });
 });

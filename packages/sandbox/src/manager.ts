@@ -13,7 +13,15 @@ export interface SandboxManager {
   createReaper(isRunActive: (runId: string) => boolean | Promise<boolean>): Reaper;
 }
 
-function validateLimits(config: SandboxManagerConfig): void {
+function validateConfig(config: SandboxManagerConfig): void {
+  for (const id of [config.installationId, ...(config.previousInstallationIds ?? [])]) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(id))
+      throw new AppError(
+        "BAD_REQUEST",
+        "The installation id must be 1 to 63 letters, digits, '.', '_' or '-' (SECONDSHIFT_INSTALLATION_ID).",
+        { reason: "SANDBOX_CONFIG_INVALID" },
+      );
+  }
   for (const [key, value] of Object.entries(config.limits)) {
     if (!Number.isSafeInteger(value) || value <= 0) {
       throw new AppError(
@@ -28,7 +36,7 @@ function validateLimits(config: SandboxManagerConfig): void {
 }
 
 export function createSandboxManager(config: SandboxManagerConfig): SandboxManager {
-  validateLimits(config);
+  validateConfig(config);
   const { docker, logger } = config;
   return {
     async create(options) {
@@ -43,7 +51,8 @@ export function createSandboxManager(config: SandboxManagerConfig): SandboxManag
       }
     },
     createReaper(isRunActive) {
-      return createReaper({ docker, isRunActive, logger });
+      const installationIds = [config.installationId, ...(config.previousInstallationIds ?? [])];
+      return createReaper({ docker, installationIds, isRunActive, logger });
     },
   };
 
@@ -56,6 +65,7 @@ export function createSandboxManager(config: SandboxManagerConfig): SandboxManag
       runtime: config.runtime,
       limits: config.limits,
       name,
+      installationId: config.installationId,
     });
     let id: string;
     try {

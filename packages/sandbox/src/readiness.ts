@@ -22,7 +22,7 @@ export function sandboxReadinessChecks(
       async check() {
         await docker.ping().catch((error: unknown) => {
           throw new Error(
-            `The Docker engine does not answer (DOCKER_HOST): ${(error as Error).message}`,
+            `The Docker engine does not answer (DOCKER_HOST): ${(error as Error).message}${tlsHint(error)}`,
           );
         });
         return "the Docker engine answers";
@@ -54,4 +54,12 @@ export function sandboxReadinessChecks(
       },
     },
   ];
+}
+
+/** A TLS failure (remote engine, docs/DEPLOY.md section 3) says which side to look at. */
+function tlsHint(error: unknown): string {
+  const raw = (error as { code?: unknown }).code;
+  const code = typeof raw === "string" ? raw : "";
+  if (!/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return "";
+  return ` (${code}): DOCKER_CERT_PATH's ca.pem must be the CA of the engine's certificate, which must name the host in DOCKER_HOST, and the engine (dockerd --tlscacert) must trust its cert.pem.`;
 }

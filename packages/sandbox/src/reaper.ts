@@ -1,11 +1,17 @@
 // Removes sandboxes nobody will use again: their run is over or their deadline passed. Runs at
 // worker start and on an interval, so a crashed worker leaves nothing running for long.
+// Several installations may share one engine: a sandbox is only ever judged by its own
+// installation (the installation label), since another installation's runs are not in this
+// one's database. A sandbox without that label (made before the label existed) belongs to no
+// one: it is removed only once its deadline passed, as every installation did then.
 import type Docker from "dockerode";
 import type { Logger } from "@secondshift/logging";
 import { LABELS } from "./types.ts";
 
 export interface ReaperOptions {
   docker: Docker;
+  /** The installation's ids (current first): only sandboxes labelled with one are reaped. */
+  installationIds: readonly string[];
   /** True while the run may still use its sandbox (e.g. a database lookup of the run's status). */
   isRunActive: (runId: string) => boolean | Promise<boolean>;
   logger: Logger;
@@ -30,12 +36,9 @@ export function createReaper(options: ReaperOptions): Reaper {
     });
     const removed: string[] = [];
     for (const c of containers) {
-      const runId = c.Labels[LABELS.runId] ?? "";
-      const deadline = Date.parse(c.Labels[LABELS.deadline] ?? "");
-      let why: string | undefined;
-      if (!Number.isFinite(deadline) || deadline <= now().getTime()) why = "deadline passed";
-      else if (runId === "" || !(await options.isRunActive(runId))) why = "run is over";
+      const why = await reason(c.Labels);
       if (!why) continue;
+      const runId = c.Labels[LABELS.runId] ?? "";
       try {
         await options.docker.getContainer(c.Id).remove({ force: true });
         removed.push(c.Id);
@@ -53,6 +56,18 @@ export function createReaper(options: ReaperOptions): Reaper {
       }
     }
     return removed;
+  }
+
+  async function reason(labels: Record<string, string>): Promise<string | undefined> {
+    const installation = labels[LABELS.installation];
+    const ours = installation !== undefined && options.installationIds.includes(installation);
+    if (installation !== undefined && !ours) return undefined; // another installation's
+    const deadline = Date.parse(labels[LABELS.deadline] ?? "");
+    if (!Number.isFinite(deadline) || deadline <= now().getTime()) return "deadline passed";
+    if (!ours) return undefined; // unlabelled: whose run it was is unknown, wait for the deadline
+    const runId = labels[LABELS.runId] ?? "";
+    if (runId === "" || !(await options.isRunActive(runId))) return "run is over";
+    return undefined;
   }
 
   return {

@@ -33,6 +33,13 @@ export interface SandboxManagerConfig {
   allowRunc: boolean;
   limits: SandboxLimits;
   logger: Logger;
+  /**
+   * The installation the sandboxes belong to (a label): installations sharing one engine each
+   * reap only their own. Letters, digits, '.', '_', '-'.
+   */
+  installationId: string;
+  /** Earlier ids of the same installation, still reaped as its own (e.g. during a key rotation). */
+  previousInstallationIds?: readonly string[];
   /** Start latency is observed here when given (createSandboxMetrics). */
   metrics?: SandboxMetrics;
 }
@@ -115,6 +122,7 @@ export interface DirEntry {
 
 export const LABELS = {
   managed: "secondshift.managed",
+  installation: "secondshift.installation",
   runId: "secondshift.run-id",
   workspaceId: "secondshift.workspace-id",
   deadline: "secondshift.deadline",

@@ -144,6 +144,20 @@ const flag = (defaultValue: "true" | "false") =>
     .transform((v) => v === "true" || v === "1" || v === "yes");
 
 export const booleanFlag = flag("false");
+
+/** An empty value (`NAME=` in .env, passed on by compose) counts as unset. */
+export function emptyAsUnset<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (value === "" ? undefined : value), schema);
+}
+
+/** A label value naming one installation among those sharing a Docker engine. */
+export const installationId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/, {
+    message:
+      "must be 1 to 63 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit, e.g. acme-prod",
+  })
+  .optional();
 /** A flag that is on unless set to false. */
 export const booleanFlagOn = flag("true");
 

@@ -147,6 +147,38 @@ describe("service environments", () => {
     expect(dev.SANDBOX_RUNTIME).toBe("runc");
   });
 
+  it("the worker takes Docker's TLS variables and an installation id, an empty value counting as unset", () => {
+    const env = loadWorkerEnv({
+      ...base,
+      DOCKER_HOST: "tcp://sandbox-1.internal:2376",
+      DOCKER_TLS_VERIFY: "1",
+      DOCKER_CERT_PATH: "/etc/secondshift/docker",
+      SECONDSHIFT_INSTALLATION_ID: "acme-prod",
+    });
+    expect(env).toMatchObject({
+      DOCKER_TLS_VERIFY: true,
+      DOCKER_CERT_PATH: "/etc/secondshift/docker",
+      SECONDSHIFT_INSTALLATION_ID: "acme-prod",
+    });
+    const unset = loadWorkerEnv({
+      ...base,
+      DOCKER_TLS_VERIFY: "",
+      DOCKER_CERT_PATH: "",
+      SECONDSHIFT_INSTALLATION_ID: "",
+    });
+    expect(unset.DOCKER_TLS_VERIFY).toBe(false);
+    expect(unset.DOCKER_CERT_PATH).toBeUndefined();
+    expect(unset.SECONDSHIFT_INSTALLATION_ID).toBeUndefined();
+    for (const bad of ["Acme", "acme prod", "-acme", "a".repeat(64), "acme=prod"]) {
+      const error = failure(() => loadWorkerEnv({ ...base, SECONDSHIFT_INSTALLATION_ID: bad }));
+      expect(error.variables).toEqual(["SECONDSHIFT_INSTALLATION_ID"]);
+      expect(error.message).toContain("lowercase letters, digits");
+    }
+    expect(failure(() => loadWorkerEnv({ ...base, DOCKER_TLS_VERIFY: "on" })).variables).toEqual([
+      "DOCKER_TLS_VERIFY",
+    ]);
+  });
+
   it("the worker's work folder must be a folder of its own (it is emptied at start)", () => {
     for (const shared of ["/", "/tmp", "/tmp/", "/var", tmpdir(), homedir(), "work", "../x"]) {
       const error = failure(() => loadWorkerEnv({ ...base, WORKER_WORK_DIR: shared }));

@@ -8,7 +8,9 @@ import {
   commaList,
   databaseUrl,
   deploymentMode,
+  emptyAsUnset,
   encryptionKey,
+  installationId,
   logLevel,
   optionalPort,
   ownFolder,
@@ -86,6 +88,11 @@ export const workerEnvSchema = z.object({
   SECONDSHIFT_PUBLIC_URL: urlWithScheme(["https", "http"], "https://secondshift.example.com"),
   SECONDSHIFT_GATEWAY_URL: urlWithScheme(["https", "http"], "http://gateway:4000"),
   DOCKER_HOST: z.string().optional(),
+  /** Mutual TLS to a tcp:// DOCKER_HOST (Docker's own variables; apps/worker/src/docker.ts). */
+  DOCKER_TLS_VERIFY: emptyAsUnset(booleanFlag),
+  DOCKER_CERT_PATH: emptyAsUnset(z.string().optional()),
+  /** Names this installation's sandboxes on a shared engine (default: from the key, settings.ts). */
+  SECONDSHIFT_INSTALLATION_ID: emptyAsUnset(installationId),
   SANDBOX_IMAGE: z
     .string()
     .min(1, "must name an image, e.g. secondshift-sandbox:latest")

@@ -1,5 +1,6 @@
 // Shared test setup: the real engine (DOCKER_HOST honoured by dockerode), the test image, small
 // limits so that the limit tests finish quickly, and a logger whose lines the tests can read.
+import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import Docker from "dockerode";
 import { createLogger } from "@secondshift/logging";
@@ -8,6 +9,8 @@ import type { SandboxLimits, SandboxManagerConfig } from "../types.ts";
 
 export const image = process.env.TEST_SANDBOX_IMAGE ?? "secondshift-sandbox:test";
 export const docker = new Docker();
+/** This test file's own installation: its reaper passes never touch another suite's sandboxes. */
+export const installationId = `sandbox-test-${randomBytes(4).toString("hex")}`;
 
 export const limits: SandboxLimits = {
   memoryBytes: 384 * 1024 * 1024,
@@ -40,6 +43,7 @@ export function manager(overrides: Partial<SandboxManagerConfig> = {}) {
     production: true,
     allowRunc: false,
     limits,
+    installationId,
     logger: memoryLogger().logger,
     ...overrides,
   });
