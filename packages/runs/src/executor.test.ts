@@ -24,7 +24,6 @@ function fakeSandbox() {
         truncated: false,
         timedOut: false,
         aborted: false,
-        oomKilled: false,
       });
     },
     readFile: () => Promise.resolve(Buffer.from("content")),
