@@ -24,3 +24,8 @@ export type {
   SandboxManagerConfig,
   SandboxRuntime,
 } from "./types.ts";
+export {
+  checkWorkspaceFiles,
+  WORKSPACE_FILES_SETTING,
+  type WorkspaceCount,
+} from "./workspace-count.ts";

@@ -102,6 +102,11 @@ export const workerEnvSchema = z.object({
   SANDBOX_PIDS_LIMIT: positiveInt(256, "processes"),
   SANDBOX_WORKSPACE_MB: positiveInt(1024, "MiB"),
   SANDBOX_TMP_MB: positiveInt(256, "MiB"),
+  /**
+   * Files a run may leave in /workspace (outside .git, ignored ones such as node_modules
+   * included) for its changes to be collected; counting stops past it and the run fails.
+   */
+  SANDBOX_WORKSPACE_MAX_FILES: positiveInt(200_000, "files"),
   WORKER_CONCURRENCY: positiveInt(4, "runs", 256),
   /** Exported repositories, git homes and sync checkouts; emptied at start (default in settings). */
   WORKER_WORK_DIR: ownFolder,
