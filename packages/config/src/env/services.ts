@@ -23,6 +23,7 @@ import {
 import { extraCaCerts } from "./ca-bundle.ts";
 import { ConfigError } from "./config-error.ts";
 import { parseEnv } from "./parse-env.ts";
+import { sandboxSizeProblems } from "./sandbox-sizes.ts";
 
 /** The most tokens one run may use: bounds .secondshift.yaml and a workspace's default budget. */
 const runMaxTokenBudget = positiveInt(2_000_000, "tokens");
@@ -94,7 +95,8 @@ export const workerEnvSchema = z.object({
     .enum(["runsc", "runc"], { error: 'must be "runsc" (gVisor) or "runc"' })
     .default("runsc"),
   SANDBOX_ALLOW_RUNC: booleanFlag,
-  SANDBOX_MEMORY_MB: positiveInt(1024, "MiB"),
+  /** Must hold SANDBOX_WORKSPACE_MB + SANDBOX_TMP_MB + 256 MiB (sandbox-sizes.ts). */
+  SANDBOX_MEMORY_MB: positiveInt(2048, "MiB"),
   SANDBOX_CPUS: z.coerce
     .number({ error: "must be a number of CPUs, e.g. 1 or 0.5" })
     .positive("must be more than 0")
@@ -145,6 +147,8 @@ export function loadGatewayEnv(env: Env): GatewayEnv {
 
 export function loadWorkerEnv(env: Env): WorkerEnv {
   const parsed = parseEnv(workerEnvSchema, env);
+  const sizes = sandboxSizeProblems(parsed);
+  if (sizes.length > 0) throw new ConfigError(sizes);
   return refineProduction(parsed, [
     [
       parsed.SANDBOX_RUNTIME !== "runsc",
