@@ -216,12 +216,12 @@ export class Sandbox implements RunSandbox {
   }
 
   private assertAlive(): void {
-    if (this.lost) throw this.lost;
     if (this.destroyed) {
       throw new AppError("CONFLICT", "This sandbox was destroyed; create a new one.", {
         reason: "SANDBOX_DESTROYED",
       });
     }
+    if (this.lost) throw this.lost;
   }
 
   /**
