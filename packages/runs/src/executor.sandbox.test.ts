@@ -111,6 +111,7 @@ function runDeps(
   sandboxes: ReturnType<typeof observedSandboxes>,
   gatewayUrl: string,
   repoDir: string,
+  maxWorkspaceFiles?: number,
 ): Parameters<typeof executeRun>[0] {
   return {
     db,
@@ -130,7 +131,11 @@ function runDeps(
     broker: { call: () => Promise.reject(new Error("no plan tools in this run")) },
     freezePlan: () => Promise.resolve({ tools: [] }),
     enqueueReports: () => Promise.resolve(),
-    limits: { stopPollMs: 100, heartbeatMs: 500 },
+    limits: {
+      stopPollMs: 100,
+      heartbeatMs: 500,
+      ...(maxWorkspaceFiles ? { maxWorkspaceFiles } : {}),
+    },
   };
 }
 
@@ -202,5 +207,38 @@ describe("run executor with a real sandbox", () => {
     const row = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(row).toMatchObject({ status: "FAILED", diff: null });
     expect(row.error).toBe(result.error);
+  }, 120_000);
+  test("a run that leaves more files in /workspace than SANDBOX_WORKSPACE_MAX_FILES fails naming it, before git reads them", async ({
+    db,
+    repoDir,
+    onTestFinished,
+  }) => {
+    const { run } = await seedRunningRun(db, { timeoutSeconds: 300 });
+    const model = await startScriptedModel([
+      {
+        reply: {
+          toolCalls: [
+            {
+              name: "shell",
+              args: {
+                command: "mkdir -p node_modules/x && cd node_modules/x && seq 1 500 | xargs touch",
+              },
+            },
+          ],
+        },
+      },
+      { reply: { text: "Installed." } },
+    ]);
+    onTestFinished(() => model.close());
+    const sandboxes = observedSandboxes();
+    const result = await executeRun(runDeps(db, sandboxes, model.baseUrl, repoDir, 200), run.id);
+    expect(result.status).toBe("FAILED");
+    expect(result.error).toMatch(
+      /^The run failed while collecting the run's changes: The run left more than 200 files in \/workspace \(SANDBOX_WORKSPACE_MAX_FILES = 200\), so its changes were not collected/,
+    );
+    expect(result.error).toContain("such as node_modules");
+    // The count ran; the diff's `git add -A` did not.
+    expect(sandboxes.seen.some((s) => s.command.startsWith("find /workspace "))).toBe(true);
+    expect(sandboxes.seen.some((s) => s.command.includes("diff --cached"))).toBe(false);
   }, 120_000);
 });
