@@ -47,7 +47,10 @@ export function buildExecutorDeps(
     }),
     broker: { call: (run, tool, args) => broker.call(run, tool, args) },
     freezePlan,
-    limits: { heartbeatMs: heartbeatInterval(settings) },
+    limits: {
+      heartbeatMs: heartbeatInterval(settings),
+      maxWorkspaceFiles: settings.sandbox.maxWorkspaceFiles,
+    },
     enqueueReports: async (input) => {
       await enqueueReports(db, input);
     },

@@ -21,7 +21,14 @@ export interface WorkerSettings {
   outbound: OutboundPolicy;
   /** file:// remotes, for tests and local development only. */
   allowFileRemotes: boolean;
-  sandbox: { image: string; runtime: SandboxRuntime; allowRunc: boolean; limits: SandboxLimits };
+  sandbox: {
+    image: string;
+    runtime: SandboxRuntime;
+    allowRunc: boolean;
+    limits: SandboxLimits;
+    /** Files a run may leave in /workspace for its changes to be collected (copy-out). */
+    maxWorkspaceFiles: number;
+  };
   /** The largest repository a run copies into its sandbox (REPOSITORY_MAX_MB / _FILES). */
   repository: TreeLimits;
   /** The history a run's sandbox gets (SECONDSHIFT_RUN_HISTORY_COMMITS / _MAX_MB). */
@@ -81,6 +88,7 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
         workspaceBytes: env.SANDBOX_WORKSPACE_MB * mib,
         tmpBytes: env.SANDBOX_TMP_MB * mib,
       },
+      maxWorkspaceFiles: env.SANDBOX_WORKSPACE_MAX_FILES,
     },
     repository: { maxBytes: env.REPOSITORY_MAX_MB * mib, maxFiles: env.REPOSITORY_MAX_FILES },
     history: {

@@ -69,6 +69,7 @@ export function testSettings(
         workspaceBytes: 128 * mib,
         tmpBytes: 64 * mib,
       },
+      maxWorkspaceFiles: 50_000,
     },
     repository: { maxBytes: 100 * mib, maxFiles: 10_000 },
     history: { maxCommits: 50, maxBytes: 64 * mib },

@@ -1,3 +1,4 @@
+import { sandboxOutOfMemory } from "@secondshift/sandbox";
 import { afterEach, describe, expect, it } from "vitest";
 import { harness, providers, type Harness } from "./testing/harness.ts";
 import { BUILTIN_NAMES } from "./tools/builtin.ts";
@@ -81,6 +82,22 @@ describe.each(providers)("tool calls over %s", (provider) => {
     expect(String(first?.content)).toContain("[truncated: 4900 more characters not shown]");
     expect(String(first?.content).endsWith("</untrusted-data>")).toBe(true);
     expect(String(first?.content).length).toBeLessThan(300);
+  });
+
+  it("a sandbox killed for memory ends the run with the sandbox's message (the named limit), instead of the model carrying on", async () => {
+    const h = (current = await harness(provider, [
+      { reply: { toolCalls: [{ name: "shell", args: { command: "make lots of files" } }] } },
+      { reply: { text: "never reached" } },
+    ]));
+    h.sandbox.execHandler = () => {
+      throw sandboxOutOfMemory(128 * 1024 * 1024);
+    };
+    const result = await h.run();
+    expect(result.outcome).toBe("failed");
+    expect(result.error).toMatch(
+      /^The run used all of the sandbox's memory \(SANDBOX_MEMORY_MB = 128 MiB\)/,
+    );
+    expect(h.model.requests).toHaveLength(1);
   });
 });
 

@@ -14,6 +14,7 @@ import {
   type ExecResult,
   type RunSandbox,
 } from "@secondshift/sandbox";
+import type { Db } from "@secondshift/db";
 import Docker from "dockerode";
 import { describe, expect, vi } from "vitest";
 import { executeRun } from "./executor.ts";
@@ -35,7 +36,7 @@ interface SeenExec {
 }
 
 /** A real sandbox whose execs are timed, and whose destroy first waits for them and runs ps. */
-function observedSandboxes() {
+function observedSandboxes(memoryBytes = 384 * 1024 * 1024) {
   const masker = new SecretMasker();
   const logger = createLogger({ name: "test", destination: createMemorySink().stream, masker });
   const docker = new Docker();
@@ -46,7 +47,7 @@ function observedSandboxes() {
     production: true,
     allowRunc: false,
     limits: {
-      memoryBytes: 384 * 1024 * 1024,
+      memoryBytes,
       nanoCpus: 1_000_000_000,
       pidsLimit: 128,
       nofile: 1024,
@@ -79,7 +80,11 @@ function observedSandboxes() {
       copyInArchive: (archive) => sandbox.copyInArchive(archive),
       destroy: async () => {
         await Promise.all(pending);
-        psAtEnd = (await sandbox.exec("ps -eo stat=,args= | grep -v '^Z'")).stdout;
+        // A sandbox killed for memory has no ps to run.
+        psAtEnd = await sandbox
+          .exec("ps -eo stat=,args= | grep -v '^Z'")
+          .then((r) => r.stdout)
+          .catch(() => "");
         await sandbox.destroy();
       },
     };
@@ -100,6 +105,39 @@ function observedSandboxes() {
     return out.split(/\r?\n/).map((line) => line.trim());
   };
   return { factory: { create }, seen, psAtEnd: () => psAtEnd, processes, masker, logger };
+}
+
+function runDeps(
+  db: Db,
+  sandboxes: ReturnType<typeof observedSandboxes>,
+  gatewayUrl: string,
+  repoDir: string,
+  maxWorkspaceFiles?: number,
+): Parameters<typeof executeRun>[0] {
+  return {
+    db,
+    logger: sandboxes.logger,
+    masker: sandboxes.masker,
+    workerId: "w1",
+    gatewayUrl,
+    sandboxes: sandboxes.factory,
+    source: {
+      checkout: () =>
+        Promise.resolve({
+          commit: "abc123",
+          archive: () => Promise.resolve(spawn("tar", ["-c", "-C", repoDir, "."]).stdout),
+          cleanup: () => Promise.resolve(),
+        }),
+    },
+    broker: { call: () => Promise.reject(new Error("no plan tools in this run")) },
+    freezePlan: () => Promise.resolve({ tools: [] }),
+    enqueueReports: () => Promise.resolve(),
+    limits: {
+      stopPollMs: 100,
+      heartbeatMs: 500,
+      ...(maxWorkspaceFiles ? { maxWorkspaceFiles } : {}),
+    },
+  };
 }
 
 describe("run executor with a real sandbox", () => {
@@ -124,29 +162,7 @@ describe("run executor with a real sandbox", () => {
     ]);
     onTestFinished(() => model.close());
     const sandboxes = observedSandboxes();
-    const running = executeRun(
-      {
-        db,
-        logger: sandboxes.logger,
-        masker: sandboxes.masker,
-        workerId: "w1",
-        gatewayUrl: model.baseUrl,
-        sandboxes: sandboxes.factory,
-        source: {
-          checkout: () =>
-            Promise.resolve({
-              commit: "abc123",
-              archive: () => Promise.resolve(spawn("tar", ["-c", "-C", repoDir, "."]).stdout),
-              cleanup: () => Promise.resolve(),
-            }),
-        },
-        broker: { call: () => Promise.reject(new Error("no plan tools in this run")) },
-        freezePlan: () => Promise.resolve({ tools: [] }),
-        enqueueReports: () => Promise.resolve(),
-        limits: { stopPollMs: 100, heartbeatMs: 500 },
-      },
-      run.id,
-    );
+    const running = executeRun(runDeps(db, sandboxes, model.baseUrl, repoDir), run.id);
     // Cancel once the command is running: its three sleeps are processes of the sandbox.
     await vi.waitFor(
       async () =>
@@ -167,5 +183,63 @@ describe("run executor with a real sandbox", () => {
     expect(Date.now() - cancelledAt).toBeLessThan(10_000);
     expect(sandboxes.psAtEnd()).not.toMatch(/sleep 6[012]/);
     expect(sandboxes.psAtEnd()).not.toBe("");
+  }, 120_000);
+  test("[C11] a run whose command floods /workspace with small files fails within seconds, naming SANDBOX_MEMORY_MB", async ({
+    db,
+    repoDir,
+    onTestFinished,
+  }) => {
+    const { run } = await seedRunningRun(db, { timeoutSeconds: 300 });
+    const flood =
+      'python3 -c \'i = 0\nwhile True:\n  open("/workspace/f%d" % i, "w").close(); i += 1\'';
+    const model = await startScriptedModel([
+      { reply: { toolCalls: [{ name: "shell", args: { command: flood } }] } },
+      { reply: { text: "never reached" } },
+    ]);
+    onTestFinished(() => model.close());
+    const sandboxes = observedSandboxes(128 * 1024 * 1024);
+    const started = Date.now();
+    const result = await executeRun(runDeps(db, sandboxes, model.baseUrl, repoDir), run.id);
+    expect(result.status).toBe("FAILED");
+    expect(result.error).toMatch(
+      /^The run used all of the sandbox's memory \(SANDBOX_MEMORY_MB = 128 MiB\): it created more files or data than fit, or a process used too much memory\./,
+    );
+    expect(Date.now() - started).toBeLessThan(60_000);
+    const row = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(row).toMatchObject({ status: "FAILED", diff: null });
+    expect(row.error).toBe(result.error);
+  }, 120_000);
+  test("a run that leaves more files in /workspace than SANDBOX_WORKSPACE_MAX_FILES fails naming it, before git reads them", async ({
+    db,
+    repoDir,
+    onTestFinished,
+  }) => {
+    const { run } = await seedRunningRun(db, { timeoutSeconds: 300 });
+    const model = await startScriptedModel([
+      {
+        reply: {
+          toolCalls: [
+            {
+              name: "shell",
+              args: {
+                command: "mkdir -p node_modules/x && cd node_modules/x && seq 1 500 | xargs touch",
+              },
+            },
+          ],
+        },
+      },
+      { reply: { text: "Installed." } },
+    ]);
+    onTestFinished(() => model.close());
+    const sandboxes = observedSandboxes();
+    const result = await executeRun(runDeps(db, sandboxes, model.baseUrl, repoDir, 200), run.id);
+    expect(result.status).toBe("FAILED");
+    expect(result.error).toMatch(
+      /^The run failed while collecting the run's changes: The run left more than 200 files in \/workspace \(SANDBOX_WORKSPACE_MAX_FILES = 200\), so its changes were not collected/,
+    );
+    expect(result.error).toContain("such as node_modules");
+    // The count ran; the diff's `git add -A` did not.
+    expect(sandboxes.seen.some((s) => s.command.startsWith("find /workspace "))).toBe(true);
+    expect(sandboxes.seen.some((s) => s.command.includes("diff --cached"))).toBe(false);
   }, 120_000);
 });

@@ -14,17 +14,23 @@ import { seedRunningRun } from "./testing/fixtures.ts";
 function fakeSandbox() {
   const calls: string[] = [];
   let destroyed = 0;
+  /** What the workspace count before the diff finds (checkWorkspaceFiles). */
+  const workspace = { files: 3 };
   const sandbox: RunSandbox = {
     exec: (command) => {
       calls.push(command);
+      const counting = command.startsWith("find /workspace ");
       return Promise.resolve({
         exitCode: 0,
-        stdout: command.includes("diff") ? "diff --git a/x b/x\n+change\n" : "",
+        stdout: counting
+          ? `${workspace.files} 42\n`
+          : command.includes("diff")
+            ? "diff --git a/x b/x\n+change\n"
+            : "",
         stderr: "",
         truncated: false,
         timedOut: false,
         aborted: false,
-        oomKilled: false,
       });
     },
     readFile: () => Promise.resolve(Buffer.from("content")),
@@ -38,7 +44,7 @@ function fakeSandbox() {
       return Promise.resolve();
     },
   };
-  return { sandbox, calls, destroyed: () => destroyed };
+  return { sandbox, calls, workspace, destroyed: () => destroyed };
 }
 
 function fakeDeps(
@@ -93,6 +99,28 @@ const test = dbTest.extend(
 );
 
 describe("run executor", () => {
+  test("a run that leaves more files in /workspace than the cap fails naming the limit, and git never reads them", async ({
+    db,
+    deps,
+  }) => {
+    const { run } = await seedRunningRun(db);
+    const { d, box } = deps({
+      agent: () => Promise.resolve({ outcome: "succeeded", summary: "Made files.", usage }),
+      limits: { stopPollMs: 100, heartbeatMs: 200, maxWorkspaceFiles: 10 },
+    });
+    box.workspace.files = 11;
+    const result = await executeRun(d, run.id);
+    expect(result.status).toBe("FAILED");
+    expect(result.error).toMatch(
+      /^The run failed while collecting the run's changes: The run left more than 10 files in \/workspace \(SANDBOX_WORKSPACE_MAX_FILES = 10\)/,
+    );
+    // Only the snapshot's git ran, never the diff's `git add -A`.
+    expect(box.calls.filter((c) => c.includes("git") && c.includes("diff"))).toEqual([]);
+    const row = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(row).toMatchObject({ status: "FAILED", diff: null });
+    expect(box.destroyed()).toBe(1);
+  });
+
   test("[C15] runs the agent with a run token that is revoked at the end, records result, diff and reports", async ({
     db,
     deps,

@@ -91,6 +91,11 @@ export interface RunExecutorLimits {
   /** How often the executor looks for a cancel request or an external stop (≤ 2 s promise). */
   stopPollMs: number;
   maxDiffBytes: number;
+  /**
+   * Files the run may leave in /workspace (outside .git) for its changes to be collected
+   * (SANDBOX_WORKSPACE_MAX_FILES): past it the count stops and the run fails naming the limit.
+   */
+  maxWorkspaceFiles: number;
 }
 
 export const defaultLimits: RunExecutorLimits = {
@@ -98,4 +103,5 @@ export const defaultLimits: RunExecutorLimits = {
   heartbeatMs: 5_000,
   stopPollMs: 500,
   maxDiffBytes: 1024 * 1024,
+  maxWorkspaceFiles: 200_000,
 };

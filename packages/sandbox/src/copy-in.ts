@@ -203,6 +203,7 @@ export function copyInFailure(
   readFailure: unknown,
   rejected: AppError | undefined,
   result: RawExecResult,
+  lost?: AppError,
 ): AppError | undefined {
   if (readFailure !== undefined) {
     const detail = readFailure instanceof Error ? readFailure.message : "the stream failed.";
@@ -221,11 +222,15 @@ export function copyInFailure(
       { reason: "SANDBOX_COPY_IN_TIMEOUT" },
     );
   if (result.containerGone)
-    return new AppError(
-      "INTERNAL",
-      `${extracting} failed: the sandbox stopped (out of memory? /workspace counts against the sandbox's memory).`,
-      { reason: "SANDBOX_COPY_IN_FAILED" },
-    );
+    return lost?.reason === "SANDBOX_OUT_OF_MEMORY"
+      ? new AppError(
+          "PAYLOAD_TOO_LARGE",
+          `${extracting} failed: ${lost.message} The repository's files alone need about 6 KiB of memory each (REPOSITORY_MAX_FILES bounds how many are copied).`,
+          { reason: "SANDBOX_OUT_OF_MEMORY" },
+        )
+      : new AppError("INTERNAL", `${extracting} failed: the sandbox stopped.`, {
+          reason: "SANDBOX_COPY_IN_FAILED",
+        });
   if (result.exitCode === 0) return undefined;
   const said = result.stderr.toString("utf8").trim().split("\n").slice(-3).join(" ").slice(0, 500);
   // tar reports a full tmpfs as a short write ("Wrote only N of M bytes").

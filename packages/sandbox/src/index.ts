@@ -10,6 +10,7 @@ export type { SandboxMetrics } from "./metrics.ts";
 export { sandboxReadinessChecks } from "./readiness.ts";
 export type { SandboxReadinessCheck } from "./readiness.ts";
 export { scrubGitConfig } from "./copy-in.ts";
+export { SANDBOX_LOST_REASONS, sandboxOutOfMemory } from "./failures.ts";
 export { LABELS, WORKSPACE_DIR } from "./types.ts";
 export type {
   CreateSandboxOptions,
@@ -23,3 +24,8 @@ export type {
   SandboxManagerConfig,
   SandboxRuntime,
 } from "./types.ts";
+export {
+  checkWorkspaceFiles,
+  WORKSPACE_FILES_SETTING,
+  type WorkspaceCount,
+} from "./workspace-count.ts";

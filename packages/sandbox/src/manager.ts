@@ -110,6 +110,7 @@ export function createSandboxManager(config: SandboxManagerConfig): SandboxManag
       id,
       runId: options.runId,
       nproc: config.runtime === "runsc" ? config.limits.pidsLimit : 0,
+      memoryBytes: config.limits.memoryBytes,
       logger,
     });
   }

@@ -5,6 +5,7 @@ import { AppError } from "@secondshift/errors";
 import type { Logger } from "@secondshift/logging";
 import { copyInFailure, COPY_IN_TIMEOUT_MS, sanitizeArchive } from "./copy-in.ts";
 import { rawExec, type RawExecResult } from "./exec.ts";
+import { sandboxGone, sandboxOutOfMemory } from "./failures.ts";
 import { listDir, readFile, writeFile, type HelperRunner } from "./files.ts";
 import { LISTING_TIMEOUT_MS, listFilesCommand, searchCommand } from "./listing.ts";
 import { packDirectory } from "./pack-dir.ts";
@@ -28,6 +29,8 @@ export interface SandboxInit {
   runId: string;
   /** RLIMIT_NPROC applied to user commands (0 under runc, where the cgroup limit applies). */
   nproc: number;
+  /** The container's memory limit, named in the error when the sandbox is killed for memory. */
+  memoryBytes: number;
   logger: Logger;
 }
 
@@ -36,9 +39,12 @@ export class Sandbox implements RunSandbox {
   readonly runId: string;
   private readonly docker: Docker;
   private readonly nproc: number;
+  private readonly memoryBytes: number;
   private readonly logger: Logger;
   private readonly gone: Promise<void>;
   private destroyed = false;
+  /** Set once the container is found stopped: every later call throws it. */
+  private lost: AppError | undefined;
   /** The end of the last queued command: commands run one at a time (see `serial`). */
   private lane: Promise<unknown> = Promise.resolve();
 
@@ -47,6 +53,7 @@ export class Sandbox implements RunSandbox {
     this.id = init.id;
     this.runId = init.runId;
     this.nproc = init.nproc;
+    this.memoryBytes = init.memoryBytes;
     this.logger = init.logger;
     // One long-poll per sandbox: when the container stops (OOM kill, destroy, reaper), every
     // running exec is told at once instead of waiting on a stream that may never end.
@@ -59,7 +66,11 @@ export class Sandbox implements RunSandbox {
       );
   }
 
-  /** Runs a shell command (bash -c) in the workspace; see ExecOptions for the caps. */
+  /**
+   * Runs a shell command (bash -c) in the workspace; see ExecOptions for the caps. When the
+   * sandbox is killed for memory during the command, it throws SANDBOX_OUT_OF_MEMORY (naming
+   * the limit) instead of returning: the sandbox is gone and so is whatever the command wrote.
+   */
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     this.assertAlive();
     const cwd = toWorkspacePath(options.cwd ?? ".");
@@ -70,8 +81,7 @@ export class Sandbox implements RunSandbox {
         nproc: this.nproc,
         containerGone: this.gone,
       }),
-    ).catch(translateDockerError);
-    let oomKilled = false;
+    ).catch((error: unknown) => this.translateDockerError(error));
     let containerGone = raw.containerGone;
     // A command killed with the whole sandbox (out of memory) can end its stream a moment
     // before the engine reports the container stopped: after a kill-like exit, give the
@@ -83,12 +93,8 @@ export class Sandbox implements RunSandbox {
       ]);
     }
     if (containerGone) {
-      const state = await this.state();
-      oomKilled = state?.OOMKilled ?? false;
-      this.logger.warn(
-        { event: "sandbox.died", runId: this.runId, oomKilled, exitCode: state?.ExitCode },
-        "the sandbox stopped during a command",
-      );
+      const lost = await this.lostError();
+      if (lost.reason === "SANDBOX_OUT_OF_MEMORY") throw lost;
     }
     if (raw.timedOut || raw.aborted)
       this.logger.info(
@@ -107,7 +113,6 @@ export class Sandbox implements RunSandbox {
       truncated: raw.truncated,
       timedOut: raw.timedOut,
       aborted: raw.aborted,
-      oomKilled,
     };
   }
 
@@ -177,7 +182,8 @@ export class Sandbox implements RunSandbox {
       safe.stream.destroy();
       throw error;
     }
-    const failure = copyInFailure(readFailure, safe.error(), result);
+    const lost = result.containerGone ? await this.lostError() : undefined;
+    const failure = copyInFailure(readFailure, safe.error(), result, lost);
     if (!failure) return;
     archive.destroy();
     safe.stream.destroy();
@@ -215,14 +221,37 @@ export class Sandbox implements RunSandbox {
         reason: "SANDBOX_DESTROYED",
       });
     }
+    if (this.lost) throw this.lost;
   }
 
-  private async state(): Promise<Docker.ContainerInspectInfo["State"] | undefined> {
+  /**
+   * Why the container stopped, asked of the engine once (under runsc too, an out-of-memory kill
+   * shows as State.OOMKilled with exit code 137), logged, and kept for every later call.
+   */
+  private async lostError(cause?: unknown): Promise<AppError> {
+    if (this.lost) return this.lost;
+    let state: Docker.ContainerInspectInfo["State"] | undefined;
     try {
-      return (await this.docker.getContainer(this.id).inspect()).State;
+      state = (await this.docker.getContainer(this.id).inspect()).State;
     } catch {
-      return undefined;
+      state = undefined;
     }
+    // Still running: the engine's 404/409 was about this exec, not the container.
+    if (state?.Running) return sandboxGone(cause);
+    const oomKilled = state?.OOMKilled ?? false;
+    this.logger.warn(
+      { event: "sandbox.died", runId: this.runId, oomKilled, exitCode: state?.ExitCode },
+      oomKilled ? "the sandbox was killed for memory" : "the sandbox stopped",
+    );
+    this.lost = oomKilled ? sandboxOutOfMemory(this.memoryBytes) : sandboxGone(cause);
+    return this.lost;
+  }
+
+  /** The engine answers 404/409 once the container is gone or stopped (OOM kill, reaper). */
+  private async translateDockerError(error: unknown): Promise<never> {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 404 || status === 409) throw await this.lostError(error);
+    throw error;
   }
 
   private listingOptions(options: FileOptions): ExecOptions {
@@ -239,7 +268,9 @@ export class Sandbox implements RunSandbox {
     signal?: AbortSignal,
     timeoutMs = HELPER_TIMEOUT_MS,
   ): Promise<RawExecResult> {
-    return this.rawHelper(script, args, stdin, signal, timeoutMs).catch(translateDockerError);
+    return this.rawHelper(script, args, stdin, signal, timeoutMs).catch((error: unknown) =>
+      this.translateDockerError(error),
+    );
   }
 
   private rawHelper(
@@ -280,27 +311,13 @@ export class Sandbox implements RunSandbox {
 
   /** The file operations' runner, stopped by `signal` like any other command. */
   private helperWith(signal: AbortSignal | undefined): HelperRunner {
-    return (script, args, stdin) => {
+    return async (script, args, stdin) => {
       this.assertAlive();
-      return this.runHelper(script, args, stdin, signal);
+      const result = await this.runHelper(script, args, stdin, signal);
+      if (result.containerGone) throw await this.lostError();
+      return result;
     };
   }
-}
-
-/** The engine answers 404/409 once the container is gone or stopped (OOM kill, reaper). */
-function translateDockerError(error: unknown): never {
-  const status = (error as { statusCode?: number }).statusCode;
-  if (status === 404 || status === 409) {
-    throw new AppError(
-      "SERVICE_UNAVAILABLE",
-      "The sandbox is gone (it ran out of memory, passed its deadline or was destroyed); start a new run.",
-      {
-        reason: "SANDBOX_GONE",
-        cause: error,
-      },
-    );
-  }
-  throw error;
 }
 
 function quote(value: string): string {

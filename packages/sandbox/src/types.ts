@@ -76,8 +76,8 @@ export interface ExecResult {
   timedOut: boolean;
   /** The caller's signal fired; the command was killed (or never started). */
   aborted: boolean;
-  /** The sandbox ran out of memory; under gVisor the whole sandbox is then gone. */
-  oomKilled: boolean;
+  // No oomKilled: a sandbox killed for memory is gone as a whole (gVisor's kernel lives in the
+  // same cgroup), so exec throws SANDBOX_OUT_OF_MEMORY, naming the limit, instead of returning.
 }
 
 /** Options of the small file operations (each is one short command inside the sandbox). */
@@ -97,7 +97,10 @@ export interface ListFilesOptions extends FileOptions {
  * /workspace and may not leave it. Every command takes the run's abort signal.
  */
 export interface RunSandbox {
-  /** Runs a shell command (bash -c) in the workspace. */
+  /**
+   * Runs a shell command (bash -c) in the workspace. Throws SANDBOX_OUT_OF_MEMORY when the
+   * sandbox is killed for memory, and that or SANDBOX_GONE on every call after.
+   */
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   readFile(path: string, options?: FileOptions & { maxBytes?: number }): Promise<Buffer>;
   writeFile(path: string, content: string | Buffer, options?: FileOptions): Promise<void>;

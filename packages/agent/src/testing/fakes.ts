@@ -12,8 +12,7 @@ import type {
 import type { AgentEvent, BrokerPort, BrokerResult, EventSink } from "../types.ts";
 
 /** A scripted command result; the fields a real sandbox reports only in rare cases are optional. */
-export type FakeExecResult = Omit<ExecResult, "aborted" | "oomKilled"> &
-  Partial<Pick<ExecResult, "aborted" | "oomKilled">>;
+export type FakeExecResult = Omit<ExecResult, "aborted"> & Partial<Pick<ExecResult, "aborted">>;
 
 export class FakeSandbox implements RunSandbox {
   readonly files = new Map<string, string>();
@@ -40,7 +39,7 @@ export class FakeSandbox implements RunSandbox {
     this.received.push(command, options.cwd ?? "");
     this.commands.push(command);
     this.signals.push(options.signal);
-    return { aborted: false, oomKilled: false, ...(await this.execHandler(command, options)) };
+    return { aborted: false, ...(await this.execHandler(command, options)) };
   }
 
   readFile(path: string, options: FileOptions = {}): Promise<Buffer> {

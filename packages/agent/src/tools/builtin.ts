@@ -170,7 +170,6 @@ async function shell(args: Args, ctx: BuiltinContext): Promise<BuiltinOutput> {
   });
   const lines = [`exit code: ${result.exitCode ?? "none (the command was killed)"}`];
   if (result.timedOut) lines.push("[the command hit its time limit and was stopped]");
-  if (result.oomKilled) lines.push("[the sandbox ran out of memory]");
   if (result.truncated) lines.push("[output was truncated by the sandbox]");
   lines.push("--- stdout ---", result.stdout, "--- stderr ---", result.stderr);
   return {

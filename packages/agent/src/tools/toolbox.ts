@@ -5,7 +5,7 @@
 import { isAppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
 import { raceAbort, StopRun } from "../stop.ts";
-import type { RunSandbox } from "@secondshift/sandbox";
+import { SANDBOX_LOST_REASONS, type RunSandbox } from "@secondshift/sandbox";
 import type { BrokerPort, PlanTool } from "../types.ts";
 import { wrapUntrusted } from "../untrusted.ts";
 import {
@@ -105,6 +105,11 @@ export class Toolbox {
       return this.result(name, out.text, out.isError, name, out.truncated);
     } catch (error) {
       if (error instanceof StopRun || signal.aborted) throw error;
+      // A sandbox killed for memory (or otherwise gone) cannot run another tool: the run ends
+      // with the sandbox's own message, which names the limit, instead of turning on empty.
+      const reason = reasonOf(error);
+      if (reason !== undefined && SANDBOX_LOST_REASONS.has(reason))
+        throw new StopRun("failed", (error as Error).message);
       return fail(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }

@@ -131,6 +131,26 @@ describe("service environments", () => {
     expect(error.message).toContain("entry 2");
   });
 
+  it("the sandbox's writable areas must fit in its memory (gVisor holds them there), with the arithmetic in the message", () => {
+    expect(loadWorkerEnv(base).SANDBOX_MEMORY_MB).toBe(2048);
+    const error = failure(() =>
+      loadWorkerEnv({ ...base, SANDBOX_MEMORY_MB: "1024", SANDBOX_WORKSPACE_MB: "1024" }),
+    );
+    expect(error.variables).toEqual(["SANDBOX_MEMORY_MB"]);
+    expect(error.message).toContain(
+      "SANDBOX_MEMORY_MB: is 1024 MiB, but SANDBOX_WORKSPACE_MB (1024) + SANDBOX_TMP_MB (256) + 256 MiB for processes and per-file overhead = 1536 MiB",
+    );
+    const fits = { ...base, SANDBOX_MEMORY_MB: "1024", SANDBOX_WORKSPACE_MB: "512" };
+    expect(loadWorkerEnv(fits).SANDBOX_WORKSPACE_MB).toBe(512);
+    // The repository must fit in /workspace, and leave room for new files.
+    expect(failure(() => loadWorkerEnv({ ...fits, REPOSITORY_MAX_MB: "512" })).variables).toEqual([
+      "REPOSITORY_MAX_MB",
+    ]);
+    expect(
+      failure(() => loadWorkerEnv({ ...fits, SANDBOX_WORKSPACE_MAX_FILES: "100000" })).variables,
+    ).toEqual(["SANDBOX_WORKSPACE_MAX_FILES"]);
+  });
+
   it("[C13] production refuses the runc sandbox runtime", () => {
     const error = failure(() => loadWorkerEnv({ ...base, SANDBOX_RUNTIME: "runc" }));
     expect(error.variables).toEqual(["SANDBOX_RUNTIME"]);

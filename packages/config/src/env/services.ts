@@ -25,6 +25,7 @@ import {
 import { extraCaCerts } from "./ca-bundle.ts";
 import { ConfigError } from "./config-error.ts";
 import { parseEnv } from "./parse-env.ts";
+import { sandboxSizeProblems } from "./sandbox-sizes.ts";
 
 /** The most tokens one run may use: bounds .secondshift.yaml and a workspace's default budget. */
 const runMaxTokenBudget = positiveInt(2_000_000, "tokens");
@@ -101,7 +102,8 @@ export const workerEnvSchema = z.object({
     .enum(["runsc", "runc"], { error: 'must be "runsc" (gVisor) or "runc"' })
     .default("runsc"),
   SANDBOX_ALLOW_RUNC: booleanFlag,
-  SANDBOX_MEMORY_MB: positiveInt(1024, "MiB"),
+  /** Must hold SANDBOX_WORKSPACE_MB + SANDBOX_TMP_MB + 256 MiB (sandbox-sizes.ts). */
+  SANDBOX_MEMORY_MB: positiveInt(2048, "MiB"),
   SANDBOX_CPUS: z.coerce
     .number({ error: "must be a number of CPUs, e.g. 1 or 0.5" })
     .positive("must be more than 0")
@@ -109,6 +111,11 @@ export const workerEnvSchema = z.object({
   SANDBOX_PIDS_LIMIT: positiveInt(256, "processes"),
   SANDBOX_WORKSPACE_MB: positiveInt(1024, "MiB"),
   SANDBOX_TMP_MB: positiveInt(256, "MiB"),
+  /**
+   * Files a run may leave in /workspace (outside .git, ignored ones such as node_modules
+   * included) for its changes to be collected; counting stops past it and the run fails.
+   */
+  SANDBOX_WORKSPACE_MAX_FILES: positiveInt(200_000, "files"),
   WORKER_CONCURRENCY: positiveInt(4, "runs", 256),
   /** Exported repositories, git homes and sync checkouts; emptied at start (default in settings). */
   WORKER_WORK_DIR: ownFolder,
@@ -156,6 +163,8 @@ export function loadGatewayEnv(env: Env): GatewayEnv {
 
 export function loadWorkerEnv(env: Env): WorkerEnv {
   const parsed = parseEnv(workerEnvSchema, env);
+  const sizes = sandboxSizeProblems(parsed);
+  if (sizes.length > 0) throw new ConfigError(sizes);
   return refineProduction(parsed, [
     [
       parsed.SANDBOX_RUNTIME !== "runsc",

@@ -1,10 +1,12 @@
 // Step 2: the agent loop in the prepared sandbox, stopped by the run's abort signal (cancel,
 // external stop) which also reaches every command the loop runs there. Then the diff.
 import { runAgent as defaultRunAgent, type AgentResult, type BrokerPort } from "@secondshift/agent";
+import { isAppError } from "@secondshift/errors";
+import { checkWorkspaceFiles, type RunSandbox } from "@secondshift/sandbox";
 import { captureDiff } from "../workspace-diff.ts";
 import type { PreparedRun } from "./prepare.ts";
 import type { RunContext } from "./run-context.ts";
-import { STEP, step } from "./steps.ts";
+import { STEP, step, StepFailed } from "./steps.ts";
 
 export interface AgentOutput {
   result: AgentResult;
@@ -36,11 +38,32 @@ export async function runAgentLoop(ctx: RunContext, prepared: PreparedRun): Prom
     }),
   );
   const diff = prepared.canDiff
-    ? await captureDiff(prepared.sandbox, ctx.limits.maxDiffBytes, prepared.diffBase).catch(
-        () => null,
-      )
+    ? await collectChanges(ctx, prepared.sandbox, prepared.diffBase)
     : null;
   return { result, diff };
+}
+
+/**
+ * The diff, once the workspace is known to be within the file cap: `git add -A` would otherwise
+ * hash and index every file the run made (a million small files: minutes, and more memory).
+ * Past the cap the run fails naming the limit. Any other failure here (the sandbox is gone: the
+ * agent's result already says why) leaves the run without a diff, as before.
+ */
+async function collectChanges(
+  ctx: RunContext,
+  sandbox: RunSandbox,
+  diffBase: Parameters<typeof captureDiff>[2],
+): Promise<string | null> {
+  try {
+    const count = await checkWorkspaceFiles(sandbox, ctx.limits.maxWorkspaceFiles);
+    ctx.log.info({ event: "run.workspace_counted", ...count }, "workspace counted");
+  } catch (error) {
+    if (isAppError(error) && error.reason === "WORKSPACE_TOO_MANY_FILES")
+      throw new StepFailed(STEP.changes, error);
+    ctx.log.warn({ err: error }, "could not count the workspace; no diff");
+    return null;
+  }
+  return captureDiff(sandbox, ctx.limits.maxDiffBytes, diffBase).catch(() => null);
 }
 
 /**

@@ -8,6 +8,7 @@ export const STEP = {
   workspace: "fetching the repository and starting the sandbox",
   copyIn: "copying the repository into the sandbox",
   agent: "running the agent",
+  changes: "collecting the run's changes",
 } as const;
 
 export type StepName = (typeof STEP)[keyof typeof STEP];
