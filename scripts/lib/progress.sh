@@ -41,5 +41,5 @@ step_summary() {
 quiet_build() {
   docker build "$@" 2> >(grep -v -e '^DEPRECATED: The legacy builder' \
     -e 'BuildKit is currently disabled' -e 'Install the buildx component' \
-    -e 'docs.docker.com/go/buildx' -e '^ *$' >&2)
+    -e 'docs.docker.com/go/buildx' -e '^ *environment-variable\.$' -e '^ *$' >&2)
 }
