@@ -60,6 +60,9 @@ describe("handlePushWebhook", () => {
       await handlePushWebhook(db, deps, { repositoryId, headers, rawBody: body, now }),
     ).toEqual({ status: 202, message: "Sync started." });
     expect(synced).toEqual([{ workspaceId, repositoryId }]);
+    // Marked as requested, so the repositories screen shows it syncing until the sync ends.
+    const row = await db.repository.findUniqueOrThrow({ where: { id: repositoryId } });
+    expect(row.syncRequestedAt).toEqual(now);
   });
 
   test("[P08] a tampered body, a wrong secret or a missing signature is rejected and triggers nothing", async ({

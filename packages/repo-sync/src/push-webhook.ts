@@ -104,6 +104,8 @@ export async function handlePushWebhook(
       message: `Push to ${branch} ignored; only ${repository.defaultBranch} is synced.`,
     };
   }
+  // Marked as requested, as "Sync now" does: the repositories screen follows it until it ends.
+  await db.repository.update({ where: { id: repository.id }, data: { syncRequestedAt: now } });
   await deps.triggerSync({ workspaceId: repository.workspaceId, repositoryId: repository.id });
   return { status: 202, message: "Sync started." };
 }
