@@ -3,8 +3,9 @@
 // failed to report (webhook deliveries) and repositories whose sync or config is broken.
 // Every string from a repository or a run is rendered as text.
 import { useSuspenseQuery } from "@tanstack/react-query";
-import { ACTIVE_STATUSES } from "@secondshift/vocabulary";
+import { ACTIVE_STATUSES, runPagePath } from "@secondshift/vocabulary";
 import Link from "next/link";
+import { shortId } from "../runs/format.ts";
 import { RunStatusBadge } from "../runs/status-badge.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { useTRPC } from "../../trpc/react.tsx";
@@ -100,9 +101,14 @@ export function FailedDeliveriesPanel({ workspaceId }: { workspaceId: string }) 
             const last = d.attempts.at(-1);
             return (
               <li key={d.id}>
-                <Link className={link} href={`/w/${workspaceId}/runs/${d.runId}`}>
-                  Report of a run
-                </Link>{" "}
+                {/* A test report has no run: it is named as what it is, with nothing to open. */}
+                {d.runId ? (
+                  <Link className={link} href={runPagePath(workspaceId, d.runId)}>
+                    {`Report of run ${shortId(d.runId)}`}
+                  </Link>
+                ) : (
+                  <span>Test report</span>
+                )}{" "}
                 <span className="text-slate-600">
                   — {d.attemptCount} attempts,{" "}
                   {last?.statusCode
