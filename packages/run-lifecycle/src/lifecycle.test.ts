@@ -194,6 +194,33 @@ describe("run lifecycle: details", () => {
     expect(await statusOf(db, run)).toBe("RUNNING");
   });
 
+  test("[P03] a lost run's tokens are revoked in the statement that fails it; a live run's stay", async ({
+    db,
+    seed,
+  }) => {
+    const [lost, alive] = await Promise.all([
+      seedRun(db, seed, { status: "RUNNING", workerId: WORKER }),
+      seedRun(db, seed, { status: "RUNNING", workerId: WORKER }),
+    ]);
+    for (const run of [lost, alive]) {
+      await db.runToken.create({
+        data: {
+          ...{ workspaceId: run.workspaceId, runId: run.id },
+          tokenHash: Buffer.from(run.id),
+          expiresAt: new Date(Date.now() + 60_000),
+        },
+      });
+    }
+    await db.run.update({ where: { id: lost.id }, data: { heartbeatAt: new Date(0) } });
+    await db.run.update({ where: { id: alive.id }, data: { heartbeatAt: new Date() } });
+    const failed = await failLostRuns(db, 60_000);
+    expect(failed.map((run) => run.id)).toContain(lost.id);
+    const tokenOf = (run: { id: string }) =>
+      db.runToken.findFirstOrThrow({ where: { runId: run.id } });
+    expect((await tokenOf(lost)).revokedAt).not.toBeNull();
+    expect((await tokenOf(alive)).revokedAt).toBeNull();
+  });
+
   test("two recoverers racing each fail a lost run once, with one status event", async ({
     db,
     seed,

@@ -256,8 +256,14 @@ export async function failLostRuns(db: Queryable, heartbeatTimeoutMs: number): P
   };
   const silent = Prisma.sql`COALESCE("heartbeatAt", "startedAt", "queuedAt")
           < now() - (${heartbeatTimeoutMs}::double precision * interval '1 millisecond')`;
+  // The lost run's tokens stop working in the same statement that fails it: no reader sees the
+  // run FAILED with a token that still opens the gateway (the caller's cleanup revokes again).
   return db.$queryRaw<LostRun[]>`
     WITH moved AS (${updateStatus(lose, silent, Prisma.sql`, "jobId", "workerId"`)}),
-    events AS (${insertStatusEvents(lose)})
+    events AS (${insertStatusEvents(lose)}),
+    revoked AS (
+      UPDATE "RunToken" t SET "revokedAt" = now() FROM moved
+      WHERE t."runId" = moved."id" AND t."workspaceId" = moved."workspaceId"
+        AND t."revokedAt" IS NULL)
     SELECT "id", "workspaceId", "jobId", "workerId" FROM moved`;
 }

@@ -164,6 +164,19 @@ export async function killCommandProcesses(docker: Docker, containerId: string):
   return info.ExitCode === 0;
 }
 
+/**
+ * The killer until it verifies nothing is left, a few times: a sweep that gives up (a fork bomb
+ * outgrowing its rounds on a loaded machine) leaves most processes stopped, and a stopped
+ * process cannot fork, so the next sweep closes the set at once.
+ */
+async function sweepUntilGone(docker: Docker, containerId: string): Promise<boolean> {
+  for (let attempt = 0; attempt < SWEEP_ATTEMPTS; attempt++) {
+    if (await killCommandProcesses(docker, containerId).catch(() => false)) return true;
+  }
+  return false;
+}
+const SWEEP_ATTEMPTS = 3;
+
 /** Resolves when `signal` aborts (never without one); `dispose` drops the listener. */
 function whenAborted(signal: AbortSignal | undefined): {
   fired: Promise<"aborted">;
@@ -222,7 +235,7 @@ export async function rawExec(
   // A timeout and an abort end the same way: the whole process tree is killed and checked gone.
   const stoppedBy = outcome === "timeout" || outcome === "aborted" ? outcome : undefined;
   if (stoppedBy) {
-    await killCommandProcesses(docker, containerId).catch(() => false);
+    await sweepUntilGone(docker, containerId);
     const grace = delay(KILL_GRACE_MS, "timeout" as const);
     outcome = await Promise.race([ended, gone, grace.fired]);
     grace.cancel();
@@ -238,7 +251,7 @@ export async function rawExec(
     // killed it (the command can: same user), so its sweep may not have run. (It cannot be
     // ptraced into skipping it: gVisor's Yama scope 1 allows tracing descendants only.)
     if (!stoppedBy && (exitCode === null || exitCode >= 128))
-      await killCommandProcesses(docker, containerId).catch(() => false);
+      await sweepUntilGone(docker, containerId);
   }
   return {
     exitCode,
