@@ -2,6 +2,7 @@
 // The audit log: who did what, newest first, filtered by actor, action, connection, tool and
 // day (in the URL: a filtered view can be linked and reloaded), paged by cursor; export links
 // download the same filtered rows as NDJSON or CSV.
+import { runPagePath } from "@secondshift/vocabulary";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId } from "react";
@@ -164,7 +165,7 @@ function connectionLabel(
 function Actor(props: { workspaceId: string; type: string; id: string; names: AuditNames }) {
   if (props.type === "RUN") {
     return (
-      <Link href={`/w/${props.workspaceId}/runs/${props.id}`} className="text-indigo-700 underline">
+      <Link href={runPagePath(props.workspaceId, props.id)} className="text-indigo-700 underline">
         {`Run ${shortId(props.id)}`}
       </Link>
     );

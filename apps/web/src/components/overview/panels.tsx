@@ -58,7 +58,7 @@ export function ActiveRunsPanel({ workspaceId }: { workspaceId: string }) {
           {data.items.map((run) => (
             <li key={run.id} className="flex flex-wrap items-center gap-2">
               <RunStatusBadge status={run.status} />
-              <Link className={link} href={`/w/${workspaceId}/runs/${run.id}`}>
+              <Link className={link} href={runPagePath(workspaceId, run.id)}>
                 {nameOf.get(run.jobId) ?? "Run"}
               </Link>
               <span className="text-slate-600">

@@ -3,7 +3,7 @@
 // view can be linked and reloaded), paged by cursor ("Load more"). While a shown run is queued
 // or running the list refreshes every few seconds, so
 // status badges stay live; with none active it stops asking.
-import { isActive, isRunStatus, RUN_STATUSES } from "@secondshift/vocabulary";
+import { isActive, isRunStatus, RUN_STATUSES, runPagePath } from "@secondshift/vocabulary";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId } from "react";
@@ -78,7 +78,7 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
               <Tr key={run.id}>
                 <Td>
                   <Link
-                    href={`/w/${workspaceId}/runs/${run.id}`}
+                    href={runPagePath(workspaceId, run.id)}
                     className="font-mono text-indigo-700 underline"
                     aria-label={`Run ${shortId(run.id)}, ${statusWord(run.status).word}`}
                   >

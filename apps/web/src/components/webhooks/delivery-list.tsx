@@ -1,6 +1,7 @@
 "use client";
 // Webhook deliveries with every attempt (status code, error in our own words, duration), and
 // Redeliver for a failed one (owners and admins; asks first, says what happened).
+import { runPagePath } from "@secondshift/vocabulary";
 import type { AppRouter } from "@secondshift/api";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -96,7 +97,7 @@ export function DeliveryList(props: {
               {d.event === "webhook.test" ? <Badge>Test report</Badge> : null}
               {props.showRun && d.runId ? (
                 <Link
-                  href={`/w/${props.workspaceId}/runs/${d.runId}`}
+                  href={runPagePath(props.workspaceId, d.runId)}
                   className="font-mono text-indigo-700 underline"
                 >
                   {`run ${shortId(d.runId)}`}
