@@ -23,16 +23,19 @@ async function shims(serviceScript: string) {
   await write("docker", `[ "$1" = info ] && [ -f ${started} ] && exit 0; exit 1`);
   await write("dockerd", `echo "$@" > ${started}; sleep 30`);
   await write("service", serviceScript);
-  await write("pgrep", "echo 4242");
   return { dir, started, log: join(dir, "dockerd.log") };
 }
 
-function startEngine(bin: string, log: string) {
+function startEngine(bin: string, log: string, dockerdArgs = "") {
   const script = `. ${root}/scripts/lib/docker-engine.sh; start_docker`;
   return spawnSync("bash", ["-c", script], {
     encoding: "utf8",
     timeout: 60_000,
-    env: { PATH: `${bin}:/usr/bin:/bin`, SECONDSHIFT_DOCKERD_LOG: log },
+    env: {
+      PATH: `${bin}:/usr/bin:/bin`,
+      SECONDSHIFT_DOCKERD_LOG: log,
+      SECONDSHIFT_DOCKERD_ARGS: dockerdArgs,
+    },
   });
 }
 
@@ -56,5 +59,16 @@ describe("starting the Docker engine without systemd", () => {
     expect(run.status).toBe(0);
     expect(await readFile(started, "utf8")).toBe("");
     expect(run.stdout).not.toContain("starting dockerd directly");
+  });
+
+  it("starts an engine apart from the host's service with SECONDSHIFT_DOCKERD_ARGS, never through the service", async () => {
+    const { dir, started, log } = await shims(`echo called > $(dirname $0)/service-called; exit 0`);
+    const args = "--data-root /srv/engine/data -H unix:///srv/engine/docker.sock";
+    const run = startEngine(dir, log, args);
+    expect(run.status).toBe(0);
+    expect((await readFile(started, "utf8")).trim()).toBe(args);
+    await expect(readFile(join(dir, "service-called"), "utf8")).rejects.toThrow();
+    expect(run.stdout).toContain(`starting dockerd directly with ${args}`);
+    expect(run.stdout).toContain(`'nohup dockerd ${args} >>${log} 2>&1 &'`);
   });
 });

@@ -215,16 +215,29 @@ describe("deployment smoke test (air-gapped images, compose, backup and restore)
     });
   });
 
+  it("host set-up on a machine where no engine runs starts dockerd itself, registers gVisor in its configuration, and says a reboot will not restart it", async () => {
+    // The sandbox host of the next test: its engine is started by scripts/host-setup.sh.
+    sandboxHost = await startSandboxHost(
+      await mkdtemp(join(tmpdir(), "ss-sbx-")),
+      process.env.TEST_SANDBOX_IMAGE ?? "secondshift-sandbox:latest",
+    );
+    const output = sandboxHost.hostSetupOutput;
+    expect(output).toContain("changing: start the Docker engine");
+    expect(output).toContain("starting dockerd directly with --config-file");
+    expect(output).toContain("It will NOT come back after a reboot");
+    expect(output).toContain("changing: register gVisor (runsc --network=none --oci-seccomp)");
+    const runtimes = await sandboxHost.docker(["info", "--format", "{{json .Runtimes.runsc}}"]);
+    expect(runtimes.output).toContain('"--network=none","--oci-seccomp"');
+  });
+
   it("[P04] drives jobs end to end through the owner API on two workers and two gateways, the second worker's sandboxes on a sandbox host over mutual TLS: every run executes exactly once, no secret in a log", async () => {
     // Test-only settings: loopback fakes over http (development mode, 127.0.0.1 allowed by the
     // operator's private-address allowance), one run per worker at a time so both take part.
     const settings = await readFile(a.envFile, "utf8");
     await writeFile(a.envFile, withSettings(settings, journeySettings()));
     const since = String(Math.floor(Date.now() / 1000));
-    sandboxHost = await startSandboxHost(
-      await mkdtemp(join(tmpdir(), "ss-sbx-")),
-      process.env.TEST_SANDBOX_IMAGE ?? "secondshift-sandbox:latest",
-    );
+    expect(sandboxHost, "the sandbox host of the test before").toBeDefined();
+    if (!sandboxHost) return;
     a.extraEnv = {
       SMOKE_SANDBOX_HOST_PORT: String(sandboxHost.port),
       SMOKE_SANDBOX_HOST_CERTS: sandboxHost.certDir,

@@ -14,9 +14,10 @@ runsc_registered() {
 }
 
 # The configuration file the running dockerd reads: its --config-file, else Docker's default.
+# DOCKERD_PID (set by docker-engine.sh when it started one) names the engine among several.
 docker_config_file() {
   local pid arg prev="" file=""
-  pid=$(pidof -s dockerd 2>/dev/null || true)
+  pid=${DOCKERD_PID:-$(pidof -s dockerd 2>/dev/null || true)}
   if [ -n "$pid" ]; then
     while IFS= read -r -d '' arg; do
       [ "$prev" = --config-file ] && file=$arg
@@ -42,7 +43,9 @@ write_runsc_config() { # FILE PATH
 
 # Runtimes are reloadable: SIGHUP, no restart, running containers untouched.
 reload_dockerd() {
-  if command -v systemctl >/dev/null && [ -d /run/systemd/system ] && systemctl is-active -q docker; then
+  if [ -n "${DOCKERD_PID:-}" ]; then
+    kill -HUP "$DOCKERD_PID"
+  elif command -v systemctl >/dev/null && [ -d /run/systemd/system ] && systemctl is-active -q docker; then
     systemctl reload docker
   else
     kill -HUP "$(pidof -s dockerd)"

@@ -1,10 +1,11 @@
 // A dedicated sandbox host for the smoke stack (docs/DEPLOY.md, section 3): a second dockerd on
-// this machine with its own data, exec root, pid file and unix socket, runsc registered as
-// scripts/lib/runsc.sh does, the sandbox image loaded from the test engine (docker save | load),
-// and a TCP port on 127.0.0.1 that requires a client certificate (--tlsverify). The stack's
-// worker reaches it with DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH only.
-import { spawn, type ChildProcess } from "node:child_process";
-import { chownSync, mkdirSync, writeFileSync } from "node:fs";
+// this machine with its own data, exec root, pid file and unix socket, and a TCP port on
+// 127.0.0.1 that requires a client certificate (--tlsverify). No engine runs there before
+// scripts/host-setup.sh (up.sh's first step), which starts it as on a host without a service
+// manager (SECONDSHIFT_DOCKERD_ARGS) and registers runsc in its configuration file; then the
+// sandbox image is loaded from the test engine (docker save | load). The stack's worker reaches
+// it with DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH only.
+import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { makeCertificates } from "@secondshift/worker/testing/mtls";
@@ -17,6 +18,8 @@ export interface SandboxHost {
   certDir: string;
   /** A docker CLI command against this engine (its unix socket, no TLS needed here). */
   docker: (args: string[]) => Promise<CommandResult>;
+  /** What scripts/host-setup.sh printed while it started and configured the engine. */
+  hostSetupOutput: string;
   stop(): Promise<void>;
 }
 
@@ -32,30 +35,30 @@ export async function startSandboxHost(dir: string, image: string): Promise<Sand
   writeFileSync(join(dir, "engine-ca.pem"), certs.ca);
   writeFileSync(join(dir, "engine-cert.pem"), certs.server.cert);
   writeFileSync(join(dir, "engine-key.pem"), certs.server.key, { mode: 0o600 });
+  // The operator's own configuration file (empty): host set-up adds runsc to it.
   const config = join(dir, "daemon.json");
-  const registered = await run("bash", [
-    "-c",
-    `. "${repoRoot}/scripts/lib/runsc.sh" && write_runsc_config "$1" /usr/bin/runsc`,
-    "runsc",
-    config,
-  ]);
-  if (registered.code !== 0) throw new Error(`runsc config: ${registered.output}`);
+  writeFileSync(config, "{}\n");
   const [port] = await freePorts(1);
   const socket = join(dir, "docker.sock");
-  const engine = startDockerd(dir, config, socket, port!);
   const docker = (args: string[]) => run("docker", ["-H", `unix://${socket}`, ...args]);
   const host: SandboxHost = {
     port: port!,
     certDir: certs.clientDir,
     docker,
-    stop: async () => {
-      engine.kill("SIGTERM");
-      await new Promise((done) => (engine.exitCode === null ? engine.once("exit", done) : done(0)));
-      await rm(dir, { recursive: true, force: true });
-    },
+    hostSetupOutput: "",
+    stop: () => stopEngine(dir),
   };
   try {
-    await waitForEngine(engine, docker, join(dir, "dockerd.log"));
+    const setup = await run("bash", [join(repoRoot, "scripts/host-setup.sh")], {
+      env: {
+        ...process.env,
+        DOCKER_HOST: `unix://${socket}`,
+        SECONDSHIFT_DOCKERD_ARGS: dockerdArgs(dir, config, socket, port!).join(" "),
+        SECONDSHIFT_DOCKERD_LOG: join(dir, "dockerd.log"),
+      },
+    });
+    host.hostSetupOutput = setup.output;
+    if (setup.code !== 0) throw new Error(`host-setup.sh: ${setup.output}`);
     const loaded = await run("bash", [
       "-c",
       `docker save "$1" | docker -H "unix://$2" load`,
@@ -71,10 +74,27 @@ export async function startSandboxHost(dir: string, image: string): Promise<Sand
   return host;
 }
 
-function startDockerd(dir: string, config: string, socket: string, port: number): ChildProcess {
+/** Stops the engine host set-up started (its pid file) and removes its folder. */
+async function stopEngine(dir: string): Promise<void> {
+  const pidFile = join(dir, "docker.pid");
+  if (existsSync(pidFile)) {
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    try {
+      process.kill(pid, "SIGTERM");
+      const deadline = Date.now() + 30_000;
+      while (existsSync(`/proc/${pid}`) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+    } catch {
+      // already gone
+    }
+  }
+  await rm(dir, { recursive: true, force: true });
+}
+
+function dockerdArgs(dir: string, config: string, socket: string, port: number): string[] {
   // No bridge, no iptables: sandboxes never have a network (as scripts/services/dockerd.sh).
   // Its own exec root: its own containerd, so the two engines never see each other's containers.
-  const args = [
+  return [
     "--config-file",
     config,
     "--data-root",
@@ -98,27 +118,4 @@ function startDockerd(dir: string, config: string, socket: string, port: number)
     "--iptables=false",
     "--ip6tables=false",
   ];
-  const log = join(dir, "dockerd.log");
-  return spawn("bash", ["-c", `exec dockerd "$@" >"${log}" 2>&1`, "dockerd", ...args], {
-    stdio: "ignore",
-  });
-}
-
-async function waitForEngine(
-  engine: ChildProcess,
-  docker: (args: string[]) => Promise<CommandResult>,
-  log: string,
-): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && engine.exitCode === null) {
-    if (
-      (await docker(["info", "--format", "{{json .Runtimes.runsc}}"])).output.includes(
-        "oci-seccomp",
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const tail = await run("tail", ["-20", log]);
-  throw new Error(`the sandbox host's dockerd did not start: ${tail.output}`);
 }
