@@ -6,12 +6,14 @@
 import { Prisma, type ConnectionKind, type Db } from "@secondshift/db";
 import { failRun } from "@secondshift/run-lifecycle";
 import { AppError } from "@secondshift/errors";
+import type { GrantedOutputs } from "@secondshift/vocabulary";
 import {
   currentGrant,
   groupKey,
   notFound,
   readBindings,
   readDiscoveredTools,
+  readGrantedOutputs,
   recordAudit,
   storedRequest,
   SYSTEM_PLANNER,
@@ -35,6 +37,16 @@ export interface FrozenPlan {
   requestHash: string;
   frozenAt: string;
   tools: PlanEntry[];
+  /**
+   * The output kinds the grant allows, with the owner's limits and mode (O02); absent in plans
+   * frozen before outputs existed, which grant none. The run's platform tools follow from it.
+   */
+  outputs?: GrantedOutputs;
+}
+
+/** The granted outputs of a plan (none for a plan without the field). */
+export function planOutputs(plan: FrozenPlan): GrantedOutputs {
+  return plan.outputs ?? {};
 }
 
 export function readPlan(value: unknown): FrozenPlan | null {
@@ -160,6 +172,9 @@ export async function freezePlan(
       name: (counts.get(e.tool) ?? 0) > 1 ? `${prefix}.${e.tool}` : e.tool,
       ...e,
     })),
+    // The grant is for exactly the job's current request (requestHash), so what it grants is
+    // within what the committed file requests.
+    outputs: readGrantedOutputs(grant.outputs),
   };
   // Written only while empty: a second caller gets the first plan, never a wider one.
   const written = await db.run.updateMany({

@@ -69,6 +69,7 @@ export type { AuditEntry } from "./audit/record.ts";
 // The audit words are the vocabulary's; AuditEntry is written in them.
 export type { AuditAction, AuditTargetType } from "@secondshift/vocabulary";
 export { groupKey, normaliseRequest, requestHash, storedRequest } from "./request.ts";
+export { hasOutputs, readGrantedOutputs, readRequestedOutputs } from "./outputs/stored.ts";
 export type { RequestedToolGroup } from "./request.ts";
 export { readDiscoveredTools } from "./tools.ts";
 export type { DiscoveredTool } from "./tools.ts";

@@ -3,6 +3,8 @@
 // (a tool, a group, a label, `required`) hashes differently and so needs a new approval (C04).
 import { createHash } from "node:crypto";
 import { compareGroups, type RequestedToolGroup } from "@secondshift/config";
+import type { RequestedOutputs } from "@secondshift/vocabulary";
+import { hasOutputs, readRequestedOutputs } from "./outputs/stored.ts";
 
 export type { RequestedToolGroup } from "@secondshift/config";
 
@@ -28,8 +30,20 @@ export function normaliseRequest(groups: readonly RequestedToolGroup[]): Request
     .map((g) => ({ kind: g.kind, label: g.label, required: g.required, tools: g.tools }));
 }
 
-export function requestHash(groups: readonly RequestedToolGroup[]): string {
-  const canonical = JSON.stringify({ v: 1, groups: normaliseRequest(groups) });
+/**
+ * The request's hash: its tools and, when it requests any, its outputs (a job without outputs
+ * keeps the hash it had before outputs existed, so its approval stands).
+ */
+export function requestHash(
+  groups: readonly RequestedToolGroup[],
+  outputs: RequestedOutputs = {},
+): string {
+  const normalised = readRequestedOutputs(outputs);
+  const canonical = JSON.stringify({
+    v: 1,
+    groups: normaliseRequest(groups),
+    ...(hasOutputs(normalised) ? { outputs: normalised } : {}),
+  });
   return createHash("sha256").update(canonical).digest("hex");
 }
 

@@ -46,6 +46,16 @@ export const AUDIT_ACTIONS = [
   "schedule.skipped",
   "schedule.missed",
   "tool.call",
+  // Results that leave a run (outputs.ts): proposed by the run's platform tool, checked at
+  // finalize (held / refused), decided by an owner, applied or failed by a worker.
+  "output.proposed",
+  "output.held",
+  "output.refused",
+  "output.approved",
+  "output.rejected",
+  "output.applied",
+  "output.failed",
+  "output.expired",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -62,6 +72,7 @@ export const AUDIT_TARGET_TYPES = [
   "Invitation",
   "ModelProvider",
   "Workspace",
+  "RunOutput",
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -42,3 +42,32 @@ export { MAX_BATCH_CALLS, mustCallAlone } from "./api-batching.ts";
 export { legacyRunPath, runPagePath } from "./page-paths.ts";
 export { readUntrustedBlock, UNTRUSTED_DATA_TAG } from "./untrusted-data.ts";
 export { GIT_CONNECTION_KINDS, servesGit } from "./git-connections.ts";
+export {
+  APPLICABLE_OUTPUT_STATES,
+  COMMENT_TARGETS,
+  DECIDABLE_OUTPUT_STATES,
+  FINAL_OUTPUT_STATES,
+  isFinalOutputState,
+  OUTPUT_CAPS,
+  OUTPUT_KINDS,
+  OUTPUT_MODES,
+  OUTPUT_PERMISSIONS,
+  OUTPUT_STATES,
+  outputMarker,
+  PLATFORM_TOOLS,
+} from "./outputs.ts";
+export type {
+  CommentProposal,
+  CommentTarget,
+  GrantedOutput,
+  GrantedOutputs,
+  IssueProposal,
+  OutputKind,
+  OutputMode,
+  OutputState,
+  PlatformToolName,
+  RequestedCommentOutput,
+  RequestedIssueOutput,
+  RequestedOutputs,
+  RequestedPullRequestOutput,
+} from "./outputs.ts";
