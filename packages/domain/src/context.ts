@@ -25,6 +25,8 @@ export interface WorkspaceServices {
   syncSchedules(workspaceId: string): Promise<void>;
   /** Queues a sync of one repository (deduplicated per repository). */
   requestSync(target: { workspaceId: string; repositoryId: string }): Promise<void>;
+  /** Puts an approved or ready output on the outputs queue (idempotent per output). */
+  enqueueOutputApply?(output: { outputId: string; workspaceId: string }): Promise<void>;
 }
 
 /**

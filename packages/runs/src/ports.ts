@@ -78,6 +78,8 @@ export interface RunExecutorDeps {
   broker: RunBroker;
   freezePlan: PlanFreezer;
   enqueueReports(input: { workspaceId: string; runId: string }): Promise<void>;
+  /** Puts an output the finalize checks made READY on the outputs queue (after the run ended). */
+  enqueueOutputApply?(output: { outputId: string; workspaceId: string }): Promise<void>;
   /** Drops whatever the broker and connectors hold for the run (plan cache, minted tokens). */
   releaseRun?(runId: string): Promise<void> | void;
   /** The agent loop; injectable so tests can observe it. */
