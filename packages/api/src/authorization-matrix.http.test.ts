@@ -12,6 +12,7 @@ import {
   seedFailedDelivery,
   modelsListFetch,
   seedJob,
+  seedOutput,
   staticDiscovery,
   stubAuthorizer,
   testKeyring,
@@ -70,6 +71,7 @@ const test = dbTest
     const other = await seedHttpTenant(db, keyring, "other");
     await createRun(db, other.workspaceId, await seedJob(db, other));
     await seedFailedDelivery(db, other);
+    await seedOutput(db, other);
     return other;
   })
   .extend("browsers", { scope: "file" }, async ({ api, acme, other }) => {
@@ -298,6 +300,23 @@ const matrix: Record<string, Row> = {
     input: async (x, db) => ({
       runId: await createRun(db, x.workspaceId, await seedJob(db, x), "QUEUED"),
     }),
+  },
+  // outputs
+  "outputs.list": {
+    access: "read",
+    scope: "row",
+    input: async (x, db) => ({ runId: (await seedOutput(db, x)).runId }),
+  },
+  "outputs.waiting": { access: "read", scope: "list", input: () => ({}) },
+  "outputs.approve": {
+    access: "own",
+    scope: "row",
+    input: async (x, db) => ({ outputId: (await seedOutput(db, x)).outputId }),
+  },
+  "outputs.reject": {
+    access: "own",
+    scope: "row",
+    input: async (x, db) => ({ outputId: (await seedOutput(db, x)).outputId }),
   },
   // connections
   "connections.list": { access: "read", scope: "list", input: () => ({}) },

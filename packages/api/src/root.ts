@@ -5,6 +5,7 @@ import { authRouter } from "./routers/auth/index.ts";
 import { connectionsRouter } from "./routers/connections/index.ts";
 import { jobsRouter } from "./routers/jobs/index.ts";
 import { membersRouter } from "./routers/members/index.ts";
+import { outputsRouter } from "./routers/outputs/index.ts";
 import { providersRouter } from "./routers/providers/index.ts";
 import { repositoriesRouter } from "./routers/repositories/index.ts";
 import { runsRouter } from "./routers/runs/index.ts";
@@ -16,6 +17,7 @@ export const appRouter = router({
   auth: authRouter,
   jobs: jobsRouter,
   runs: runsRouter,
+  outputs: outputsRouter,
   connections: connectionsRouter,
   repositories: repositoriesRouter,
   webhooks: webhooksRouter,

@@ -15,6 +15,7 @@ import {
   seedConnection,
   seedFailedDelivery,
   seedJob,
+  seedOutput,
   modelsListFetch,
   seedTenant,
   staticDiscovery,
@@ -46,6 +47,7 @@ const test = dbTest.extend("tenants", { scope: "file" }, async ({ db }) => {
   // Rows of the other workspace for the read use cases to (not) leak.
   await createRun(db, b.workspaceId, await seedJob(db, b));
   await seedFailedDelivery(db, b);
+  await seedOutput(db, b);
   await db.modelProvider.create({
     data: {
       workspaceId: b.workspaceId,
@@ -224,6 +226,23 @@ const matrix: Record<UseCaseName, MatrixRow> = {
       runId: await createRun(db, x.workspaceId, await seedJob(db, x)),
       limit: 10,
     }),
+  },
+  // outputs
+  listRunOutputs: {
+    need: "read",
+    scope: "row",
+    prepare: async (x, db) => ({ runId: (await seedOutput(db, x)).runId }),
+  },
+  listWaitingOutputs: { need: "read", scope: "list", prepare: () => ({}) },
+  approveOutput: {
+    need: "own",
+    scope: "row",
+    prepare: async (x, db) => ({ outputId: (await seedOutput(db, x)).outputId }),
+  },
+  rejectOutput: {
+    need: "own",
+    scope: "row",
+    prepare: async (x, db) => ({ outputId: (await seedOutput(db, x)).outputId }),
   },
   // connections
   createConnection: {

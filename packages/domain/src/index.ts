@@ -70,6 +70,13 @@ export type { AuditEntry } from "./audit/record.ts";
 export type { AuditAction, AuditTargetType } from "@secondshift/vocabulary";
 export { groupKey, normaliseRequest, requestHash, storedRequest } from "./request.ts";
 export { hasOutputs, readGrantedOutputs, readRequestedOutputs } from "./outputs/stored.ts";
+export {
+  approveOutput,
+  listRunOutputs,
+  listWaitingOutputs,
+  rejectOutput,
+} from "./outputs/index.ts";
+export type { OutputView, WaitingOutputView } from "./outputs/read.ts";
 export type { RequestedToolGroup } from "./request.ts";
 export { readDiscoveredTools } from "./tools.ts";
 export type { DiscoveredTool } from "./tools.ts";

@@ -4,6 +4,7 @@ import * as audit from "./audit/index.ts";
 import * as connections from "./connections/index.ts";
 import * as jobs from "./jobs/index.ts";
 import * as members from "./members/index.ts";
+import * as outputs from "./outputs/index.ts";
 import * as providers from "./providers/index.ts";
 import * as repositories from "./repositories/index.ts";
 import * as runs from "./runs/index.ts";
@@ -15,6 +16,7 @@ export const useCases = {
   ...connections,
   ...jobs,
   ...members,
+  ...outputs,
   ...providers,
   ...repositories,
   ...runs,

@@ -3,7 +3,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { RepoJob } from "@secondshift/config";
 import { createKeyring, type Keyring } from "@secondshift/crypto";
-import type { ConnectionAuth, ConnectionKind, Db, JobStatus, Prisma } from "@secondshift/db";
+import type {
+  ConnectionAuth,
+  ConnectionKind,
+  Db,
+  JobStatus,
+  OutputState,
+  Prisma,
+} from "@secondshift/db";
 import { seedTenant as seedSharedTenant, type SeededTenant } from "@secondshift/db/testing";
 import {
   createConnection,
@@ -98,6 +105,30 @@ export async function createRun(
   return run.id;
 }
 
+/** A proposed output of a run (state HELD unless said), written directly as finalize would. */
+export async function seedOutput(
+  db: Db,
+  tenant: Pick<Tenant, "workspaceId" | "repositoryId">,
+  options: { state?: OutputState; runId?: string; jobId?: string } = {},
+): Promise<{ outputId: string; runId: string; jobId: string }> {
+  const jobId = options.jobId ?? (await seedJob(db, tenant));
+  const runId = options.runId ?? (await createRun(db, tenant.workspaceId, jobId));
+  const seq = await db.runOutput.count({ where: { runId } });
+  const row = await db.runOutput.create({
+    data: {
+      workspaceId: tenant.workspaceId,
+      runId,
+      jobId,
+      seq,
+      kind: "comment",
+      state: options.state ?? "HELD",
+      payload: { number: 7, body: "Looks good to me." },
+      reason: "Held for an owner's approval (the grant's mode).",
+    },
+  });
+  return { outputId: row.id, runId, jobId };
+}
+
 /** An approved job written directly (no sync, no grant): enough for run / schedule use cases. */
 export async function seedJob(
   db: Db,
@@ -176,6 +207,7 @@ export function recordingServices(): RecordedServices {
     enqueueRun: (arg) => record("enqueueRun", arg),
     syncSchedules: (arg) => record("syncSchedules", arg),
     requestSync: (arg) => record("requestSync", arg),
+    enqueueOutputApply: (arg) => record("enqueueOutputApply", arg),
   };
 }
 
