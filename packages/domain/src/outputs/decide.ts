@@ -58,15 +58,15 @@ export async function approveOutput(
   input: { outputId: string },
 ): Promise<{ state: OutputState }> {
   await requireRole(ctx, "own");
-  const { enqueueOutputApply } = requireService(ctx, "services");
-  if (!enqueueOutputApply)
+  const services = requireService(ctx, "services");
+  if (!services.enqueueOutputApply)
     throw new AppError("INTERNAL", "The outputs queue is not wired in this process.", {
       reason: "NO_OUTPUT_QUEUE",
     });
   const result = await decide(ctx, input.outputId, "approved");
   // After commit: a crash before the add leaves an APPROVED output, which the worker's recovery
   // puts on the queue again.
-  await enqueueOutputApply({ outputId: input.outputId, workspaceId: ctx.workspaceId });
+  await services.enqueueOutputApply({ outputId: input.outputId, workspaceId: ctx.workspaceId });
   return result;
 }
 
