@@ -1,6 +1,6 @@
 "use client";
 // The overview: a new workspace's getting-started checklist until every step is done, then the
-// panels of what needs attention (approvals, active runs, failed reports, sync and config).
+// panels of what needs attention (approvals, held results, active runs, failed reports, sync and config).
 import { useSuspenseQuery } from "@tanstack/react-query";
 import type { Role } from "@secondshift/vocabulary";
 import { Suspense } from "react";
@@ -13,9 +13,11 @@ import {
   FailedDeliveriesPanel,
   RepositoryProblemsPanel,
 } from "./panels.tsx";
+import { WaitingOutputsPanel } from "../outputs/waiting-outputs-panel.tsx";
 
 const PANELS = [
   ["approvals", ApprovalsPanel],
+  ["outputs", WaitingOutputsPanel],
   ["runs", ActiveRunsPanel],
   ["deliveries", FailedDeliveriesPanel],
   ["repositories", RepositoryProblemsPanel],

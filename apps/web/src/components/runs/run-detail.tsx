@@ -1,6 +1,6 @@
 "use client";
-// One run: status, tokens against budget, timings, the live transcript, the diff artifact and
-// the webhook reports; Cancel for owners and admins while it is queued or running (asks first).
+// One run: status, tokens against budget, timings, the live transcript, the diff artifact, the
+// results it proposed (approve / reject for owners) and the webhook reports; Cancel for owners and admins while it is queued or running (asks first).
 // The run's record is re-read whenever the transcript shows a status change and when the
 // stream ends, so the header always shows the final status. Usage against budget, timings, the
 // diff and the deliveries come with the run from runs.get — so does "Tool calls", counted by the
@@ -15,6 +15,7 @@ import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import { errorMessage } from "../ui/error-message.ts";
 import { DeliveryList } from "../webhooks/delivery-list.tsx";
+import { RunOutputs } from "../outputs/run-outputs.tsx";
 import { RunChanges } from "./run-changes.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { formatDuration, formatTokens, shortId } from "./format.ts";
@@ -26,7 +27,13 @@ import { useTranscriptHistory } from "./use-transcript-history.ts";
 /** The run as runs.get returns it. */
 type RunView = inferRouterOutputs<AppRouter>["runs"]["get"];
 
-export function RunDetail(props: { workspaceId: string; runId: string; canOperate: boolean }) {
+export function RunDetail(props: {
+  workspaceId: string;
+  runId: string;
+  canOperate: boolean;
+  /** Owners decide on held outputs. */
+  canOwn: boolean;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const input = { workspaceId: props.workspaceId, runId: props.runId };
@@ -58,6 +65,12 @@ export function RunDetail(props: { workspaceId: string; runId: string; canOperat
         shownAbove={{ summary: run.summary, error: run.error }}
       />
       <RunChanges workspaceId={props.workspaceId} runId={props.runId} />
+      <RunOutputs
+        workspaceId={props.workspaceId}
+        runId={props.runId}
+        runStatus={run.status}
+        canDecide={props.canOwn}
+      />
       <section aria-labelledby="deliveries-heading" className="flex flex-col gap-2">
         <h2 id="deliveries-heading" className="text-base font-semibold text-slate-900">
           Webhook reports

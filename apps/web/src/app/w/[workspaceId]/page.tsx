@@ -24,6 +24,7 @@ export default async function OverviewPage({
   prefetch(trpc.runs.list.queryOptions({ workspaceId, status: [...ACTIVE_STATUSES], limit: 20 }));
   prefetch(trpc.webhooks.deliveries.queryOptions({ workspaceId, status: "FAILED", limit: 10 }));
   prefetch(trpc.repositories.list.queryOptions({ workspaceId }));
+  prefetch(trpc.outputs.waiting.queryOptions({ workspaceId, limit: 20 }));
   return (
     <>
       <PageHeader title="Overview" description="What needs attention in this workspace." />

@@ -34,6 +34,7 @@ export default async function RunPage({
       throw error;
     });
   const { role } = await requireMembership(workspaceId);
+  await getQueryClient().prefetchQuery(api().outputs.list.queryOptions({ workspaceId, runId }));
   await getQueryClient().prefetchInfiniteQuery(
     api().runs.transcriptPage.infiniteQueryOptions(transcriptPageInput(workspaceId, runId), {
       getNextPageParam: olderPageParam,
@@ -47,7 +48,12 @@ export default async function RunPage({
       />
       <HydrateClient>
         <Suspense fallback={<LoadingState label="Loading the run…" />}>
-          <RunDetail workspaceId={workspaceId} runId={runId} canOperate={can(role, "operate")} />
+          <RunDetail
+            workspaceId={workspaceId}
+            runId={runId}
+            canOperate={can(role, "operate")}
+            canOwn={can(role, "own")}
+          />
         </Suspense>
       </HydrateClient>
     </>
