@@ -9,7 +9,7 @@ import {
   type FakeGithubIssues,
 } from "@secondshift/connectors/testing/github-issues";
 import { createKeyring, encryptField } from "@secondshift/crypto";
-import type { Db, RunStatus } from "@secondshift/db";
+import type { Db, Prisma, RunStatus } from "@secondshift/db";
 import { seedRun, type SeededWorkspace } from "@secondshift/db/testing";
 import { SecretMasker } from "@secondshift/logging";
 import { createOutboundClient } from "@secondshift/netguard";
@@ -87,7 +87,7 @@ export async function seedOutput(
   seed: SeededWorkspace,
   output: {
     kind: "comment" | "issue";
-    payload: Record<string, unknown>;
+    payload: Prisma.InputJsonObject;
     state?: OutputState;
     runStatus?: RunStatus;
     proposedAt?: Date;
