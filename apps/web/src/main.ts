@@ -17,6 +17,7 @@ import {
 } from "@secondshift/api";
 import { createLogger, SecretMasker } from "@secondshift/logging";
 import {
+  createOutputQueue,
   createRunQueue,
   createScheduleQueue,
   createSyncQueue,
@@ -51,7 +52,16 @@ async function main() {
   // The owner API's run now, pause / resume and sync now move work onto these queues.
   const runQueue = createRunQueue(queueConnection);
   const scheduleQueue = createScheduleQueue(queueConnection);
-  const services = createWorkspaceServices({ db, runQueue, scheduleQueue, syncQueue, logger });
+  // An owner's approved output goes onto the outputs queue; a worker applies it (issue #24).
+  const outputQueue = createOutputQueue(queueConnection);
+  const services = createWorkspaceServices({
+    db,
+    runQueue,
+    scheduleQueue,
+    syncQueue,
+    outputQueue,
+    logger,
+  });
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1 });
   const accounts = createAccountsDeps({
     db,
@@ -105,6 +115,7 @@ async function main() {
       syncQueue.close(),
       runQueue.close(),
       scheduleQueue.close(),
+      outputQueue.close(),
       redis.quit(),
       runEvents.close(),
       outbound.close(),

@@ -23,7 +23,13 @@ export function heartbeatInterval(settings: WorkerSettings): number {
 export function buildExecutorDeps(
   settings: WorkerSettings,
   services: WorkerServices,
-  parts: { workerId: string; sandboxes: SandboxManager; tools: ToolBroker },
+  parts: {
+    workerId: string;
+    sandboxes: SandboxManager;
+    tools: ToolBroker;
+    /** Puts an output the finalize checks made READY on the outputs queue. */
+    enqueueOutputApply?: RunExecutorDeps["enqueueOutputApply"];
+  },
 ): ExecutorDeps {
   const { db, logger, masker } = services;
   const { broker, releaseRun } = parts.tools;
@@ -54,6 +60,7 @@ export function buildExecutorDeps(
     enqueueReports: async (input) => {
       await enqueueReports(db, input);
     },
+    ...(parts.enqueueOutputApply ? { enqueueOutputApply: parts.enqueueOutputApply } : {}),
     releaseRun,
   };
 }

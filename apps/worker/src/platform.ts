@@ -8,6 +8,7 @@ import { registerQueueMetrics } from "@secondshift/scheduler";
 import { buildDelivery } from "./delivery.ts";
 import { buildExecutorDeps, heartbeatInterval } from "./executor.ts";
 import { buildProcessors } from "./processors.ts";
+import { buildOutputs } from "./outputs.ts";
 import { buildQueues } from "./queues.ts";
 import { buildRecovery } from "./recovery.ts";
 import { buildRepoSync } from "./repo-sync.ts";
@@ -30,7 +31,13 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     const sources = { runs: runQueue, sync: syncQueue, schedules: scheduleQueue };
     registerQueueMetrics(services.metrics, { db: services.db, queues: sources });
   }
-  const executorDeps = buildExecutorDeps(settings, services, { workerId, sandboxes, tools });
+  const outputs = buildOutputs(settings, services, { tools, queues });
+  const executorDeps = buildExecutorDeps(settings, services, {
+    workerId,
+    sandboxes,
+    tools,
+    enqueueOutputApply: outputs.enqueueOutputApply,
+  });
   const delivery = buildDelivery(settings, services, tools.client);
   const repoSync = buildRepoSync(settings, services, queues, tools.mintInstallationToken);
   const recover = buildRecovery(settings, services, { reaper, queues });
@@ -47,6 +54,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     executeRun: run,
     ...repoSync,
     recover,
+    outputs,
     closeTools: tools.close,
   });
   return {
@@ -59,6 +67,8 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     scheduleQueue: queues.scheduleQueue,
     runQueue: queues.runQueue,
     syncQueue: queues.syncQueue,
+    outputQueue: queues.outputQueue,
+    outputs,
     executorDeps,
     delivery,
     reaper,

@@ -1,5 +1,6 @@
-// Starting and stopping what runs in the background: the queue workers (schedules, sync, runs),
-// webhook delivery, the reaper and the periodic tasks; stop() is the orderly shutdown.
+// Starting and stopping what runs in the background: the queue workers (schedules, sync, runs,
+// outputs), webhook delivery, the reaper and the periodic tasks (recovery, schedules, repository
+// sync, held outputs' expiry); stop() is the orderly shutdown.
 import type { Logger } from "@secondshift/logging";
 import type { Reaper } from "@secondshift/sandbox";
 import {
@@ -9,6 +10,7 @@ import {
   syncSchedules,
 } from "@secondshift/scheduler";
 import type { Db } from "@secondshift/db";
+import type { WorkerOutputs } from "./outputs.ts";
 import type { WorkerQueues } from "./queues.ts";
 import type { WorkerSettings } from "./settings.ts";
 
@@ -26,6 +28,8 @@ export interface ProcessorParts {
   /** Stops the thread `.secondshift.yaml` files are read in. */
   closeConfigReader: () => Promise<void>;
   recover: () => Promise<void>;
+  /** The outputs queue's worker and the held outputs' expiry sweep. */
+  outputs: Pick<WorkerOutputs, "startOutputWorker" | "expireHeldOutputs">;
   /** Closes what the processors used last (broker, connectors, outbound client). */
   closeTools: () => Promise<void>;
 }
@@ -54,6 +58,7 @@ export function buildProcessors(settings: WorkerSettings, parts: ProcessorParts)
     workers = [
       createScheduleWorker({ ...queueOptions, db, runQueue, logger }),
       createSyncWorker({ ...queueOptions, logger, sync: parts.syncOne }),
+      parts.outputs.startOutputWorker(),
       runWorker,
     ];
   }
@@ -85,6 +90,7 @@ export function buildProcessors(settings: WorkerSettings, parts: ProcessorParts)
     every(settings.intervals.scheduleSyncMs, () =>
       syncSchedules(db, queues.scheduleQueue, { logger }),
     );
+    every(settings.outputs.expirySweepMs, parts.outputs.expireHeldOutputs);
     if (options.repoSync !== false) every(settings.intervals.repoSyncMs, parts.syncAllRepositories);
     logger.info({ workerId }, "worker started");
   }

@@ -1,5 +1,10 @@
-// The BullMQ queues (schedules, runs, repository sync) on the worker's Redis.
-import { createRunQueue, createScheduleQueue, createSyncQueue } from "@secondshift/scheduler";
+// The BullMQ queues (schedules, runs, repository sync, outputs) on the worker's Redis.
+import {
+  createOutputQueue,
+  createRunQueue,
+  createScheduleQueue,
+  createSyncQueue,
+} from "@secondshift/scheduler";
 import type { WorkerSettings } from "./settings.ts";
 
 export function buildQueues(settings: WorkerSettings) {
@@ -11,12 +16,20 @@ export function buildQueues(settings: WorkerSettings) {
   const scheduleQueue = createScheduleQueue(queueOptions);
   const runQueue = createRunQueue(queueOptions);
   const syncQueue = createSyncQueue(queueOptions);
+  const outputQueue = createOutputQueue(queueOptions);
   return {
     queueOptions,
     scheduleQueue,
     runQueue,
     syncQueue,
-    close: () => Promise.all([scheduleQueue.close(), runQueue.close(), syncQueue.close()]),
+    outputQueue,
+    close: () =>
+      Promise.all([
+        scheduleQueue.close(),
+        runQueue.close(),
+        syncQueue.close(),
+        outputQueue.close(),
+      ]),
   };
 }
 

@@ -1,8 +1,9 @@
 // Lost-run recovery: runs whose worker stopped sending heartbeats are failed, their tokens
-// revoked, their sandboxes reaped and their reports sent; runs stuck in QUEUED are requeued.
+// revoked, their sandboxes reaped and their reports sent; runs stuck in QUEUED are requeued, and
+// outputs of ended runs left READY, APPROVED or APPLYING (a crash) go back on the outputs queue.
 import { revokeRunTokens } from "@secondshift/runs";
 import type { Reaper } from "@secondshift/sandbox";
-import { recoverLostRuns, requeueQueuedRuns } from "@secondshift/scheduler";
+import { recoverLostRuns, requeueOutputs, requeueQueuedRuns } from "@secondshift/scheduler";
 import { enqueueReports } from "@secondshift/webhooks";
 import type { WorkerQueues } from "./queues.ts";
 import type { WorkerServices } from "./services.ts";
@@ -11,7 +12,7 @@ import type { WorkerSettings } from "./settings.ts";
 export function buildRecovery(
   settings: WorkerSettings,
   services: WorkerServices,
-  parts: { reaper: Reaper; queues: Pick<WorkerQueues, "runQueue"> },
+  parts: { reaper: Reaper; queues: Pick<WorkerQueues, "runQueue" | "outputQueue"> },
 ): () => Promise<void> {
   const { db, logger } = services;
   return async function recover(): Promise<void> {
@@ -27,5 +28,6 @@ export function buildRecovery(
       },
     });
     await requeueQueuedRuns(db, parts.queues.runQueue, { olderThanMs: 60_000 });
+    await requeueOutputs(db, parts.queues.outputQueue);
   };
 }

@@ -63,6 +63,8 @@ export interface WorkerSettings {
   heartbeatTimeoutMs: number;
   /** A dead worker's run queue jobs are handed on after one to two of these (BullMQ's lock). */
   queueLockMs: number;
+  /** Results that leave runs: held ones expire after `holdDays` (SECONDSHIFT_OUTPUT_HOLD_DAYS). */
+  outputs: { holdDays: number; expirySweepMs: number };
 }
 
 export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSettings {
@@ -121,6 +123,7 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
     },
     heartbeatTimeoutMs: 60_000,
     queueLockMs: 30_000,
+    outputs: { holdDays: env.SECONDSHIFT_OUTPUT_HOLD_DAYS, expirySweepMs: 10 * 60_000 },
   };
 }
 

@@ -89,6 +89,7 @@ export function testSettings(
     },
     heartbeatTimeoutMs: 4_000,
     queueLockMs: 30_000,
+    outputs: { holdDays: 14, expirySweepMs: 60_000 },
     // As in production (settings.ts): platforms sharing a key are one installation.
     installation: installationOf(keyring),
     ...overrides,

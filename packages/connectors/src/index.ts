@@ -35,4 +35,5 @@ export type {
   MintRepositoryToken,
   RepositoryInstallation,
   RepositoryToken,
+  TokenPermissions,
 } from "./github/repository-token.ts";

@@ -29,6 +29,8 @@ export interface InstallationTokenRequest {
   privateKey: string;
   /** The repository's name without its owner. */
   repositoryName: string;
+  /** What the token may do there; the minter's default (reading contents) when absent. */
+  permissions?: Readonly<Record<string, "read" | "write">>;
 }
 
 /** Mints a short-lived token for one fetch (GitHub App installations). */
@@ -63,23 +65,8 @@ export async function repositoryCredential(
       },
     );
   }
-  const open = (
-    field: "credentialCiphertext" | "oauthAccessTokenCiphertext",
-    value: Uint8Array | null,
-  ) => {
-    if (value === null)
-      throw new AppError(
-        "PRECONDITION_FAILED",
-        "The repository's connection has no credential stored.",
-        { reason: "NO_CREDENTIAL" },
-      );
-    return decryptField(keyring, value, {
-      workspaceId: connection.workspaceId,
-      table: "Connection",
-      rowId: connection.id,
-      field,
-    });
-  };
+  const open = (field: CredentialField, value: Uint8Array | null) =>
+    openField(keyring, connection, field, value);
   switch (connection.authType) {
     case "NONE":
       return undefined;
@@ -104,20 +91,66 @@ export async function repositoryCredential(
           },
         );
       }
-      const { appId, installationId } = appSettings(connection.settings);
-      const minted = await mintInstallationToken({
-        apiBase: connection.endpoint,
-        appId,
-        installationId,
-        privateKey: await open("credentialCiphertext", connection.credentialCiphertext),
-        repositoryName: repositoryFullName.slice(repositoryFullName.lastIndexOf("/") + 1),
-      });
+      const minted = await mintInstallationToken(
+        await githubAppInstallation(keyring, connection, repositoryFullName),
+      );
       let revoked: Promise<void> | undefined;
       // Once, however many paths reach it (done, failed, finally).
       const revoke = () => (revoked ??= minted.revoke().catch(() => undefined));
       return { username: TOKEN_USERNAME, password: minted.token, revoke };
     }
   }
+}
+
+type CredentialField = "credentialCiphertext" | "oauthAccessTokenCiphertext";
+
+function openField(
+  keyring: Keyring,
+  connection: RepositoryConnection,
+  field: CredentialField,
+  value: Uint8Array | null,
+): Promise<string> {
+  if (value === null)
+    throw new AppError(
+      "PRECONDITION_FAILED",
+      "The repository's connection has no credential stored.",
+      {
+        reason: "NO_CREDENTIAL",
+      },
+    );
+  return decryptField(keyring, value, {
+    workspaceId: connection.workspaceId,
+    table: "Connection",
+    rowId: connection.id,
+    field,
+  });
+}
+
+/**
+ * What an installation token for one repository is minted from: the GitHub App connection's
+ * ids and API base, and its private key decrypted for this one request. Repository fetches
+ * take the minter's default permissions; applying an output names the ones it needs (O03).
+ */
+export async function githubAppInstallation(
+  keyring: Keyring,
+  connection: RepositoryConnection,
+  repositoryFullName: string,
+  permissions?: InstallationTokenRequest["permissions"],
+): Promise<InstallationTokenRequest> {
+  const { appId, installationId } = appSettings(connection.settings);
+  return {
+    apiBase: connection.endpoint,
+    appId,
+    installationId,
+    privateKey: await openField(
+      keyring,
+      connection,
+      "credentialCiphertext",
+      connection.credentialCiphertext,
+    ),
+    repositoryName: repositoryFullName.slice(repositoryFullName.lastIndexOf("/") + 1),
+    ...(permissions === undefined ? {} : { permissions }),
+  };
 }
 
 function appSettings(settings: unknown): { appId: string; installationId: string } {

@@ -8,7 +8,12 @@ export type { TreeLimits, TreeSize } from "./tree-size.ts";
 export { checkRemote } from "./remote.ts";
 export type { CheckedRemote, GitRemotePolicy } from "./remote.ts";
 export type { GitCredential } from "./git-env.ts";
-export { gitCredential, repositoryCredential, TOKEN_USERNAME } from "./credential.ts";
+export {
+  gitCredential,
+  githubAppInstallation,
+  repositoryCredential,
+  TOKEN_USERNAME,
+} from "./credential.ts";
 export type {
   InstallationTokenRequest,
   MintInstallationToken,

@@ -26,6 +26,15 @@ export type {
 } from "./queues.ts";
 export { createSyncQueue, createSyncWorker, requestSync, SYNC_QUEUE } from "./sync-queue.ts";
 export type { SyncJobData, SyncQueue, SyncWorkerOptions } from "./sync-queue.ts";
+export {
+  addOutputToQueue,
+  createOutputQueue,
+  createOutputWorker,
+  OUTPUT_QUEUE,
+  outputJobId,
+  requeueOutputs,
+} from "./output-queue.ts";
+export type { OutputJobData, OutputQueue, OutputWorkerOptions } from "./output-queue.ts";
 export { createWorkspaceServices } from "./workspace-services.ts";
 export { registerQueueMetrics } from "./metrics.ts";
 export type { QueueMetricsSources } from "./metrics.ts";

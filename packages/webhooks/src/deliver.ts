@@ -69,6 +69,10 @@ async function loadDelivery(db: Db, due: DueDelivery) {
       run: {
         include: {
           job: { select: { key: true, name: true, repository: { select: { fullName: true } } } },
+          outputs: {
+            select: { id: true, kind: true, state: true, resultUrl: true, reason: true },
+            orderBy: { seq: "asc" },
+          },
         },
       },
     },
@@ -145,6 +149,7 @@ function bodyOf(deps: DeliveryDeps, loaded: LoadedDelivery, workspaceId: string)
       job: run.job,
       repository: run.job.repository,
       link: deps.runLink({ workspaceId, id: run.id }),
+      outputs: run.outputs,
     },
     [deps.masker],
   );

@@ -1,5 +1,12 @@
 export { buildReportBody, MAX_ERROR_CHARS, MAX_SUMMARY_CHARS } from "./report-body.ts";
-export type { ReportBody, ReportSource } from "./report-body.ts";
+export type { OutputSource, ReportBody, ReportOutput, ReportSource } from "./report-body.ts";
+export {
+  buildOutputEventBody,
+  OUTPUT_APPLIED_EVENT,
+  OUTPUT_FAILED_EVENT,
+  outputEventOf,
+} from "./output-event-body.ts";
+export type { OutputEvent, OutputEventBody, OutputEventSource } from "./output-event-body.ts";
 export {
   computeSignature,
   DEFAULT_TOLERANCE_SECONDS,

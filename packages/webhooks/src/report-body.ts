@@ -1,7 +1,40 @@
 // The JSON body of a run report, documented by schema/report.schema.json. Built from the run
 // row only (the model never chooses what goes here or where it goes), then passed through the
 // secret maskers so no secret value handled during the run can leave in a report (P02).
+// A run that proposed outputs (issue #24) lists each one's kind and state; a run without any
+// sends the same body as before outputs existed.
 import type { SecretMasker } from "@secondshift/logging";
+
+/** An output as a report lists it: its state in lower case, its URL once applied. */
+export interface ReportOutput {
+  id: string;
+  kind: string;
+  state: string;
+  resultUrl?: string;
+  /** Why it is held, refused or failed (written for the owner, never a secret). */
+  reason?: string;
+}
+
+/** The RunOutput columns a report's outputs are built from. */
+export interface OutputSource {
+  id: string;
+  kind: string;
+  state: string;
+  resultUrl: string | null;
+  reason: string | null;
+}
+
+export const MAX_REASON_CHARS = 1_000;
+
+export function reportOutput(output: OutputSource): ReportOutput {
+  return {
+    id: output.id,
+    kind: output.kind,
+    state: output.state.toLowerCase(),
+    ...(output.resultUrl === null ? {} : { resultUrl: output.resultUrl }),
+    ...(output.reason === null ? {} : { reason: clip(output.reason, MAX_REASON_CHARS) }),
+  };
+}
 
 export interface ReportBody {
   run: {
@@ -19,6 +52,8 @@ export interface ReportBody {
   repository: { fullName: string };
   usage: { inputTokens: number; outputTokens: number; totalTokens: number; budgetTokens: number };
   link: string;
+  /** Present when the run proposed outputs, in the order it proposed them. */
+  outputs?: ReportOutput[];
 }
 
 /** The columns the body is built from. */
@@ -40,13 +75,14 @@ export interface ReportSource {
   job: { key: string; name: string };
   repository: { fullName: string };
   link: string;
+  outputs?: readonly OutputSource[];
 }
 
 /** Receivers are chat tools and ticket systems; a whole transcript does not belong there. */
 export const MAX_SUMMARY_CHARS = 16_000;
 export const MAX_ERROR_CHARS = 2_000;
 
-function clip(text: string, max: number): string {
+export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [truncated]`;
 }
 
@@ -80,6 +116,7 @@ export function buildReportBody(
       budgetTokens: run.budgetTokens,
     },
     link: source.link,
+    ...(source.outputs?.length ? { outputs: source.outputs.map(reportOutput) } : {}),
   };
   // Masking works on the serialised form, so it also catches a secret split across fields'
   // escaping (quotes, backslashes) exactly as it will be sent.

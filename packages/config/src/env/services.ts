@@ -134,6 +134,8 @@ export const workerEnvSchema = z.object({
   SECONDSHIFT_RUN_HISTORY_MAX_MB: positiveInt(64, "MiB"),
   RUN_MAX_TIMEOUT_SECONDS: positiveInt(3600, "seconds"),
   RUN_MAX_TOKEN_BUDGET: runMaxTokenBudget,
+  /** A run's output held for an owner's approval expires after this many days undecided. */
+  SECONDSHIFT_OUTPUT_HOLD_DAYS: positiveInt(14, "days", 365),
 });
 
 function refineProduction<T extends { SECONDSHIFT_ENV: string }>(

@@ -42,6 +42,29 @@ describe("createRepositoryTokenMinter", () => {
     await token.revoke(); // a second revoke (GitHub answers 401) is not an error
   });
 
+  it("[O03] a caller asking for output permissions gets exactly those, for the one repository", async () => {
+    app.refuseWith = null;
+    const token = await mint({ ...request(), permissions: { issues: "write" } });
+    expect(app.mints.at(-1)!.body).toEqual({
+      repositories: ["widgets"],
+      permissions: { issues: "write" },
+    });
+    expect(app.grantOf(token.token)).toEqual({
+      repositories: ["widgets"],
+      permissions: { issues: "write" },
+    });
+    await token.revoke();
+    expect(app.grantOf(token.token)).toBeNull();
+    app.refuseWith = 422;
+    const error = (await mint({ ...request(), permissions: { issues: "write" } }).catch(
+      (e: unknown) => e,
+    )) as Error;
+    expect(error.message).toMatch(
+      /\(HTTP 422\): the installation cannot write the issues of "widgets"/,
+    );
+    app.refuseWith = null;
+  });
+
   it("[P03] each refusal names the app, the installation and what to check, and nothing secret", async () => {
     const wrongKey = generateKeyPairSync("rsa", { modulusLength: 2048 })
       .privateKey.export({ type: "pkcs8", format: "pem" })

@@ -1,6 +1,7 @@
-// Installation tokens for fetching one repository with git ([P03]): the app's JWT buys a token
-// limited to that repository and to reading its contents, for one fetch or sync. The caller
-// masks it for its run or sync, never stores it, and revokes it when the fetch is done.
+// Installation tokens for one repository ([P03], [O03]): the app's JWT buys a token limited to
+// that repository and to exactly the permissions the caller names — reading its contents for a
+// git fetch or sync (the default), or e.g. `{ issues: "write" }` for applying an output after
+// its run. The caller masks it, never stores it, and revokes it when done.
 import { AppError, isAppError } from "@secondshift/errors";
 import type { OutboundFetch } from "../shared/deps.ts";
 import { startDeadline } from "../shared/deadline.ts";
@@ -17,7 +18,14 @@ export interface RepositoryInstallation {
   privateKey: string;
   /** The repository's name without its owner, as GitHub's `repositories` field takes it. */
   repositoryName: string;
+  /** What the token may do on that repository; default `{ contents: "read" }` (a fetch). */
+  permissions?: TokenPermissions;
 }
+
+/** GitHub App permission names and levels, as the access_tokens request takes them. */
+export type TokenPermissions = Readonly<Record<string, "read" | "write">>;
+
+const FETCH_PERMISSIONS: TokenPermissions = { contents: "read" };
 
 export interface RepositoryToken {
   token: string;
@@ -77,10 +85,8 @@ export function createRepositoryTokenMinter(options: RepositoryTokenMinterOption
       installation.installationId,
       "access_tokens",
     ]);
-    const body = JSON.stringify({
-      repositories: [installation.repositoryName],
-      permissions: { contents: "read" },
-    });
+    const permissions = installation.permissions ?? FETCH_PERMISSIONS;
+    const body = JSON.stringify({ repositories: [installation.repositoryName], permissions });
     const response = await request(url, { method: "POST", auth: `Bearer ${jwt}`, body }).catch(
       (error: unknown) => {
         throw mintFailure(step, error);
@@ -112,11 +118,18 @@ function refused(step: string, status: number, installation: RepositoryInstallat
     status === 401
       ? "the app's private key or app id is not accepted; ask the workspace owner to check the connection"
       : status === 422
-        ? `the installation cannot read the contents of "${installation.repositoryName}"; ask the workspace owner to grant the app access to it`
+        ? `the installation cannot ${describe(installation.permissions ?? FETCH_PERMISSIONS)} of "${installation.repositoryName}"; ask the workspace owner to grant the app access to it`
         : "the app is not installed there, or the installation cannot reach this repository; ask the workspace owner to check the installation";
   return new AppError("BAD_GATEWAY", `GitHub refused ${step} (HTTP ${status}): ${hint}.`, {
     reason: "INSTALLATION_TOKEN_REFUSED",
   });
+}
+
+/** "read the contents", "write the issues": the permissions asked for, as the owner reads them. */
+function describe(permissions: TokenPermissions): string {
+  return Object.entries(permissions)
+    .map(([name, level]) => `${level} the ${name.replace(/_/g, " ")}`)
+    .join(" and ");
 }
 
 function mintFailure(step: string, error: unknown): AppError {

@@ -16,6 +16,11 @@ export interface SeenMint {
   token: string | null;
 }
 
+export interface TokenGrant {
+  repositories: string[];
+  permissions: Record<string, string>;
+}
+
 export interface FakeGithubApp {
   /** The API base URL a connection's endpoint points at. */
   apiBase: string;
@@ -30,6 +35,8 @@ export interface FakeGithubApp {
   /** A status to answer every mint with (e.g. 401), or null to mint. */
   refuseWith: number | null;
   isLive(token: string): boolean;
+  /** What a live token was minted for (its repositories and permissions), or null. */
+  grantOf(token: string): TokenGrant | null;
   stop(): Promise<void>;
 }
 
@@ -63,7 +70,7 @@ export async function startFakeGithubApp(
   const installationId = options.installationId ?? 456;
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const rest = await startFakeRest();
-  const live = new Set<string>();
+  const live = new Map<string, TokenGrant>();
   const fake: FakeGithubApp = {
     apiBase: rest.base,
     appId,
@@ -75,6 +82,7 @@ export async function startFakeGithubApp(
     rest,
     refuseWith: null,
     isLive: (token) => live.has(token),
+    grantOf: (token) => live.get(token) ?? null,
     stop: () => rest.stop(),
   };
   rest.route(`POST /app/installations/${installationId}/access_tokens`, (req, res) => {
@@ -92,11 +100,12 @@ export async function startFakeGithubApp(
       return json(res, 401, { message: "A JSON web token could not be decoded" });
     if (fake.refuseWith !== null) return json(res, fake.refuseWith, { message: "Refused" });
     seen.token = `ghs_${randomBytes(18).toString("hex")}`;
-    live.add(seen.token);
+    const permissions = body.permissions ?? { contents: "read", metadata: "read" };
+    live.set(seen.token, { repositories: body.repositories ?? [], permissions });
     json(res, 201, {
       token: seen.token,
       expires_at: new Date(Date.now() + 3_600_000).toISOString(),
-      permissions: body.permissions ?? { contents: "read", metadata: "read" },
+      permissions,
       repository_selection: "selected",
       repositories: (body.repositories ?? []).map((name) => ({ name })),
     });

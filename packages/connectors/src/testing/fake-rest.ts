@@ -12,10 +12,19 @@ export interface SeenRequest {
 
 export type Handler = (req: SeenRequest, res: ServerResponse, base: string) => void;
 
+/** A route with path parameters: `match` holds the pattern's capture groups. */
+export type PatternHandler = (
+  req: SeenRequest,
+  res: ServerResponse,
+  match: RegExpExecArray,
+) => void | Promise<void>;
+
 export interface FakeRest {
   base: string;
   requests: SeenRequest[];
   route(key: string, handler: Handler): void;
+  /** Tried in order when no exact route matches, e.g. ("GET", /^\/repos\/([^/]+)$/). */
+  routePattern(method: string, pattern: RegExp, handler: PatternHandler): void;
   stop(): Promise<void>;
 }
 
@@ -32,6 +41,7 @@ export function json(
 
 export async function startFakeRest(): Promise<FakeRest> {
   const routes = new Map<string, Handler>();
+  const patterns: Array<{ method: string; pattern: RegExp; handler: PatternHandler }> = [];
   const requests: SeenRequest[] = [];
   let base = "";
   const server = createServer((req, res) => {
@@ -48,8 +58,12 @@ export async function startFakeRest(): Promise<FakeRest> {
       };
       requests.push(seen);
       const handler = routes.get(`${seen.method} ${seen.path}`);
-      if (handler) handler(seen, res, base);
-      else json(res, 404, { message: "Not Found" });
+      if (handler) return handler(seen, res, base);
+      for (const p of patterns) {
+        const match = p.method === seen.method ? p.pattern.exec(seen.path) : null;
+        if (match) return void p.handler(seen, res, match);
+      }
+      json(res, 404, { message: "Not Found" });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -59,6 +73,7 @@ export async function startFakeRest(): Promise<FakeRest> {
     base,
     requests,
     route: (key, handler) => void routes.set(key, handler),
+    routePattern: (method, pattern, handler) => void patterns.push({ method, pattern, handler }),
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,74 @@
+// Applying one output after its run has ended, exactly once (O06). The claim (one UPDATE) moves
+// it to APPLYING; the attempt then holds a per-output advisory lock for as long as it talks to
+// GitHub, so two workers never write the same output at once, and re-reads the state under it
+// (the other may have finished). A crash between GitHub's create and the APPLIED write leaves it
+// APPLYING: the next attempt finds the body's marker and records that object instead.
+import type { Db } from "@secondshift/db";
+import { claimOutput, type ClaimedOutput } from "./claim.ts";
+import { markApplied, markFailed } from "./record.ts";
+import { loadTarget } from "./target.ts";
+import { writeOutput, type WriteDeps } from "./write.ts";
+
+export interface ApplyDeps extends WriteDeps {
+  db: Db;
+  now?: () => Date;
+  /** After an output became APPLIED or FAILED (committed): e.g. its webhook delivery. */
+  onSettled?: (settled: SettledOutput) => Promise<void>;
+  /** How long one attempt may hold the output's lock; default 2 minutes. */
+  attemptTimeoutMs?: number;
+}
+
+export interface SettledOutput {
+  outputId: string;
+  workspaceId: string;
+  runId: string;
+  kind: string;
+  state: "APPLIED" | "FAILED";
+}
+
+export type ApplyResult =
+  | { status: "applied"; resultUrl: string; created: boolean }
+  | { status: "failed"; reason: string }
+  /** Nothing to do: already applied, failed, rejected, expired, or not applicable yet. */
+  | { status: "skipped" };
+
+export async function applyOutput(
+  deps: ApplyDeps,
+  input: { outputId: string },
+): Promise<ApplyResult> {
+  const output = await claimOutput(deps.db, input.outputId);
+  if (output === null) return { status: "skipped" };
+  const timeout = deps.attemptTimeoutMs ?? 120_000;
+  const result = await deps.db.$transaction((tx) => attemptUnderLock(deps, tx, output), {
+    timeout,
+    maxWait: timeout,
+  });
+  if (result.status !== "skipped" && deps.onSettled)
+    await deps.onSettled({
+      outputId: output.id,
+      workspaceId: output.workspaceId,
+      runId: output.runId,
+      kind: output.kind,
+      state: result.status === "applied" ? "APPLIED" : "FAILED",
+    });
+  return result;
+}
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+async function attemptUnderLock(deps: ApplyDeps, tx: Tx, output: ClaimedOutput) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('secondshift.output-apply'), hashtext(${output.id}))`;
+  const current = await tx.runOutput.findUnique({
+    where: { id: output.id },
+    select: { state: true },
+  });
+  if (current?.state !== "APPLYING") return { status: "skipped" } as const;
+  const loaded = await loadTarget(deps.db, output);
+  const outcome = "target" in loaded ? await writeOutput(deps, loaded.target, output) : loaded;
+  if ("reason" in outcome) {
+    await markFailed(tx, output, outcome);
+    return { status: "failed", reason: outcome.reason } as const;
+  }
+  await markApplied(tx, output, outcome, (deps.now ?? (() => new Date()))());
+  return { status: "applied", resultUrl: outcome.htmlUrl, created: outcome.created } as const;
+}
