@@ -3,7 +3,7 @@ import { dbTest } from "@secondshift/db/testing/vitest";
 import type { Db, Prisma } from "@secondshift/db";
 import type { GrantedOutputs } from "@secondshift/vocabulary";
 import { describe, expect } from "vitest";
-import { checkRunOutputs, holdUnchecked } from "./check-run.ts";
+import { checkRunOutputs, holdOutputs, UNCHECKED_REASON } from "./check-run.ts";
 
 const PLANTED = "planted-run-secret-4c7e1a";
 const GITHUB_TOKEN = `ghp_${"a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"}`;
@@ -122,7 +122,7 @@ describe("finalize checks", () => {
     expect(audits.map((a) => a.action)).toEqual(["output.held"]);
   });
 
-  test("an output that is no longer PROPOSED is left alone; holdUnchecked keeps the rest", async ({
+  test("an output that is no longer PROPOSED is left alone; holding keeps the rest", async ({
     db,
     newRun,
   }) => {
@@ -130,7 +130,7 @@ describe("finalize checks", () => {
     const first = await run.propose(0, "comment", { number: 1, body: "b" });
     await run.propose(1, "comment", { number: 2, body: "b" });
     await db.runOutput.update({ where: { id: first.id }, data: { state: "REFUSED" } });
-    await holdUnchecked(db, run);
+    await holdOutputs(db, run, ["PROPOSED"], UNCHECKED_REASON);
     const rows = await outputsOf(db, run.id);
     expect(rows.map((r) => r.state)).toEqual(["REFUSED", "HELD"]);
     expect(

@@ -3,7 +3,7 @@
 // (a check failed; the reason names the check, never the value), HELD (the owner chose "hold",
 // or the run did not succeed) or READY (applied automatically once the run is final).
 import type { Db } from "@secondshift/db";
-import { recordAudit } from "@secondshift/domain";
+import { readGrantedOutputs, recordAudit } from "@secondshift/domain";
 import type { GrantedOutputs, OutputKind, OutputState } from "@secondshift/vocabulary";
 import { limitProblem, proposalTexts } from "./limits.ts";
 import { secretFinding, type KnownSecrets } from "./scan.ts";
@@ -91,17 +91,35 @@ export async function checkRunOutputs(
   return checked;
 }
 
+/** The outputs granted by the run's frozen plan (none for a run without a plan). */
+export async function grantedOutputsOfRun(
+  db: Db,
+  run: { id: string; workspaceId: string },
+): Promise<GrantedOutputs> {
+  const row = await db.run.findFirst({
+    where: { id: run.id, workspaceId: run.workspaceId },
+    select: { plan: true },
+  });
+  const plan = row?.plan as { outputs?: unknown } | null | undefined;
+  return readGrantedOutputs(plan?.outputs);
+}
+
 /**
- * When the checks themselves failed: every output still PROPOSED is held for an owner rather
- * than lost or applied unchecked.
+ * Holds the run's outputs in `states` for an owner, with the reason: when the checks could not
+ * run (PROPOSED ones are then held rather than lost or applied unchecked), or when the run's
+ * recorded end was not the success the checks assumed (READY ones).
  */
-export async function holdUnchecked(db: Db, run: { id: string; workspaceId: string }) {
+export async function holdOutputs(
+  db: Db,
+  run: { id: string; workspaceId: string },
+  states: OutputState[],
+  reason: string,
+): Promise<void> {
   await db.runOutput.updateMany({
-    where: { runId: run.id, workspaceId: run.workspaceId, state: "PROPOSED" },
-    data: {
-      state: "HELD",
-      reason: "Held: the checks could not run at the end of the run; an owner must review this.",
-      checkedAt: new Date(),
-    },
+    where: { runId: run.id, workspaceId: run.workspaceId, state: { in: states } },
+    data: { state: "HELD", reason, checkedAt: new Date() },
   });
 }
+
+export const UNCHECKED_REASON =
+  "Held: the checks could not run at the end of the run; an owner must review this.";
