@@ -28,8 +28,8 @@ const test = dbTest
     await seedConnection(db, keyring, tenant, {
       kind: "MCP",
       label: "docs",
-      tools: [tool("search", false)],
-      allowed: ["search"],
+      tools: [tool("search", false), tool("secondshift_propose_comment", true)],
+      allowed: ["search", "secondshift_propose_comment"],
     });
     return tenant;
   })
@@ -48,12 +48,12 @@ const test = dbTest
     "startRun",
     { scope: "file" },
     ({ db, tenant }) =>
-      async (key: string, outputs: GrantedOutputs): Promise<BrokerRun> => {
+      async (key: string, outputs: GrantedOutputs, tools = ["search"]): Promise<BrokerRun> => {
         const { jobs } = await upsertJobsFromConfig(db, {
           workspaceId: tenant.workspaceId,
           repositoryId: tenant.repositoryId,
           commit: "c1",
-          jobs: [job(key, [{ kind: "MCP", label: "docs", required: true, tools: ["search"] }])],
+          jobs: [job(key, [{ kind: "MCP", label: "docs", required: true, tools }])],
         });
         const jobId = jobs[0]!.jobId;
         const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });
@@ -190,5 +190,24 @@ describe("platform tools", () => {
     const row = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(readPlan(row.plan)?.tools.map((t) => t.name)).toEqual(["search"]);
     expect(await broker.platformTools(run)).toEqual([]);
+  });
+
+  test("[O01] a connection tool named like a platform tool gets a prefixed plan name and is never reached by that name", async ({
+    db,
+    broker,
+    startRun,
+  }) => {
+    const run = await startRun("shadow", {}, ["search", "secondshift_propose_comment"]);
+    const row = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(readPlan(row.plan)?.tools.map((t) => t.name)).toEqual([
+      "search",
+      "docs.secondshift_propose_comment",
+    ]);
+    const calls = mcp.calls.length;
+    const error = await broker
+      .call(run, "secondshift_propose_comment", { number: 1, body: "x" })
+      .catch((e: unknown) => e);
+    expect(isToolCallError(error, "NOT_IN_PLAN")).toBe(true);
+    expect(mcp.calls.length).toBe(calls);
   });
 });
