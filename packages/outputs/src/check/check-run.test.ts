@@ -133,6 +133,9 @@ describe("finalize checks", () => {
     await holdOutputs(db, run, ["PROPOSED"], UNCHECKED_REASON);
     const rows = await outputsOf(db, run.id);
     expect(rows.map((r) => r.state)).toEqual(["REFUSED", "HELD"]);
+    expect(rows[1]?.reason).toBe(UNCHECKED_REASON);
+    const audits = await db.auditEvent.findMany({ where: { actorId: run.id } });
+    expect(audits.map((a) => [a.action, a.targetId])).toEqual([["output.held", rows[1]?.id]]);
     expect(
       await checkRunOutputs(
         { db, known },

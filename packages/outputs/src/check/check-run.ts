@@ -48,11 +48,19 @@ async function verdict(
   return { state: "READY", reason: null };
 }
 
-/** Writes one verdict; only a row still PROPOSED changes, with its audit row (none for READY). */
-async function record(db: Db, run: CheckRun, id: string, kind: string, v: Verdict, now: Date) {
+/** Writes one verdict; only a row still in `from` changes, with its audit row (none for READY). */
+async function record(
+  db: Db,
+  run: { id: string; workspaceId: string },
+  id: string,
+  kind: string,
+  v: Verdict,
+  now: Date,
+  from: OutputState = "PROPOSED",
+) {
   await db.$transaction(async (tx) => {
     const changed = await tx.runOutput.updateMany({
-      where: { id, runId: run.id, workspaceId: run.workspaceId, state: "PROPOSED" },
+      where: { id, runId: run.id, workspaceId: run.workspaceId, state: from },
       data: { state: v.state, reason: v.reason, checkedAt: now },
     });
     if (changed.count === 0 || v.state === "READY") return;
@@ -115,10 +123,13 @@ export async function holdOutputs(
   states: OutputState[],
   reason: string,
 ): Promise<void> {
-  await db.runOutput.updateMany({
+  const outputs = await db.runOutput.findMany({
     where: { runId: run.id, workspaceId: run.workspaceId, state: { in: states } },
-    data: { state: "HELD", reason, checkedAt: new Date() },
+    select: { id: true, kind: true, state: true },
   });
+  const held: Verdict = { state: "HELD", reason };
+  for (const output of outputs)
+    await record(db, run, output.id, output.kind, held, new Date(), output.state);
 }
 
 export const UNCHECKED_REASON =
