@@ -51,7 +51,10 @@ export function buildExecutorDeps(
       limits: settings.repository,
       history: settings.history,
     }),
-    broker: { call: (run, tool, args) => broker.call(run, tool, args) },
+    broker: {
+      call: (run, tool, args) => broker.call(run, tool, args),
+      platformTools: (run) => broker.platformTools(run),
+    },
     freezePlan,
     limits: {
       heartbeatMs: heartbeatInterval(settings),

@@ -75,6 +75,7 @@ async function loop(
     sandbox: options.sandbox,
     broker: options.broker,
     plan: options.plan,
+    ...(options.platformTools ? { platformTools: options.platformTools } : {}),
     masker: options.masker,
     maxToolResultChars: limits.maxToolResultChars,
     commandTimeoutMs: () =>

@@ -39,6 +39,39 @@ describe.each(providers)("tool calls over %s", (provider) => {
     expect(results.every((r) => r.name === null)).toBe(true);
   });
 
+  it("a granted platform tool is offered under its exact name and called through the broker without a connection", async () => {
+    const propose = {
+      name: "secondshift_propose_comment",
+      description: "Propose a comment.",
+      inputSchema: { type: "object", properties: { number: { type: "integer" } } },
+    };
+    const h = (current = await harness(provider, [
+      {
+        reply: {
+          toolCalls: [
+            { name: "secondshift_propose_comment", args: { number: 3, body: "hi" } },
+            { name: "secondshift_propose_issue", args: { title: "t", body: "b" } },
+          ],
+        },
+      },
+      { reply: { text: "ok" } },
+    ]));
+    const result = await h.run({ platformTools: [propose] });
+    expect(result.outcome).toBe("succeeded");
+    const started = h.sink.events.find((e) => e.type === "agent_started");
+    expect(started?.payload.tools).toContain("secondshift_propose_comment");
+    expect(started?.payload.tools).not.toContain("secondshift_propose_issue");
+    // Only the granted one reaches the broker, by its exact name and with no connection.
+    expect(h.broker.calls).toEqual([
+      {
+        toolName: "secondshift_propose_comment",
+        args: { number: 3, body: "hi" },
+        connectionId: undefined,
+      },
+    ]);
+    expect(toolResults(h).map((r) => r.isError)).toEqual([false, true]);
+  });
+
   it("arguments of the wrong type, missing or unexpected are error results, not crashes", async () => {
     const h = (current = await harness(provider, [
       {

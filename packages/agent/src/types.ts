@@ -17,7 +17,8 @@ export interface BrokerResult {
 
 export interface BrokerPort {
   /**
-   * Calls a tool of the run's frozen plan by its plan name. Refusals throw an AppError whose
+   * Calls a tool of the run's frozen plan by its plan name; without `context`, a platform tool
+   * by its exact name. Refusals throw an AppError whose
    * reason GRANT_REVOKED / CONNECTION_REMOVED / REQUEST_CHANGED / TOOL_NOT_ALLOWED ends the run
    * as revoked, and AUDIT_UNAVAILABLE (the call could not be audited) as failed. The connection id is
    * passed so a plan with the same tool name on two connections stays unambiguous.
@@ -81,6 +82,12 @@ export interface RunAgentOptions {
   sandbox: RunSandbox;
   broker: BrokerPort;
   plan: PlanTool[];
+  /** Platform tools the plan grants (name, description, input schema), called by exact name. */
+  platformTools?: Array<{
+    name: string;
+    description: string;
+    inputSchema: Record<string, unknown>;
+  }>;
   events: EventSink;
   limits: AgentLimits;
   /** Masks every registered secret in events and errors; the run token is added to it. */

@@ -5,11 +5,11 @@ import type { PlanEntry } from "./plan.ts";
 import type { AccessState } from "./access-state.ts";
 import { ToolCallError } from "./refusals.ts";
 
-export function checkAccess(
+/** The run is active and its grant is live for the job's current request (every tool call). */
+export function checkRunAccess(
   state: AccessState | null,
   run: { jobId: string },
-  entry: PlanEntry,
-): AccessState {
+): asserts state is AccessState {
   if (!state || state.runJobId !== run.jobId)
     throw new ToolCallError("RUN_NOT_ACTIVE", "This run was not found.");
   if (state.runStatus !== "RUNNING")
@@ -24,6 +24,14 @@ export function checkAccess(
       "REQUEST_CHANGED",
       "The job's tool request changed since it was approved; the run stops until an owner approves it.",
     );
+}
+
+export function checkAccess(
+  state: AccessState | null,
+  run: { jobId: string },
+  entry: PlanEntry,
+): AccessState {
+  checkRunAccess(state, run);
   if (!state.connectionFound || state.connectionDeleted)
     throw new ToolCallError(
       "CONNECTION_REMOVED",

@@ -97,7 +97,8 @@ export interface CallInput {
   workspaceId: string;
   runId: string;
   grantId: string;
-  connectionId: string;
+  /** Null for a platform tool, which uses no connection. */
+  connectionId: string | null;
   /** The service's tool name (what the grant lists). */
   tool: string;
   /** The row written ahead for this call: its id and the plan's tool name. */

@@ -23,6 +23,8 @@ import type { BrokerMetrics } from "./metrics.ts";
 import { ToolCallError } from "./refusals.ts";
 import { failRun, revokeRun } from "@secondshift/run-lifecycle";
 import type { OAuthRefresher } from "./secrets.ts";
+import { checkRunAccess } from "./access-check.ts";
+import { grantedPlatformTools, platformToolNamed, type PlatformTool } from "./platform/tool.ts";
 
 export type { UntrustedToolResult } from "./invoke.ts";
 
@@ -59,8 +61,16 @@ export interface Broker {
   call(run: BrokerRun, toolName: string, args: unknown): Promise<UntrustedToolResult>;
   /** The run's plan entries (for the agent loop's tool list). */
   tools(run: BrokerRun): Promise<PlanEntry[]>;
+  /** The platform tools the run's plan grants (for the agent loop's tool list, exact names). */
+  platformTools(run: BrokerRun): Promise<PlatformToolSpec[]>;
   /** At the run's end: drops its cached plan and validators. Nothing is pending. */
   release(runId: string): void;
+}
+
+export interface PlatformToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
 }
 
 interface RunPlan {
@@ -93,6 +103,12 @@ export function createBroker(options: BrokerOptions): Broker {
   return {
     call: (run, toolName, args) => call(ctx, run, toolName, args),
     tools: async (run) => (await loadPlan(ctx, run)).plan.tools,
+    platformTools: async (run) =>
+      grantedPlatformTools((await loadPlan(ctx, run)).plan).map((t) => ({
+        name: t.name,
+        description: t.description,
+        inputSchema: t.inputSchema,
+      })),
     release: (runId) => void ctx.plans.delete(runId),
   };
 }
@@ -118,12 +134,19 @@ async function call(
     });
   let result: UntrustedToolResult;
   try {
-    const { plan, entry } = await preflight(ctx, run, toolName); // 1
-    row.toolName = entry.name;
-    row.connectionId = entry.connectionId;
-    const access = await accessCheck(ctx, run, plan.plan.grantId, entry, row.id); // 2
-    const valid = validateArguments(validatorFor(plan, entry), args, ctx.limits);
-    result = await invoke(ctx, run, entry, access, valid); // 3
+    const platform = platformToolNamed(toolName);
+    if (platform) {
+      // A platform tool's name is fixed (never the model's text), so it is recorded as is.
+      row.toolName = platform.name;
+      result = await callPlatform(ctx, run, platform, args, row.id);
+    } else {
+      const { plan, entry } = await preflight(ctx, run, toolName); // 1
+      row.toolName = entry.name;
+      row.connectionId = entry.connectionId;
+      const access = await accessCheck(ctx, run, plan.plan.grantId, entry, row.id); // 2
+      const valid = validateArguments(validatorFor(plan, entry), args, ctx.limits);
+      result = await invoke(ctx, run, entry, access, valid); // 3
+    }
   } catch (error) {
     // A refusal is recorded (4) before it is returned; if that fails, it becomes AUDIT_UNAVAILABLE.
     const refusal =
@@ -137,6 +160,58 @@ async function call(
   ctx.metrics?.calls.inc({ outcome: result.isError ? "tool_error" : "ok" });
   return result;
 }
+
+/**
+ * A platform tool: the same steps without a connection — granted by the plan (1), the run and
+ * its grant re-read with the row written ahead (2), the arguments against the tool's schema,
+ * then its handler, whose only effect is a row in this database (O01).
+ */
+async function callPlatform(
+  ctx: BrokerContext,
+  run: BrokerRun,
+  tool: PlatformTool,
+  args: unknown,
+  auditRowId: string,
+): Promise<UntrustedToolResult> {
+  const plan = await loadPlan(ctx, run);
+  if (!tool.grantedBy(plan.plan)) throw notInPlan();
+  let state: AccessState | null;
+  try {
+    state = await openCall(ctx.pool, {
+      workspaceId: run.workspaceId,
+      runId: run.id,
+      grantId: plan.plan.grantId,
+      connectionId: null,
+      tool: tool.name,
+      auditId: auditRowId,
+      toolName: tool.name,
+    });
+  } catch (error) {
+    logAuditFailure(ctx.logger, { runId: run.id, workspaceId: run.workspaceId }, error);
+    throw auditUnavailable();
+  }
+  checkRunAccess(state, run);
+  let validate = plan.validators.get(tool.name);
+  if (!validate) {
+    validate = compileArguments(tool.inputSchema, tool.name);
+    plan.validators.set(tool.name, validate);
+  }
+  const valid = validateArguments(validate, args, ctx.limits);
+  const out = await tool.call({ db: ctx.db, run, plan: plan.plan }, valid);
+  return {
+    untrusted: true,
+    tool: tool.name,
+    content: [{ type: "text", text: out.text }],
+    truncated: false,
+    isError: out.isError,
+  };
+}
+
+const notInPlan = () =>
+  new ToolCallError(
+    "NOT_IN_PLAN",
+    "This tool is not in the run's execution plan. Use only the tools listed for this run, with their exact names.",
+  );
 
 // Printable ASCII only: look-alikes (Cyrillic "о"), zero-width and control characters never
 // reach the exact comparison, so they cannot be normalised into a match somewhere later.
@@ -153,11 +228,7 @@ async function preflight(
     typeof toolName === "string" && TOOL_NAME.test(toolName)
       ? plan.byName.get(toolName)
       : undefined;
-  if (!entry)
-    throw new ToolCallError(
-      "NOT_IN_PLAN",
-      "This tool is not in the run's execution plan. Use only the tools listed for this run, with their exact names.",
-    );
+  if (!entry) throw notInPlan();
   return { plan, entry };
 }
 

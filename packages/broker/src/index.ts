@@ -6,6 +6,7 @@ export type {
   BrokerLimits,
   BrokerOptions,
   BrokerRun,
+  PlatformToolSpec,
   UntrustedToolResult,
 } from "./broker.ts";
 export { isToolCallError, refusalReasons, ToolCallError } from "./refusals.ts";
@@ -17,3 +18,6 @@ export { tokenEndpointRefresher } from "./secrets.ts";
 export type { OAuthRefresher, RefreshedTokens } from "./secrets.ts";
 export { freezePlan, readPlan } from "./plan.ts";
 export type { FrozenPlan, PlanEntry } from "./plan.ts";
+export { grantedPlatformTools, isPlatformToolName, PLATFORM_TOOL_LIST } from "./platform/tool.ts";
+export type { PlatformTool, PlatformToolContext, PlatformToolOutput } from "./platform/tool.ts";
+export { commentTargetAllowed } from "./platform/propose.ts";

@@ -6,7 +6,7 @@
 import { Prisma, type ConnectionKind, type Db } from "@secondshift/db";
 import { failRun } from "@secondshift/run-lifecycle";
 import { AppError } from "@secondshift/errors";
-import type { GrantedOutputs } from "@secondshift/vocabulary";
+import { PLATFORM_TOOLS, type GrantedOutputs } from "@secondshift/vocabulary";
 import {
   currentGrant,
   groupKey,
@@ -76,6 +76,10 @@ async function refuse(
   });
   throw new AppError("PRECONDITION_FAILED", message, { reason });
 }
+
+const PLATFORM_TOOL_NAMES: ReadonlySet<string> = new Set(
+  Object.values(PLATFORM_TOOLS).map((t) => t.name),
+);
 
 const slug = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, "-");
 
@@ -169,7 +173,12 @@ export async function freezePlan(
     requestHash: job.requestHash,
     frozenAt: new Date().toISOString(),
     tools: entries.map(({ prefix, ...e }) => ({
-      name: (counts.get(e.tool) ?? 0) > 1 ? `${prefix}.${e.tool}` : e.tool,
+      // A connection's tool never takes a platform tool's name: the broker routes that name
+      // to the platform tool.
+      name:
+        (counts.get(e.tool) ?? 0) > 1 || PLATFORM_TOOL_NAMES.has(e.tool)
+          ? `${prefix}.${e.tool}`
+          : e.tool,
       ...e,
     })),
     // The grant is for exactly the job's current request (requestHash), so what it grants is

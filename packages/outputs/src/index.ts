@@ -1,3 +1,13 @@
 // Results that leave a run (issue #24): proposals recorded through the broker's platform tools,
 // checked at finalize (limits, secrets, protected paths), and applied to GitHub after the run.
 export * from "./apply/index.ts";
+export {
+  checkRunOutputs,
+  grantedOutputsOfRun,
+  holdOutputs,
+  UNCHECKED_REASON,
+} from "./check/check-run.ts";
+export type { CheckedOutput, CheckRun } from "./check/check-run.ts";
+export { limitProblem } from "./check/limits.ts";
+export { secretFinding } from "./check/scan.ts";
+export type { KnownSecrets } from "./check/scan.ts";

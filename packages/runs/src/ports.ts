@@ -50,6 +50,10 @@ export interface RunBroker {
     toolName: string,
     args: Record<string, unknown>,
   ): Promise<BrokerResult>;
+  /** The platform tools the run's plan grants (issue #24); none when absent. */
+  platformTools?(
+    run: BrokerRunContext,
+  ): Promise<Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>>;
 }
 
 export interface PlanFreezer {

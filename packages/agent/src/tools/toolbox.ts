@@ -6,7 +6,7 @@ import { isAppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
 import { raceAbort, StopRun } from "../stop.ts";
 import { SANDBOX_LOST_REASONS, type RunSandbox } from "@secondshift/sandbox";
-import type { BrokerPort, PlanTool } from "../types.ts";
+import type { BrokerPort, BrokerResult, PlanTool } from "../types.ts";
 import { wrapUntrusted } from "../untrusted.ts";
 import {
   BUILTIN_NAMES,
@@ -49,23 +49,35 @@ export interface ToolboxOptions {
   masker: SecretMasker;
   maxToolResultChars: number;
   commandTimeoutMs: () => number;
+  /**
+   * The platform tools the run's plan grants (proposals, issue #24), offered under their exact
+   * names and called through the broker without a connection.
+   */
+  platformTools?: ToolSpec[];
 }
 
 export class Toolbox {
   readonly specs: ToolSpec[];
   private readonly planTools: Map<string, PlanTool>;
+  private readonly platformNames: Set<string>;
 
   constructor(private readonly options: ToolboxOptions) {
-    this.planTools = planToolNames(options.plan, BUILTIN_NAMES);
+    const platform = options.platformTools ?? [];
+    this.platformNames = new Set(platform.map((t) => t.name));
+    this.planTools = planToolNames(options.plan, [...BUILTIN_NAMES, ...this.platformNames]);
     this.specs = [
       ...builtinToolSpecs(),
+      ...platform.map((t) => ({ ...t })),
       ...[...this.planTools].map(([name, entry]) => planSpec(name, entry)),
     ];
   }
 
   async execute(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
-    const name =
-      BUILTIN_NAMES.includes(call.name) || this.planTools.has(call.name) ? call.name : undefined;
+    const known =
+      BUILTIN_NAMES.includes(call.name) ||
+      this.planTools.has(call.name) ||
+      this.platformNames.has(call.name);
+    const name = known ? call.name : undefined;
     const fail = (message: string) => this.result(name ?? "unknown", message, true, name);
     if (name === undefined) {
       return fail(
@@ -92,7 +104,14 @@ export class Toolbox {
     }
     const entry = this.planTools.get(name);
     try {
-      if (entry) return await this.callBroker(name, entry, args, signal);
+      if (entry)
+        return await this.callBroker(name, entry.tool, signal, () =>
+          this.options.broker.call(entry.tool, args, { connectionId: entry.connectionId }),
+        );
+      if (this.platformNames.has(name))
+        return await this.callBroker(name, name, signal, () =>
+          this.options.broker.call(name, args),
+        );
       const out = await raceAbort(
         runBuiltin(name, args, {
           sandbox: this.options.sandbox,
@@ -116,30 +135,24 @@ export class Toolbox {
 
   private async callBroker(
     name: string,
-    entry: PlanTool,
-    args: Record<string, unknown>,
+    tool: string,
     signal: AbortSignal,
+    send: () => Promise<BrokerResult>,
   ): Promise<ToolResult> {
     try {
-      const out = await raceAbort(
-        this.options.broker.call(entry.tool, args, { connectionId: entry.connectionId }),
-        signal,
-      );
+      const out = await raceAbort(send(), signal);
       const text = out.content.map((part) => part.text).join("\n");
       return this.result(name, text, out.isError, name, out.truncated);
     } catch (error) {
       const reason = reasonOf(error);
       if (reason !== undefined && REVOCATION_REASONS.has(reason)) {
-        throw new StopRun(
-          "revoked",
-          `Access to ${entry.tool} was revoked during the run (${reason}).`,
-        );
+        throw new StopRun("revoked", `Access to ${tool} was revoked during the run (${reason}).`);
       }
       // The broker could not write its audit record: no further tool call may run unrecorded.
       if (reason === "AUDIT_UNAVAILABLE") {
         throw new StopRun(
           "failed",
-          `The call to ${entry.tool} could not be recorded in the audit log, so the run stops (${reason}).`,
+          `The call to ${tool} could not be recorded in the audit log, so the run stops (${reason}).`,
         );
       }
       if (isAppError(error)) {

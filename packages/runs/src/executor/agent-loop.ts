@@ -15,7 +15,7 @@ export interface AgentOutput {
 
 export async function runAgentLoop(ctx: RunContext, prepared: PreparedRun): Promise<AgentOutput> {
   const { run, deps } = ctx;
-  const result = await step(STEP.agent, () =>
+  const result = await step(STEP.agent, async () =>
     (deps.runAgent ?? defaultRunAgent)({
       model: {
         provider: prepared.providerKind,
@@ -27,6 +27,7 @@ export async function runAgentLoop(ctx: RunContext, prepared: PreparedRun): Prom
       sandbox: prepared.sandbox,
       broker: brokerFor(ctx, prepared),
       plan: prepared.plan.tools.map((t) => ({ ...t })),
+      platformTools: (await deps.broker.platformTools?.(brokerRun(ctx))) ?? [],
       events: ctx.events,
       limits: {
         maxTurns: run.job.maxTurns,
@@ -66,24 +67,30 @@ async function collectChanges(
   return captureDiff(sandbox, ctx.limits.maxDiffBytes, diffBase).catch(() => null);
 }
 
-/**
- * The loop names a tool by its connection's tool name and connection id; the broker by its plan
- * name (which differs when two connections offer the same tool).
- */
-function brokerFor(ctx: RunContext, prepared: PreparedRun): BrokerPort {
+function brokerRun(ctx: RunContext) {
   const { run } = ctx;
-  const brokerRun = {
+  return {
     id: run.id,
     workspaceId: run.workspaceId,
     jobId: run.jobId,
     repositoryFullName: run.job.repository.fullName,
   };
+}
+
+/**
+ * The loop names a tool by its connection's tool name and connection id; the broker by its plan
+ * name (which differs when two connections offer the same tool). A call without a connection is
+ * a platform tool's, by its exact name.
+ */
+function brokerFor(ctx: RunContext, prepared: PreparedRun): BrokerPort {
+  const run = brokerRun(ctx);
   return {
     call: (toolName, args, context) => {
+      if (!context) return ctx.deps.broker.call(run, toolName, args);
       const entry = prepared.plan.tools.find(
-        (t) => t.tool === toolName && (!context || t.connectionId === context.connectionId),
+        (t) => t.tool === toolName && t.connectionId === context.connectionId,
       );
-      return ctx.deps.broker.call(brokerRun, entry?.name ?? toolName, args);
+      return ctx.deps.broker.call(run, entry?.name ?? toolName, args);
     },
   };
 }

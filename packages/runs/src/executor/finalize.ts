@@ -5,6 +5,7 @@ import type { RunStatus } from "@secondshift/db";
 import { finishRun, type FinalStatus } from "@secondshift/run-lifecycle";
 import { statusFor } from "../outcome.ts";
 import { revokeRunTokens } from "../run-token.ts";
+import { checkOutputs, enqueueReadyOutputs } from "./outputs.ts";
 import type { RunContext } from "./run-context.ts";
 import { StepFailed } from "./steps.ts";
 
@@ -40,12 +41,16 @@ export async function finalizeRun(
   outcome: StepsOutcome,
 ): Promise<ExecuteRunResult> {
   ctx.watch.close();
+  const status = finalStatus(ctx, outcome);
+  // While the run's secrets are still known and before the sandbox goes (O05).
+  const checked = await checkOutputs(ctx, status);
   await revokeRunTokens(ctx.deps.db, ctx.scope).catch((e: unknown) =>
     ctx.log.error({ err: e }, "token revocation failed"),
   );
   for (const cleanup of ctx.cleanups.splice(0)) await cleanup.release();
   await releaseRun(ctx);
-  const recorded = await recordResult(ctx, outcome);
+  const recorded = await recordResult(ctx, outcome, status);
+  await enqueueReadyOutputs(ctx, checked, recorded.status);
   await ctx.events
     .append({
       type: "run_finished",
@@ -72,12 +77,15 @@ async function releaseRun(ctx: RunContext): Promise<void> {
   }
 }
 
-async function recordResult(ctx: RunContext, outcome: StepsOutcome) {
+function finalStatus(ctx: RunContext, outcome: StepsOutcome): FinalStatus {
+  if (ctx.watch.reason() === "cancelled") return "CANCELLED";
+  return outcome.failure ? "FAILED" : statusFor(outcome.result?.outcome ?? "failed");
+}
+
+async function recordResult(ctx: RunContext, outcome: StepsOutcome, status: FinalStatus) {
   const { result, failure, diff } = outcome;
   const { masker } = ctx.deps;
   const stopReason = ctx.watch.reason();
-  let status: FinalStatus = failure ? "FAILED" : statusFor(result?.outcome ?? "failed");
-  if (stopReason === "cancelled") status = "CANCELLED";
   // Ended elsewhere (gateway budget, broker revocation): the loop only saw its signal abort, so
   // its message ("cancelled") is not the reason; the status and finishRun say why.
   const agentError =

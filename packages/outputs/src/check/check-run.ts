@@ -1,0 +1,136 @@
+// The finalize checks of a run's proposals (O02 limits, O05 secrets), run by the executor after
+// the agent loop while the run's secrets are still known: each PROPOSED output becomes REFUSED
+// (a check failed; the reason names the check, never the value), HELD (the owner chose "hold",
+// or the run did not succeed) or READY (applied automatically once the run is final).
+import type { Db } from "@secondshift/db";
+import { readGrantedOutputs, recordAudit } from "@secondshift/domain";
+import type { GrantedOutputs, OutputKind, OutputState } from "@secondshift/vocabulary";
+import { limitProblem, proposalTexts } from "./limits.ts";
+import { secretFinding, type KnownSecrets } from "./scan.ts";
+
+export interface CheckRun {
+  id: string;
+  workspaceId: string;
+  /** Whether the run ended SUCCEEDED: outputs of any other run are held. */
+  succeeded: boolean;
+  /** The run's final status, named in the hold reason. */
+  status: string;
+}
+
+export interface CheckedOutput {
+  id: string;
+  state: Extract<OutputState, "REFUSED" | "HELD" | "READY">;
+}
+
+interface Verdict {
+  state: CheckedOutput["state"];
+  reason: string | null;
+}
+
+async function verdict(
+  output: { kind: string; payload: unknown },
+  index: number,
+  granted: GrantedOutputs,
+  run: CheckRun,
+  known: KnownSecrets,
+): Promise<Verdict> {
+  const problem =
+    limitProblem(output, index, granted) ?? (await secretFinding(proposalTexts(output), known));
+  if (problem) return { state: "REFUSED", reason: problem };
+  if (!run.succeeded)
+    return {
+      state: "HELD",
+      reason: `Held: the run ended ${run.status.toLowerCase()}, so an owner must approve this before it is applied.`,
+    };
+  const mode = granted[output.kind as OutputKind]?.mode;
+  if (mode !== "auto")
+    return { state: "HELD", reason: "Held: the owner asked to approve this kind of output." };
+  return { state: "READY", reason: null };
+}
+
+/** Writes one verdict; only a row still in `from` changes, with its audit row (none for READY). */
+async function record(
+  db: Db,
+  run: { id: string; workspaceId: string },
+  id: string,
+  kind: string,
+  v: Verdict,
+  now: Date,
+  from: OutputState = "PROPOSED",
+) {
+  await db.$transaction(async (tx) => {
+    const changed = await tx.runOutput.updateMany({
+      where: { id, runId: run.id, workspaceId: run.workspaceId, state: from },
+      data: { state: v.state, reason: v.reason, checkedAt: now },
+    });
+    if (changed.count === 0 || v.state === "READY") return;
+    await recordAudit(tx, {
+      workspaceId: run.workspaceId,
+      actorType: "RUN",
+      actorId: run.id,
+      action: v.state === "HELD" ? "output.held" : "output.refused",
+      targetType: "RunOutput",
+      targetId: id,
+      targetLabel: kind,
+      outcome: v.state.toLowerCase(),
+    });
+  });
+}
+
+/** Checks every PROPOSED output of the run, in seq order; returns what each became. */
+export async function checkRunOutputs(
+  deps: { db: Db; known: KnownSecrets; now?: () => Date },
+  run: CheckRun,
+  granted: GrantedOutputs,
+): Promise<CheckedOutput[]> {
+  const outputs = await deps.db.runOutput.findMany({
+    where: { runId: run.id, workspaceId: run.workspaceId, state: "PROPOSED" },
+    orderBy: { seq: "asc" },
+  });
+  const perKind = new Map<string, number>();
+  const checked: CheckedOutput[] = [];
+  for (const output of outputs) {
+    const index = perKind.get(output.kind) ?? 0;
+    perKind.set(output.kind, index + 1);
+    const v = await verdict(output, index, granted, run, deps.known);
+    await record(deps.db, run, output.id, output.kind, v, deps.now?.() ?? new Date());
+    checked.push({ id: output.id, state: v.state });
+  }
+  return checked;
+}
+
+/** The outputs granted by the run's frozen plan (none for a run without a plan). */
+export async function grantedOutputsOfRun(
+  db: Db,
+  run: { id: string; workspaceId: string },
+): Promise<GrantedOutputs> {
+  const row = await db.run.findFirst({
+    where: { id: run.id, workspaceId: run.workspaceId },
+    select: { plan: true },
+  });
+  const plan = row?.plan as { outputs?: unknown } | null | undefined;
+  return readGrantedOutputs(plan?.outputs);
+}
+
+/**
+ * Holds the run's outputs in `states` for an owner, with the reason: when the checks could not
+ * run (PROPOSED ones are then held rather than lost or applied unchecked), or when the run's
+ * recorded end was not the success the checks assumed (READY ones).
+ */
+export async function holdOutputs(
+  db: Db,
+  run: { id: string; workspaceId: string },
+  states: OutputState[],
+  reason: string,
+): Promise<void> {
+  const outputs = await db.runOutput.findMany({
+    where: { runId: run.id, workspaceId: run.workspaceId, state: { in: states } },
+    select: { id: true, kind: true, state: true },
+  });
+  const held: Verdict = { state: "HELD", reason };
+  for (const output of outputs)
+    await record(db, run, output.id, output.kind, held, new Date(), output.state);
+}
+
+export const UNCHECKED_REASON =
+  "Held: the checks could not run at the end of the run; an owner must review this.";
