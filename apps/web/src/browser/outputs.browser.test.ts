@@ -1,0 +1,127 @@
+// A run's results in a real browser against the real web process and database: each proposal
+// with its state, its text (rendered as text), why it is held or refused, the link once
+// applied; an owner approves a held one (asked first) and it is recorded once and queued for a
+// worker; an admin sees no decision controls; the overview lists what waits.
+import { createUser } from "@secondshift/accounts/testing";
+import type { Db } from "@secondshift/db";
+import { seedRun, seedWorkspace, type SeededWorkspace } from "@secondshift/db/testing";
+import { dbTest } from "@secondshift/db/testing/vitest";
+import type { OutputState } from "@secondshift/vocabulary";
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  launchBrowser,
+  screenshot,
+  seriousA11yViolations,
+  signInContext,
+  startWebApp,
+  type WebApp,
+} from "../testing/index.ts";
+
+let app: WebApp;
+let browser: Browser;
+let seed: SeededWorkspace;
+let owner: BrowserContext;
+let admin: BrowserContext;
+const password = "outputs screens passphrase 42";
+
+dbTest.beforeAll(async ({ testDatabase }) => {
+  [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
+  seed = await seedWorkspace(app.db, { name: "outputs-team" });
+  [owner, admin] = await Promise.all(
+    (["OWNER", "ADMIN"] as const).map(async (role) => {
+      const user = await createUser(app.db, password, { workspaceId: seed.workspaceId, role });
+      const context = await browser.newContext({ baseURL: app.origin });
+      await signInContext(context, app.origin, { email: user.email, password });
+      return context;
+    }),
+  );
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function output(
+  db: Db,
+  runId: string,
+  seq: number,
+  fields: { kind: string; state: OutputState; payload: object; reason?: string; resultUrl?: string },
+) {
+  return db.runOutput.create({
+    data: { workspaceId: seed.workspaceId, runId, jobId: seed.jobId, seq, ...fields },
+  });
+}
+
+describe("a run's results", () => {
+  it("shows each proposal's state and reason, and an owner approves a held one once", async () => {
+    const run = await seedRun(app.db, seed, { status: "SUCCEEDED" });
+    const held = await output(app.db, run.id, 0, {
+      kind: "comment",
+      state: "HELD",
+      payload: { number: 12, body: "<img src=x onerror=alert(1)> Summary: 3 updates." },
+      reason: "Held for an owner's approval (the grant's mode).",
+    });
+    await output(app.db, run.id, 1, {
+      kind: "issue",
+      state: "REFUSED",
+      payload: { title: "[deps] Update x", body: "token here", labels: ["dependencies"] },
+      reason: "Refused: the body contains a credential (rule github-token); nothing was written.",
+    });
+    await output(app.db, run.id, 2, {
+      kind: "issue",
+      state: "APPLIED",
+      payload: { title: "[deps] Done", body: "Applied one.", labels: [] },
+      resultUrl: "https://github.example.test/acme/widgets/issues/40",
+    });
+    const page = await owner.newPage();
+    await page.goto(`/w/${seed.workspaceId}/runs/${run.id}`);
+    const cards = page.getByTestId("output");
+    await expect.poll(() => cards.count()).toBe(3);
+    expect(await cards.evaluateAll((els) => els.map((e) => e.getAttribute("data-state")))).toEqual(
+      ["HELD", "REFUSED", "APPLIED"],
+    );
+    // The body is text: the planted markup is shown, not run.
+    await page.getByText("<img src=x onerror=alert(1)> Summary: 3 updates.").waitFor();
+    await page.getByText(/rule github-token/).waitFor();
+    const link = page.getByRole("link", { name: /issues\/40/ });
+    expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, "run-results");
+
+    // Only the held one offers a decision; approving asks first.
+    expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(1);
+    await page.getByRole("button", { name: "Approve" }).click();
+    const dialog = page.getByRole("dialog", { name: /Apply this output/ });
+    await dialog.getByText(/Comment on #12/).waitFor();
+    await dialog.getByRole("button", { name: "Approve and apply" }).click();
+    await expect
+      .poll(async () => (await app.db.runOutput.findUniqueOrThrow({ where: { id: held.id } })).state)
+      .toBe("APPROVED");
+    await expect.poll(() => cards.first().getAttribute("data-state")).not.toBe("HELD");
+    expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+    const audit = await app.db.auditEvent.findMany({ where: { targetId: held.id } });
+    expect(audit.map((a) => a.action)).toEqual(["output.approved"]);
+    await page.close();
+  }, 60_000);
+
+  it("offers an admin no decision, and the overview lists what waits", async () => {
+    const run = await seedRun(app.db, seed, { status: "SUCCEEDED" });
+    await output(app.db, run.id, 0, {
+      kind: "issue",
+      state: "HELD",
+      payload: { title: "[deps] Waiting one", body: "Please look.", labels: [] },
+      reason: "Held for an owner's approval (the grant's mode).",
+    });
+    const page = await admin.newPage();
+    await page.goto(`/w/${seed.workspaceId}/runs/${run.id}`);
+    await page.getByText("Please look.").waitFor();
+    expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+    const overview = await owner.newPage();
+    await overview.goto(`/w/${seed.workspaceId}`);
+    const waiting = overview.getByRole("region", { name: /Results waiting for approval/ });
+    await waiting.getByRole("link", { name: "New issue: [deps] Waiting one" }).click();
+    await overview.waitForURL(`**/w/${seed.workspaceId}/runs/${run.id}`);
+    await overview.getByText("Please look.").waitFor();
+  }, 60_000);
+});
