@@ -96,6 +96,27 @@ describe("upsertJobsFromConfig", () => {
     );
     expect(audit.every((e) => e.actorId === "repo-sync")).toBe(true);
   });
+  test("[O02] outputs are stored canonically and a change of outputs is a request change", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const comments = { comment: { max: 2, target: "triggering" as const } };
+    const created = await upsertOne(db, a, "reporter", [], { outputs: comments });
+    const row = await db.job.findUniqueOrThrow({ where: { id: created.jobId } });
+    expect(row.requestedOutputs).toEqual(comments);
+    const plain = await upsertOne(db, a, "plain", []);
+    const plainRow = await db.job.findUniqueOrThrow({ where: { id: plain.jobId } });
+    expect(plainRow.requestedOutputs).toEqual({});
+    expect(plainRow.requestHash).not.toBe(row.requestHash); // same tools, outputs differ
+
+    await db.job.update({ where: { id: created.jobId }, data: { status: "APPROVED" } });
+    const same = await upsertOne(db, a, "reporter", [], { outputs: comments });
+    expect(same).toMatchObject({ status: "APPROVED", change: "updated" });
+    const more = await upsertOne(db, a, "reporter", [], {
+      outputs: { comment: { max: 3, target: "triggering" } },
+    });
+    expect(more).toMatchObject({ status: "NEEDS_APPROVAL", change: "request_changed" });
+  });
   test("each row names the job as the file called it then; a removal keeps the last name", async ({
     db,
     tenants: { a },

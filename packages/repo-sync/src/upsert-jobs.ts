@@ -8,13 +8,18 @@ import type { AuditAction } from "@secondshift/vocabulary";
 import {
   normaliseRequest,
   notFound,
+  readRequestedOutputs,
   recordAudit,
   requestHash,
   SYSTEM_REPO_SYNC,
 } from "@secondshift/domain";
 
 /** A parsed job whose promptFile the worker has already read from the commit. */
-export type SyncedJob = Omit<RepoJob, "prompt" | "promptFile"> & { prompt: string };
+export type SyncedJob = Omit<RepoJob, "prompt" | "promptFile" | "outputs"> & {
+  prompt: string;
+  /** Absent: the job requests no outputs (as a file without `outputs:`). */
+  outputs?: RepoJob["outputs"];
+};
 
 export type SyncChange = "created" | "request_changed" | "updated" | "restored" | "removed";
 
@@ -57,7 +62,9 @@ export async function upsertJobsFromConfig(
 
     for (const job of input.jobs) {
       const requestedTools = normaliseRequest(job.tools);
-      const hash = requestHash(requestedTools);
+      // A change of outputs is a request change like a change of tools: NEEDS_APPROVAL again.
+      const requestedOutputs = readRequestedOutputs(job.outputs ?? {});
+      const hash = requestHash(requestedTools, requestedOutputs);
       const fields = {
         name: job.name,
         description: job.description,
@@ -68,6 +75,7 @@ export async function upsertJobsFromConfig(
         tokenBudget: job.tokenBudget,
         timeoutSeconds: job.timeoutSeconds,
         requestedTools: requestedTools as unknown as Prisma.InputJsonValue,
+        requestedOutputs: requestedOutputs as unknown as Prisma.InputJsonValue,
         requestHash: hash,
         configCommit: commit,
       };

@@ -1,5 +1,6 @@
 // Turns a validated document into the stable structure the platform stores: defaults filled,
 // groups in a fixed order, tool names sorted — so equal requests compare (and hash) equal.
+import type { CommentTarget, RequestedOutputs } from "@secondshift/vocabulary";
 import type {
   RepoConfig,
   RepoConfigLimits,
@@ -45,6 +46,26 @@ function normaliseTools(tools: Json | undefined): RequestedToolGroup[] {
   return out.sort(compareGroups);
 }
 
+// The file says `comments` / `issues` (what a person writes); the platform's kinds are
+// `comment` / `issue`. Key order is fixed so the stored value hashes the same every sync.
+function normaliseOutputs(raw: Json | undefined): RequestedOutputs {
+  const out: RequestedOutputs = {};
+  const comments = raw?.comments as Json | undefined;
+  if (comments) {
+    const target = (comments.target as CommentTarget | undefined) ?? "triggering";
+    out.comment = { max: comments.max as number, target };
+  }
+  const issues = raw?.issues as Json | undefined;
+  if (issues) {
+    out.issue = {
+      max: issues.max as number,
+      titlePrefix: typeof issues.titlePrefix === "string" ? issues.titlePrefix : "",
+      labels: [...new Set((issues.labels as string[] | undefined) ?? [])].sort(),
+    };
+  }
+  return out;
+}
+
 export function normaliseJob(key: string, raw: Json, limits: RepoConfigLimits): RepoJob {
   const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
   return {
@@ -62,6 +83,7 @@ export function normaliseJob(key: string, raw: Json, limits: RepoConfigLimits): 
       (typeof raw.timeoutMinutes === "number" ? raw.timeoutMinutes : limits.defaultTimeoutMinutes) *
       60,
     tools: normaliseTools(raw.tools as Json | undefined),
+    outputs: normaliseOutputs(raw.outputs as Json | undefined),
   };
 }
 

@@ -374,6 +374,7 @@ jobs:
               { kind: "MCP", label: "wiki", required: false, tools: ["search"] },
               { kind: "HTTP", label: "status api", required: false, tools: ["get_status"] },
             ],
+            outputs: {},
           },
           {
             key: "weekly-deps",
@@ -395,6 +396,7 @@ jobs:
                 tools: ["get_file_contents", "list_commits"],
               },
             ],
+            outputs: {},
           },
         ],
       },

@@ -6,6 +6,8 @@
 // The schema describes requests only. Nothing in it can name an endpoint, credential,
 // connection, grant or sandbox setting (see forbidden-keys.ts for the explicit refusal).
 
+import { OUTPUT_CAPS } from "@secondshift/vocabulary";
+
 export const REPO_CONFIG_VERSION = 1;
 export const REPO_CONFIG_FILE = ".secondshift.yaml";
 export const REPO_CONFIG_SCHEMA_ID = "https://secondshift.dev/schema/secondshift.schema.json";
@@ -34,6 +36,11 @@ export const JOB_KEY_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
 export const LABEL_PATTERN = "^[A-Za-z0-9][A-Za-z0-9_. -]{0,63}$";
 // A repository-relative path: no leading slash, no `..` segment, no backslash.
 export const PROMPT_FILE_PATTERN = "^(?!/)(?!(.*/)?\\.\\.(/|$))[A-Za-z0-9_./-]{1,255}$";
+// A GitHub label name: 1 to 50 characters, no control characters, no space at either end.
+// \x escapes only, so the pattern reads the same in ECMAScript (ajv) and RE2.
+export const ISSUE_LABEL_PATTERN =
+  "^[^\\x00-\\x20\\x7f]([^\\x00-\\x1f\\x7f]{0,48}[^\\x00-\\x20\\x7f])?$";
+export const TITLE_PREFIX_PATTERN = "^[^\\x00-\\x1f\\x7f]*$";
 export const MODEL_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}$";
 
 const toolList = {
@@ -87,10 +94,72 @@ const labelledGroups = (service: string) =>
     },
   }) as const;
 
+const outputs = {
+  type: "object",
+  description:
+    "Results the job asks to leave the run; the workspace owner grants each kind in the access review. Allowed keys: comments, issues.",
+  additionalProperties: false,
+  properties: {
+    comments: {
+      type: "object",
+      description:
+        "Comments on an issue or pull request of this repository. Allowed keys: max, target.",
+      additionalProperties: false,
+      required: ["max"],
+      properties: {
+        max: {
+          type: "integer",
+          description: `The most comments one run may leave, a whole number from 1 to ${OUTPUT_CAPS.maxComments}.`,
+          minimum: 1,
+          maximum: OUTPUT_CAPS.maxComments,
+        },
+        target: {
+          type: "string",
+          description:
+            'Where a comment may go: "triggering" (default; the issue or pull request that started the run) or "any" (any issue or pull request of this repository).',
+          enum: ["triggering", "any"],
+        },
+      },
+    },
+    issues: {
+      type: "object",
+      description: "New issues in this repository. Allowed keys: max, titlePrefix, labels.",
+      additionalProperties: false,
+      required: ["max"],
+      properties: {
+        max: {
+          type: "integer",
+          description: `The most issues one run may open, a whole number from 1 to ${OUTPUT_CAPS.maxIssues}.`,
+          minimum: 1,
+          maximum: OUTPUT_CAPS.maxIssues,
+        },
+        titlePrefix: {
+          type: "string",
+          description: `Text every issue title starts with, at most ${OUTPUT_CAPS.maxTitlePrefixLength} characters, no control characters.`,
+          maxLength: OUTPUT_CAPS.maxTitlePrefixLength,
+          pattern: TITLE_PREFIX_PATTERN,
+        },
+        labels: {
+          type: "array",
+          description: `Labels every new issue carries, at most ${OUTPUT_CAPS.maxLabels}, no duplicates.`,
+          maxItems: OUTPUT_CAPS.maxLabels,
+          uniqueItems: true,
+          items: {
+            type: "string",
+            description:
+              "A GitHub label name: 1 to 50 characters, no control characters, no space at either end.",
+            pattern: ISSUE_LABEL_PATTERN,
+          },
+        },
+      },
+    },
+  },
+} as const;
+
 const job = {
   type: "object",
   description:
-    "A job. Allowed keys: name, description, prompt or promptFile, schedule, timezone, model, tokenBudget, timeoutMinutes, tools.",
+    "A job. Allowed keys: name, description, prompt or promptFile, schedule, timezone, model, tokenBudget, timeoutMinutes, tools, outputs.",
   additionalProperties: false,
   required: ["name"],
   properties: {
@@ -162,6 +231,7 @@ const job = {
         http: labelledGroups("HTTP API"),
       },
     },
+    outputs,
   },
 } as const;
 

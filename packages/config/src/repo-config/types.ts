@@ -1,5 +1,5 @@
 // The parsed, normalised form of `.secondshift.yaml` that the rest of the platform consumes.
-import type { RepoConfigError } from "@secondshift/vocabulary";
+import type { RepoConfigError, RequestedOutputs } from "@secondshift/vocabulary";
 
 /** Connection kinds as the database spells them. */
 export type RequestedKind = "GITHUB" | "SENTRY" | "MCP" | "HTTP";
@@ -28,6 +28,8 @@ export interface RepoJob {
   timeoutSeconds: number;
   /** Sorted by kind then label. */
   tools: RequestedToolGroup[];
+  /** Output kinds the job requests (`comment`, `issue`); an absent kind is not requested. */
+  outputs: RequestedOutputs;
 }
 
 export interface RepoConfig {

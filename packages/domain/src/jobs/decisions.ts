@@ -1,11 +1,14 @@
 // The owner's decisions on a job's request. Only OWNER decides (C02); each decision is one
 // transaction with its audit row, so there is never a grant without its record.
 import { randomUUID } from "node:crypto";
-import type { ConnectionKind } from "@secondshift/db";
+import type { ConnectionKind, Prisma } from "@secondshift/db";
+import type { GrantedOutputs } from "@secondshift/vocabulary";
 import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
 import { notFound, requireRole, type ActorContext, type DbClient } from "../context.ts";
 import { groupKey, storedRequest, type RequestedToolGroup } from "../request.ts";
+import { readRequestedOutputs } from "../outputs/stored.ts";
+import { decideOutputs, outputsAvailability, type OutputsChoice } from "./grant-outputs.ts";
 import { proposeConnection } from "./review.ts";
 
 export interface ApproveJobInput {
@@ -16,6 +19,8 @@ export interface ApproveJobInput {
   bindings?: Record<string, string>;
   /** Owner's narrowing per group key; default: every requested tool the connection allows. */
   tools?: Record<string, string[]>;
+  /** Output kinds granted (others are not), each "hold" unless chosen; limits ≤ requested. */
+  outputs?: OutputsChoice;
 }
 
 export interface ApproveJobResult {
@@ -119,6 +124,7 @@ async function writeGrant(
   tx: DbClient,
   ids: { workspaceId: string; jobId: string; grantId: string; requestHash: string; userId: string },
   decided: readonly Decided[],
+  outputs: GrantedOutputs,
 ): Promise<void> {
   const { workspaceId, jobId, grantId } = ids;
   await revokeActiveGrants(tx, workspaceId, jobId, ids.userId);
@@ -129,6 +135,7 @@ async function writeGrant(
       jobId,
       requestHash: ids.requestHash,
       approvedById: ids.userId,
+      outputs: outputs as Prisma.InputJsonValue,
       bindings: decided.map((d) => ({
         kind: d.group.kind,
         label: d.group.label,
@@ -166,8 +173,14 @@ export async function approveJob(
     const groups = checkReviewed(job, input);
     const connections = await tx.connection.findMany({ where: { workspaceId, deletedAt: null } });
     const decided = groups.map((group) => decideGroup(group, connections, input));
+    const availability = await outputsAvailability(tx, workspaceId, job.repositoryId);
+    const outputs = decideOutputs(
+      readRequestedOutputs(job.requestedOutputs),
+      input.outputs,
+      availability,
+    );
     const ids = { workspaceId, jobId: job.id, grantId, requestHash: job.requestHash };
-    await writeGrant(tx, { ...ids, userId: actor.userId }, decided);
+    await writeGrant(tx, { ...ids, userId: actor.userId }, decided, outputs);
     await tx.job.update({ where: { id: job.id }, data: { status: "APPROVED" } });
     await recordAudit(tx, {
       workspaceId,

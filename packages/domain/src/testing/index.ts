@@ -19,13 +19,18 @@ import {
   type CreateConnectionInput,
 } from "../connections/manage.ts";
 import type { ActorContext, McpAuthorizer, ToolDiscovery, WorkspaceServices } from "../context.ts";
+import { readRequestedOutputs } from "../outputs/stored.ts";
 import { normaliseRequest, requestHash } from "../request.ts";
 import type { DiscoveredTool } from "../tools.ts";
 
 export type Tenant = SeededTenant;
 
 /** A job as a repository's config declares it (repo-sync's SyncedJob: the prompt file read). */
-export type DeclaredJob = Omit<RepoJob, "prompt" | "promptFile"> & { prompt: string };
+export type DeclaredJob = Omit<RepoJob, "prompt" | "promptFile" | "outputs"> & {
+  prompt: string;
+  /** Absent: the job requests no outputs. */
+  outputs?: RepoJob["outputs"];
+};
 
 export const testKeyring = (): Keyring => createKeyring(new Uint8Array(randomBytes(32)));
 
@@ -286,11 +291,13 @@ export async function requestJob(
   declared: DeclaredJob,
 ): Promise<{ jobId: string; status: JobStatus }> {
   const requestedTools = normaliseRequest(declared.tools);
-  const hash = requestHash(requestedTools);
-  const { key, tools: _tools, ...fields } = declared;
+  const requestedOutputs = readRequestedOutputs(declared.outputs ?? {});
+  const hash = requestHash(requestedTools, requestedOutputs);
+  const { key, tools: _tools, outputs: _outputs, ...fields } = declared;
   const data = {
     ...fields,
     requestedTools: requestedTools as unknown as Prisma.InputJsonValue,
+    requestedOutputs: requestedOutputs as unknown as Prisma.InputJsonValue,
     requestHash: hash,
     configCommit: "c1",
   };

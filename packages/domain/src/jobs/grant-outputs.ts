@@ -1,0 +1,86 @@
+// The owner's grant of output kinds (issue #24 phase (a), O02): a request grants nothing; a kind
+// the owner lists is granted with limits at most the requested ones, "hold" unless chosen
+// otherwise. Outputs are applied through the repository's GitHub App installation, so without
+// one nothing can be granted.
+import { AppError } from "@secondshift/errors";
+import type {
+  CommentTarget,
+  GrantedOutputs,
+  OutputMode,
+  RequestedOutputs,
+} from "@secondshift/vocabulary";
+import type { DbClient } from "../context.ts";
+
+export interface OutputsChoice {
+  comment?: { mode?: OutputMode; max?: number; target?: CommentTarget };
+  issue?: { mode?: OutputMode; max?: number };
+}
+
+export type OutputsAvailability =
+  { available: true; connectionId: string } | { available: false; reason: string };
+
+export const NO_GITHUB_APP_REASON =
+  "Outputs are applied through the GitHub App: connect the repository through the GitHub App installation (Repositories → connection) to grant them.";
+
+/** Whether the job's repository fetches through a live GitHub App connection of the workspace. */
+export async function outputsAvailability(
+  db: DbClient,
+  workspaceId: string,
+  repositoryId: string,
+): Promise<OutputsAvailability> {
+  const repository = await db.repository.findFirst({
+    where: { id: repositoryId, workspaceId },
+    select: { connection: { select: { id: true, kind: true, authType: true, deletedAt: true } } },
+  });
+  const c = repository?.connection;
+  if (c && c.kind === "GITHUB" && c.authType === "GITHUB_APP" && !c.deletedAt)
+    return { available: true, connectionId: c.id };
+  return { available: false, reason: NO_GITHUB_APP_REASON };
+}
+
+const refuse = (message: string, reason: string): never => {
+  throw new AppError("BAD_REQUEST", message, { reason });
+};
+
+function checkMax(kind: string, chosen: number | undefined, requested: number): number {
+  if (chosen === undefined) return requested;
+  if (!Number.isInteger(chosen) || chosen < 1 || chosen > requested)
+    refuse(
+      `The ${kind} limit must be a whole number from 1 to ${requested}, the job's request; lower it or ask for more in .secondshift.yaml.`,
+      "OUTPUT_LIMIT_ABOVE_REQUEST",
+    );
+  return chosen;
+}
+
+/** The granted outputs for the owner's choice, or a BAD_REQUEST saying what to change. */
+export function decideOutputs(
+  requested: RequestedOutputs,
+  choice: OutputsChoice | undefined,
+  availability: OutputsAvailability,
+): GrantedOutputs {
+  const kinds = Object.keys(choice ?? {}) as Array<keyof OutputsChoice>;
+  for (const kind of kinds)
+    if (!requested[kind])
+      refuse(
+        `The job does not request ${kind} outputs; request them in .secondshift.yaml first.`,
+        "OUTPUT_NOT_REQUESTED",
+      );
+  if (kinds.length > 0 && !availability.available)
+    refuse(availability.reason, "OUTPUTS_NEED_GITHUB_APP");
+  const granted: GrantedOutputs = {};
+  if (choice?.comment && requested.comment) {
+    const target = choice.comment.target ?? requested.comment.target;
+    if (requested.comment.target === "triggering" && target === "any")
+      refuse(
+        'The job requests comments on the triggering issue or pull request only; "any" is wider than that request.',
+        "OUTPUT_TARGET_WIDER",
+      );
+    const max = checkMax("comment", choice.comment.max, requested.comment.max);
+    granted.comment = { max, target, mode: choice.comment.mode ?? "hold" };
+  }
+  if (choice?.issue && requested.issue) {
+    const max = checkMax("issue", choice.issue.max, requested.issue.max);
+    granted.issue = { ...requested.issue, max, mode: choice.issue.mode ?? "hold" };
+  }
+  return granted;
+}
