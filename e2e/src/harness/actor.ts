@@ -15,6 +15,7 @@ export function actAs(p: Platform, workspaceId: string, userId: string): ActorCo
       runQueue: p.worker.runQueue,
       scheduleQueue: p.worker.scheduleQueue,
       syncQueue: p.worker.syncQueue,
+      outputQueue: p.worker.outputQueue,
       logger: p.logger,
     }),
   };

@@ -46,7 +46,13 @@ async function output(
   db: Db,
   runId: string,
   seq: number,
-  fields: { kind: string; state: OutputState; payload: object; reason?: string; resultUrl?: string },
+  fields: {
+    kind: string;
+    state: OutputState;
+    payload: object;
+    reason?: string;
+    resultUrl?: string;
+  },
 ) {
   return db.runOutput.create({
     data: { workspaceId: seed.workspaceId, runId, jobId: seed.jobId, seq, ...fields },
@@ -78,9 +84,11 @@ describe("a run's results", () => {
     await page.goto(`/w/${seed.workspaceId}/runs/${run.id}`);
     const cards = page.getByTestId("output");
     await expect.poll(() => cards.count()).toBe(3);
-    expect(await cards.evaluateAll((els) => els.map((e) => e.getAttribute("data-state")))).toEqual(
-      ["HELD", "REFUSED", "APPLIED"],
-    );
+    expect(await cards.evaluateAll((els) => els.map((e) => e.getAttribute("data-state")))).toEqual([
+      "HELD",
+      "REFUSED",
+      "APPLIED",
+    ]);
     // The body is text: the planted markup is shown, not run.
     await page.getByText("<img src=x onerror=alert(1)> Summary: 3 updates.").waitFor();
     await page.getByText(/rule github-token/).waitFor();
@@ -96,7 +104,9 @@ describe("a run's results", () => {
     await dialog.getByText(/Comment on #12/).waitFor();
     await dialog.getByRole("button", { name: "Approve and apply" }).click();
     await expect
-      .poll(async () => (await app.db.runOutput.findUniqueOrThrow({ where: { id: held.id } })).state)
+      .poll(
+        async () => (await app.db.runOutput.findUniqueOrThrow({ where: { id: held.id } })).state,
+      )
       .toBe("APPROVED");
     await expect.poll(() => cards.first().getAttribute("data-state")).not.toBe("HELD");
     expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0);
