@@ -27,7 +27,25 @@ const password = "outputs screens passphrase 42";
 
 dbTest.beforeAll(async ({ testDatabase }) => {
   [app, browser] = await Promise.all([startWebApp({ database: testDatabase }), launchBrowser()]);
-  seed = await seedWorkspace(app.db, { name: "outputs-team" });
+  seed = await seedWorkspace(app.db, { name: "outputs-team", withProvider: true });
+  // Getting started done (provider, repository, approved job, a connection, a webhook): the
+  // overview shows its panels.
+  await app.db.connection.create({
+    data: {
+      workspaceId: seed.workspaceId,
+      kind: "GITHUB",
+      label: "gh",
+      endpoint: "https://api.github.com",
+    },
+  });
+  await app.db.webhook.create({
+    data: {
+      workspaceId: seed.workspaceId,
+      name: "ops",
+      urlCiphertext: Buffer.from("sealed"),
+      secretCiphertext: Buffer.from("sealed"),
+    },
+  });
   [owner, admin] = await Promise.all(
     (["OWNER", "ADMIN"] as const).map(async (role) => {
       const user = await createUser(app.db, password, { workspaceId: seed.workspaceId, role });
