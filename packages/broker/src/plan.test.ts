@@ -209,6 +209,56 @@ describe("freezePlan", () => {
     expect(again?.reason).toBe("REQUEST_CHANGED");
   });
 
+  test("[O02] the frozen plan carries exactly the granted outputs; a grant for an earlier request grants none", async ({
+    db,
+    acme: { a },
+    owner,
+  }) => {
+    const app = await db.connection.create({
+      data: {
+        workspaceId: a.workspaceId,
+        kind: "GITHUB",
+        label: "app",
+        endpoint: "https://api.github.com",
+        authType: "GITHUB_APP",
+      },
+    });
+    await db.repository.update({ where: { id: a.repositoryId }, data: { connectionId: app.id } });
+    const outputs = {
+      comment: { max: 3, target: "any" as const },
+      issue: { max: 2, titlePrefix: "[o2] ", labels: ["bot"] },
+    };
+    const sync = (o: typeof outputs, commit: string) =>
+      upsertJobsFromConfig(db, {
+        workspaceId: a.workspaceId,
+        repositoryId: a.repositoryId,
+        commit,
+        jobs: [job("o02", [], { outputs: o })],
+      });
+    const jobId = (await sync(outputs, "c1")).jobs[0]!.jobId;
+    const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });
+    await approveJob(owner(), {
+      jobId,
+      requestHash: row.requestHash,
+      outputs: { comment: { max: 2, target: "triggering", mode: "auto" } },
+    });
+    const plan = await freezePlan(db, {
+      workspaceId: a.workspaceId,
+      runId: await createRun(db, a.workspaceId, jobId, "QUEUED"),
+    });
+    // The issue kind was requested but not granted: it is not in the plan.
+    expect(plan.outputs).toEqual({ comment: { max: 2, target: "triggering", mode: "auto" } });
+
+    await sync({ ...outputs, comment: { max: 4, target: "any" } }, "c2");
+    await db.job.update({ where: { id: jobId }, data: { status: "APPROVED" } });
+    const runId = await createRun(db, a.workspaceId, jobId, "QUEUED");
+    const error = await failure(freezePlan(db, { workspaceId: a.workspaceId, runId }));
+    expect(error?.reason).toBe("REQUEST_CHANGED");
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(run.status).toBe("FAILED");
+    expect(run.plan).toBeNull();
+  });
+
   test("[P05] another workspace's run is not found", async ({ db, acme: { a }, approved }) => {
     const jobId = await approved("p05", [
       { kind: "MCP", label: "docs", required: false, tools: ["search"] },

@@ -6,6 +6,8 @@ import { isAppError } from "@secondshift/errors";
 import { describe, expect } from "vitest";
 import { job, requestJob, seedTenant, testKeyring, type Tenant } from "../testing/index.ts";
 import { approveJob } from "./decisions.ts";
+import { NO_GITHUB_APP_REASON } from "./grant-outputs.ts";
+import { getAccessReview } from "./review.ts";
 
 const keyring = testKeyring();
 const requested = {
@@ -137,5 +139,28 @@ describe("approveJob: outputs", () => {
     expect(
       await failure(approveJob(as(db, b, b.adminId), { ...j, outputs: { comment: {} } })),
     ).toMatch(/^FORBIDDEN:/);
+  });
+
+  test("the access review shows requested outputs, the grant, availability and permissions", async ({
+    db,
+    tenants: { a, noApp },
+  }) => {
+    const j = await requesting(db, a, "reviewed");
+    await approveJob(as(db, a, a.ownerId), { ...j, outputs: { comment: { mode: "auto" } } });
+    const review = await getAccessReview(as(db, a, a.viewerId), { jobId: j.jobId });
+    expect(review.outputs).toEqual({
+      requested,
+      granted: { comment: { ...requested.comment, mode: "auto" } },
+      available: true,
+      unavailableReason: null,
+      permissions: { comment: ["Issues: write"], issue: ["Issues: write"] },
+    });
+    const other = await requesting(db, noApp, "unavailable");
+    const blocked = await getAccessReview(as(db, noApp, noApp.ownerId), { jobId: other.jobId });
+    expect(blocked.outputs).toMatchObject({
+      available: false,
+      unavailableReason: NO_GITHUB_APP_REASON,
+      granted: {},
+    });
   });
 });

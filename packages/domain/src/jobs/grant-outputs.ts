@@ -3,13 +3,16 @@
 // otherwise. Outputs are applied through the repository's GitHub App installation, so without
 // one nothing can be granted.
 import { AppError } from "@secondshift/errors";
-import type {
-  CommentTarget,
-  GrantedOutputs,
-  OutputMode,
-  RequestedOutputs,
+import {
+  OUTPUT_PERMISSIONS,
+  type CommentTarget,
+  type GrantedOutputs,
+  type OutputKind,
+  type OutputMode,
+  type RequestedOutputs,
 } from "@secondshift/vocabulary";
 import type { DbClient } from "../context.ts";
+import { readGrantedOutputs, readRequestedOutputs } from "../outputs/stored.ts";
 
 export interface OutputsChoice {
   comment?: { mode?: OutputMode; max?: number; target?: CommentTarget };
@@ -83,4 +86,42 @@ export function decideOutputs(
     granted.issue = { ...requested.issue, max, mode: choice.issue.mode ?? "hold" };
   }
   return granted;
+}
+
+/** The access review's outputs part: what is requested, what the current grant gives. */
+export interface ReviewOutputs {
+  requested: RequestedOutputs;
+  granted: GrantedOutputs;
+  available: boolean;
+  /** Why outputs cannot be granted here (null when they can). */
+  unavailableReason: string | null;
+  /**
+   * The GitHub App permissions each requested kind needs ("Issues: write"). The installation's
+   * actual permissions are not read yet: the screen shows these as what the App must have.
+   */
+  permissions: Partial<Record<OutputKind, string[]>>;
+}
+
+const permissionLabel = (name: string, level: string): string =>
+  `${name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase())}: ${level}`;
+
+export async function reviewOutputs(
+  db: DbClient,
+  job: { workspaceId: string; repositoryId: string; requestedOutputs: unknown },
+  grantOutputs: unknown,
+): Promise<ReviewOutputs> {
+  const requested = readRequestedOutputs(job.requestedOutputs);
+  const availability = await outputsAvailability(db, job.workspaceId, job.repositoryId);
+  const permissions: ReviewOutputs["permissions"] = {};
+  for (const kind of Object.keys(requested) as OutputKind[])
+    permissions[kind] = Object.entries(OUTPUT_PERMISSIONS[kind]).map(([name, level]) =>
+      permissionLabel(name, level),
+    );
+  return {
+    requested,
+    granted: readGrantedOutputs(grantOutputs),
+    available: availability.available,
+    unavailableReason: availability.available ? null : availability.reason,
+    permissions,
+  };
 }

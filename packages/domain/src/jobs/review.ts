@@ -5,6 +5,7 @@ import type { ConnectionKind, JobStatus } from "@secondshift/db";
 import { can } from "@secondshift/vocabulary";
 import { notFound, requireRole, type ActorContext, type DbClient } from "../context.ts";
 import { groupKey, storedRequest } from "../request.ts";
+import { reviewOutputs, type ReviewOutputs } from "./grant-outputs.ts";
 import { readDiscoveredTools } from "../tools.ts";
 import {
   diffAgainstGrant,
@@ -55,6 +56,8 @@ export interface AccessReview {
   lastApproval: LastApproval | null;
   /** Per group, what changed since the last approval; empty when the job was never approved. */
   changes: ReviewChange[];
+  /** Requested output kinds, the current grant's, and whether they can be granted here. */
+  outputs: ReviewOutputs;
   canApprove: boolean;
 }
 
@@ -168,6 +171,7 @@ export async function getAccessReview(
         }
       : null,
     changes,
+    outputs: await reviewOutputs(db, job, grant?.outputs),
     canApprove: can(role, "own"),
   };
 }

@@ -13,6 +13,12 @@ import { errorMessage } from "../ui/error-message.ts";
 import { EmptyState } from "../ui/states.tsx";
 import { StatusNote } from "../ui/status-note.tsx";
 import { ReviewChanges, type LastApproval } from "./review-changes.tsx";
+import {
+  choiceFromGrant,
+  ReviewOutputs,
+  type OutputChoice,
+  type ReviewOutputsData,
+} from "./review-outputs.tsx";
 import { ReviewGroupCard, type Choice, type ConnectionFacts, type Group } from "./review-group.tsx";
 import {
   accessSentences,
@@ -34,6 +40,10 @@ export function AccessReview({ workspaceId, jobId }: { workspaceId: string; jobI
     ),
   );
   const facts = new Map<string, ConnectionFacts>(connections.map((c) => [c.id, c]));
+  // Preselected from the current grant; a kind never granted starts unchecked.
+  const [outputChoice, setOutputChoice] = useState<OutputChoice>(() =>
+    choiceFromGrant(review.outputs.granted),
+  );
 
   return (
     <section aria-labelledby="review-heading" className="flex flex-col gap-4">
@@ -58,8 +68,20 @@ export function AccessReview({ workspaceId, jobId }: { workspaceId: string; jobI
           />
         ))
       )}
+      <ReviewOutputs
+        outputs={review.outputs}
+        choice={outputChoice}
+        editable={review.canApprove}
+        onChange={setOutputChoice}
+      />
       {review.canApprove ? (
-        <Decisions workspaceId={workspaceId} review={review} choices={choices} facts={facts} />
+        <Decisions
+          workspaceId={workspaceId}
+          review={review}
+          choices={choices}
+          facts={facts}
+          outputs={outputChoice}
+        />
       ) : (
         <p className="rounded-md bg-slate-100 p-3 text-sm text-slate-700">
           Only a workspace owner can approve, reject or revoke this job&apos;s access.
@@ -81,6 +103,7 @@ interface Review {
   groups: Group[];
   lastApproval: LastApproval | null;
   changes: Array<GroupChange & { key: string }>;
+  outputs: ReviewOutputsData;
   canApprove: boolean;
 }
 
@@ -105,11 +128,13 @@ function Decisions({
   review,
   choices,
   facts,
+  outputs,
 }: {
   workspaceId: string;
   review: Review;
   choices: Record<string, Choice>;
   facts: Map<string, ConnectionFacts>;
+  outputs: OutputChoice;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -174,6 +199,7 @@ function Decisions({
         plan.filter((p) => p.connection).map((p) => [p.group.key, p.choice.connectionId]),
       ),
       tools: Object.fromEntries(plan.map((p) => [p.group.key, p.tools.map((t) => t.name)])),
+      outputs,
     });
   }
 

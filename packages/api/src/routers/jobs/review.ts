@@ -1,6 +1,7 @@
 // Every member: the access review (each requested tool, its connection, whether it may change
 // data); `canApprove` only tells the UI whether to show the buttons.
 import { getAccessReview } from "@secondshift/domain";
+import { COMMENT_TARGETS, OUTPUT_MODES } from "@secondshift/vocabulary";
 import { z } from "zod";
 import { connectionKind, jobStatus } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
@@ -21,6 +22,24 @@ const reviewChange = z.object({
   added: z.array(changedTool),
   removed: z.array(changedTool),
   unchanged: z.array(z.string()),
+});
+
+const comment = z.object({ max: z.number(), target: z.enum(COMMENT_TARGETS) });
+const issue = z.object({ max: z.number(), titlePrefix: z.string(), labels: z.array(z.string()) });
+const mode = z.enum(OUTPUT_MODES);
+const reviewOutputs = z.object({
+  requested: z.object({ comment: comment.optional(), issue: issue.optional() }),
+  granted: z.object({
+    comment: comment.extend({ mode }).optional(),
+    issue: issue.extend({ mode }).optional(),
+  }),
+  available: z.boolean(),
+  unavailableReason: z.string().nullable(),
+  /** GitHub App permissions each requested kind needs, e.g. "Issues: write". */
+  permissions: z.object({
+    comment: z.array(z.string()).optional(),
+    issue: z.array(z.string()).optional(),
+  }),
 });
 
 export const accessReview = z.object({
@@ -62,6 +81,7 @@ export const accessReview = z.object({
     })
     .nullable(),
   changes: z.array(reviewChange),
+  outputs: reviewOutputs,
   canApprove: z.boolean(),
 });
 
