@@ -46,14 +46,14 @@ dbTest.beforeAll(async ({ testDatabase }) => {
       secretCiphertext: Buffer.from("sealed"),
     },
   });
-  [owner, admin] = await Promise.all(
-    (["OWNER", "ADMIN"] as const).map(async (role) => {
-      const user = await createUser(app.db, password, { workspaceId: seed.workspaceId, role });
-      const context = await browser.newContext({ baseURL: app.origin });
-      await signInContext(context, app.origin, { email: user.email, password });
-      return context;
-    }),
-  );
+  const signedIn = async (role: "OWNER" | "ADMIN") => {
+    const user = await createUser(app.db, password, { workspaceId: seed.workspaceId, role });
+    const context = await browser.newContext({ baseURL: app.origin });
+    await signInContext(context, app.origin, { email: user.email, password });
+    return context;
+  };
+  owner = await signedIn("OWNER");
+  admin = await signedIn("ADMIN");
 }, 180_000);
 afterAll(async () => {
   await browser?.close();

@@ -93,12 +93,12 @@ async function setUp(db: Db, mode: "hold" | "auto", body: string) {
       enqueued.push({ outputId, runStatus: status });
     },
     limits: { stopPollMs: 100, heartbeatMs: 200 },
-    runAgent: (async (o: RunAgentOptions) => {
+    runAgent: async (o: RunAgentOptions) => {
       offered.push(...(o.platformTools ?? []).map((t) => t.name));
       o.masker.add(PLANTED); // a credential the broker opened for this run
       await o.broker.call("secondshift_propose_comment", { number: 4, body });
       return { outcome: "succeeded", summary: "Proposed.", usage };
-    }),
+    },
   };
   return { run, deps, enqueued, offered };
 }
