@@ -53,8 +53,14 @@ function OutputStatus({ output, next }: { output: OutputView; next: string }) {
     <div className="mt-1 flex flex-col gap-1 text-sm text-slate-700">
       {output.resultUrl ? (
         <span>
-          Applied <Timestamp value={output.appliedAt} />:{" "}
-          <SafeLink href={output.resultUrl}>{output.resultUrl}</SafeLink>
+          Applied
+          {output.appliedAt ? (
+            <>
+              {" "}
+              <Timestamp value={output.appliedAt} />
+            </>
+          ) : null}
+          : <SafeLink href={output.resultUrl}>{output.resultUrl}</SafeLink>
         </span>
       ) : null}
       {output.reason ? <span data-testid="output-reason">{output.reason}</span> : null}
