@@ -36,6 +36,8 @@ function printPhases(file) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/** The failed tests, printed just above the last line so a truncated CI log still names them. */
+const failures = [];
 
 for (const check of ["typecheck", "lint", "format"]) {
   const file = join(results, `${check}.status`);
@@ -70,9 +72,36 @@ for (const [dir, name] of workspaces) {
   passed += data.numPassedTests;
   failed += data.numFailedTests + brokenFiles;
   skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);
+  failures.push(...failedTests(data, label));
   const bad = data.numFailedTests + brokenFiles;
   console.log(`${bad ? "FAIL" : "ok  "} ${label}: ${data.numPassedTests} passed, ${bad} failed`);
 }
 
+if (failures.length) {
+  console.log(`\nfailed (${failures.length}):`);
+  for (const line of failures.slice(0, 12)) console.log(line);
+}
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);
+
+/** "suite file › test title: first line of the error" for each failed test or unloadable file. */
+function failedTests(data, label) {
+  const lines = [];
+  for (const file of data.testResults ?? []) {
+    const name = file.name.replace(root, "");
+    const tests = file.assertionResults ?? [];
+    if (file.status === "failed" && tests.length === 0)
+      lines.push(`  ${label} ${name}: ${firstLine(file.message)}`);
+    for (const test of tests.filter((t) => t.status === "failed"))
+      lines.push(`  ${name} › ${test.title}: ${firstLine(test.failureMessages?.[0])}`);
+  }
+  return lines;
+}
+
+function firstLine(text) {
+  const line =
+    String(text ?? "")
+      .split("\n")
+      .find((l) => l.trim()) ?? "";
+  return line.trim().slice(0, 240);
+}
