@@ -55,6 +55,7 @@ export {
   OUTPUT_STATES,
   outputMarker,
   PLATFORM_TOOLS,
+  pullRequestBranch,
 } from "./outputs.ts";
 export type {
   CommentProposal,
@@ -66,6 +67,8 @@ export type {
   OutputMode,
   OutputState,
   PlatformToolName,
+  PullRequestFile,
+  PullRequestProposal,
   RequestedCommentOutput,
   RequestedIssueOutput,
   RequestedOutputs,

@@ -3,7 +3,7 @@
 // plan carries, and the states a proposed output goes through until it is applied after the run.
 // One spelling for the parser, the domain, the broker, the worker and the web app.
 
-/** Output kinds, in the order screens list them. `pull_request` lands with phase (b). */
+/** Output kinds, in the order screens list them. */
 export const OUTPUT_KINDS = ["comment", "issue", "pull_request"] as const;
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
 
@@ -71,6 +71,10 @@ export const OUTPUT_CAPS = {
   maxBodyLength: 65_000,
   maxPullRequestFiles: 300,
   maxPullRequestChangedLines: 20_000,
+  /** A changed file larger than this is refused (GitHub's inline tree content is text). */
+  maxPullRequestFileBytes: 1_048_576,
+  /** All changed files of one pull request together, as stored until apply. */
+  maxPullRequestBytes: 8_388_608,
 } as const;
 
 export interface RequestedCommentOutput {
@@ -137,6 +141,44 @@ export interface IssueProposal {
   title: string;
   body: string;
   labels: string[];
+}
+
+/**
+ * One changed file of a proposed pull request, as the worker computed it at finalize (from the
+ * sandbox's files and the run commit's tree on its own side, never the sandbox's `.git`).
+ * `mode` is git's: 100644 file, 100755 executable, 120000 symbolic link (`content` is its
+ * target). A deleted file has no mode or content. `patch` is a unified diff for the owner.
+ */
+export interface PullRequestFile {
+  path: string;
+  status: "added" | "modified" | "deleted";
+  mode: "100644" | "100755" | "120000" | null;
+  /** The new content, UTF-8 text; null when deleted. */
+  content: string | null;
+  additions: number;
+  deletions: number;
+  patch: string;
+}
+
+/** The payload a pull-request proposal stores; `files` is filled in at finalize. */
+export interface PullRequestProposal {
+  title: string;
+  body: string;
+  draft: boolean;
+  labels: string[];
+  /** The run's commit: the parent of the commit apply creates. */
+  baseSha: string;
+  /** The branch the pull request targets: the repository's default branch. */
+  baseBranch: string;
+  /** `secondshift/<job>-<run>`, created by apply; never an existing branch of someone else. */
+  headBranch: string;
+  files: PullRequestFile[];
+}
+
+/** The branch a run's pull request is pushed to: under `secondshift/`, one per run. */
+export function pullRequestBranch(jobKey: string, runId: string): string {
+  const job = jobKey.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 60);
+  return `secondshift/${job || "job"}-${runId}`;
 }
 
 /** The hidden marker apply writes into a body and looks up before creating (O06). */
