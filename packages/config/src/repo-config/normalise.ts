@@ -46,8 +46,11 @@ function normaliseTools(tools: Json | undefined): RequestedToolGroup[] {
   return out.sort(compareGroups);
 }
 
-// The file says `comments` / `issues` (what a person writes); the platform's kinds are
-// `comment` / `issue`. Key order is fixed so the stored value hashes the same every sync.
+const DEFAULT_PR_MAX_FILES = 50;
+const DEFAULT_PR_MAX_CHANGED_LINES = 1000;
+
+// The file says `comments` / `issues` / `pullRequest` (what a person writes); the platform's
+// kinds are `comment` / `issue` / `pull_request`. Key order is fixed so the stored value hashes the same every sync.
 function normaliseOutputs(raw: Json | undefined): RequestedOutputs {
   const out: RequestedOutputs = {};
   const comments = raw?.comments as Json | undefined;
@@ -61,6 +64,16 @@ function normaliseOutputs(raw: Json | undefined): RequestedOutputs {
       max: issues.max as number,
       titlePrefix: typeof issues.titlePrefix === "string" ? issues.titlePrefix : "",
       labels: [...new Set((issues.labels as string[] | undefined) ?? [])].sort(),
+    };
+  }
+  const pullRequest = raw?.pullRequest as Json | undefined;
+  if (pullRequest) {
+    out.pull_request = {
+      draft: pullRequest.draft !== false,
+      labels: [...new Set((pullRequest.labels as string[] | undefined) ?? [])].sort(),
+      maxFiles: (pullRequest.maxFiles as number | undefined) ?? DEFAULT_PR_MAX_FILES,
+      maxChangedLines:
+        (pullRequest.maxChangedLines as number | undefined) ?? DEFAULT_PR_MAX_CHANGED_LINES,
     };
   }
   return out;

@@ -1,4 +1,4 @@
-// `outputs:` of a job (issue #24 phase (a)): comments and issues only; every bad value is
+// `outputs:` of a job (issue #24): comments, issues and a pull request; every bad value is
 // reported on its own line with the rule that applies.
 import { describe, expect, it } from "vitest";
 import { OUTPUT_CAPS } from "@secondshift/vocabulary";
@@ -20,11 +20,32 @@ const parse = (text: string) => parseRepoConfig(head + text, { limits });
 // [name, text after `outputs:`, expected line, message substring, expected path]
 const badOutputs: Array<[string, string, number, string, string]> = [
   [
-    "pull requests are not part of this phase",
-    "      pullRequest: { draft: true }\n",
+    "an unknown kind",
+    "      pushes: { max: 1 }\n",
     7,
-    'unknown key "pullRequest"; allowed keys here: comments, issues',
-    "jobs.nightly.outputs.pullRequest",
+    'unknown key "pushes"; allowed keys here: comments, issues, pullRequest',
+    "jobs.nightly.outputs.pushes",
+  ],
+  [
+    "a pull request with too many files",
+    `      pullRequest:\n        maxFiles: ${OUTPUT_CAPS.maxPullRequestFiles + 1}\n`,
+    8,
+    `from 1 to ${OUTPUT_CAPS.maxPullRequestFiles}`,
+    "jobs.nightly.outputs.pullRequest.maxFiles",
+  ],
+  [
+    "a pull request with zero changed lines",
+    "      pullRequest:\n        draft: false\n        maxChangedLines: 0\n",
+    9,
+    `from 1 to ${OUTPUT_CAPS.maxPullRequestChangedLines}`,
+    "jobs.nightly.outputs.pullRequest.maxChangedLines",
+  ],
+  [
+    "a pull request with a branch of its own",
+    "      pullRequest:\n        branch: main\n",
+    8,
+    'unknown key "branch"',
+    "jobs.nightly.outputs.pullRequest.branch",
   ],
   [
     "comments without max",
@@ -129,6 +150,19 @@ describe("parseRepoConfig: outputs", () => {
         titlePrefix: "[deps] ",
         labels: ["dependencies", "security", "security fix"],
       },
+    });
+  });
+
+  it("normalises a pull request with its defaults: draft, 50 files, 1000 changed lines", () => {
+    const result = parse("      pullRequest: { labels: [deps, bot] }\n");
+    expect(result.ok && result.config.jobs[0]?.outputs).toEqual({
+      pull_request: { draft: true, labels: ["bot", "deps"], maxFiles: 50, maxChangedLines: 1000 },
+    });
+    const explicit = parse(
+      "      pullRequest: { draft: false, maxFiles: 3, maxChangedLines: 40 }\n",
+    );
+    expect(explicit.ok && explicit.config.jobs[0]?.outputs).toEqual({
+      pull_request: { draft: false, labels: [], maxFiles: 3, maxChangedLines: 40 },
     });
   });
 

@@ -97,7 +97,7 @@ const labelledGroups = (service: string) =>
 const outputs = {
   type: "object",
   description:
-    "Results the job asks to leave the run; the workspace owner grants each kind in the access review. Allowed keys: comments, issues.",
+    "Results the job asks to leave the run; the workspace owner grants each kind in the access review. Allowed keys: comments, issues, pullRequest.",
   additionalProperties: false,
   properties: {
     comments: {
@@ -150,6 +150,42 @@ const outputs = {
               "A GitHub label name: 1 to 50 characters, no control characters, no space at either end.",
             pattern: ISSUE_LABEL_PATTERN,
           },
+        },
+      },
+    },
+    pullRequest: {
+      type: "object",
+      description:
+        "One pull request per run with the run's changes, on a new secondshift/ branch. Allowed keys: draft, labels, maxFiles, maxChangedLines.",
+      additionalProperties: false,
+      properties: {
+        draft: {
+          type: "boolean",
+          description: "Whether the pull request is opened as a draft (default true).",
+        },
+        labels: {
+          type: "array",
+          description: `Labels the pull request carries, at most ${OUTPUT_CAPS.maxLabels}, no duplicates.`,
+          maxItems: OUTPUT_CAPS.maxLabels,
+          uniqueItems: true,
+          items: {
+            type: "string",
+            description:
+              "A GitHub label name: 1 to 50 characters, no control characters, no space at either end.",
+            pattern: ISSUE_LABEL_PATTERN,
+          },
+        },
+        maxFiles: {
+          type: "integer",
+          description: `The most files the pull request may change, a whole number from 1 to ${OUTPUT_CAPS.maxPullRequestFiles} (default 50).`,
+          minimum: 1,
+          maximum: OUTPUT_CAPS.maxPullRequestFiles,
+        },
+        maxChangedLines: {
+          type: "integer",
+          description: `The most lines it may add and remove together, a whole number from 1 to ${OUTPUT_CAPS.maxPullRequestChangedLines} (default 1000).`,
+          minimum: 1,
+          maximum: OUTPUT_CAPS.maxPullRequestChangedLines,
         },
       },
     },
