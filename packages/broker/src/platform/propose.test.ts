@@ -88,6 +88,14 @@ const issue: NonNullable<GrantedOutputs["issue"]> = {
   mode: "auto",
 };
 
+const pullRequest: NonNullable<GrantedOutputs["pull_request"]> = {
+  draft: true,
+  labels: ["deps"],
+  maxFiles: 5,
+  maxChangedLines: 100,
+  mode: "hold",
+};
+
 describe("platform tools", () => {
   test("[O02] a plan without the grant does not list the tool, and a call to it is refused and audited", async ({
     db,
@@ -209,5 +217,56 @@ describe("platform tools", () => {
       .catch((e: unknown) => e);
     expect(isToolCallError(error, "NOT_IN_PLAN")).toBe(true);
     expect(mcp.calls.length).toBe(calls);
+  });
+
+  test("[O02] one pull request per run: title and body only, the files are the worker's to take at finalize", async ({
+    db,
+    broker,
+    startRun,
+  }) => {
+    const run = await startRun("pr", { pull_request: pullRequest });
+    expect((await broker.platformTools(run)).map((t) => t.name)).toEqual([
+      "secondshift_propose_pull_request",
+    ]);
+    const first = await broker.call(run, "secondshift_propose_pull_request", {
+      title: "Bump lodash",
+      body: "Weekly update",
+    });
+    expect(first.isError).toBe(false);
+    expect(first.content[0]?.text).toContain("at most 5 files and 100 changed lines");
+    const second = await broker.call(run, "secondshift_propose_pull_request", {
+      title: "Another",
+      body: "",
+    });
+    expect(second.isError).toBe(true);
+    expect(second.content[0]?.text).toContain("at most 1 pull request");
+    const outputs = await db.runOutput.findMany({ where: { runId: run.id } });
+    expect(outputs).toMatchObject([
+      {
+        kind: "pull_request",
+        state: "PROPOSED",
+        payload: { title: "Bump lodash", body: "Weekly update" },
+      },
+    ]);
+  });
+
+  test("[O02] a pull request proposal cannot name another repository, a branch or files", async ({
+    db,
+    broker,
+    startRun,
+  }) => {
+    const run = await startRun("pr-args", { pull_request: pullRequest });
+    for (const extra of [
+      { repository: "evil/repo" },
+      { branch: "main" },
+      { base: "main" },
+      { files: [{ path: "a", content: "b" }] },
+    ]) {
+      const error = await broker
+        .call(run, "secondshift_propose_pull_request", { title: "t", body: "b", ...extra })
+        .catch((e: unknown) => e);
+      expect(isToolCallError(error, "INVALID_ARGUMENTS")).toBe(true);
+    }
+    expect(await db.runOutput.count({ where: { runId: run.id } })).toBe(0);
   });
 });

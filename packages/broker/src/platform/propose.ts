@@ -14,7 +14,7 @@ import {
 import { planOutputs, type FrozenPlan } from "../plan.ts";
 import type { PlatformRun, PlatformTool, PlatformToolContext, PlatformToolOutput } from "./tool.ts";
 
-const NOT_YET =
+export const NOT_YET =
   "Nothing has been posted yet: it will be applied after the run ends, or held until an owner approves it.";
 
 /**
@@ -28,10 +28,13 @@ export function commentTargetAllowed(_plan: FrozenPlan, _number: number): boolea
 
 const MAX_ATTEMPTS = 5;
 
-async function storeProposal(
+/** What a proposal tool stores; a pull request's files are added at finalize. */
+export type StoredProposal = CommentProposal | IssueProposal | { title: string; body: string };
+
+export async function storeProposal(
   db: Db,
   run: PlatformRun,
-  proposal: { kind: OutputKind; max: number; payload: CommentProposal | IssueProposal },
+  proposal: { kind: OutputKind; max: number; payload: StoredProposal },
 ): Promise<{ id: string } | null> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -73,7 +76,7 @@ async function storeProposal(
   }
 }
 
-const limitReached = (max: number, what: string): PlatformToolOutput => ({
+export const limitReached = (max: number, what: string): PlatformToolOutput => ({
   text: `Not recorded: this run may propose at most ${max} ${what}, and it already has.`,
   isError: true,
 });

@@ -6,6 +6,7 @@
 import type { Db } from "@secondshift/db";
 import type { FrozenPlan } from "../plan.ts";
 import { proposeCommentTool, proposeIssueTool } from "./propose.ts";
+import { proposePullRequestTool } from "./propose-pull-request.ts";
 
 export interface PlatformRun {
   id: string;
@@ -35,7 +36,11 @@ export interface PlatformTool {
   call(ctx: PlatformToolContext, args: Record<string, unknown>): Promise<PlatformToolOutput>;
 }
 
-export const PLATFORM_TOOL_LIST: readonly PlatformTool[] = [proposeCommentTool, proposeIssueTool];
+export const PLATFORM_TOOL_LIST: readonly PlatformTool[] = [
+  proposeCommentTool,
+  proposeIssueTool,
+  proposePullRequestTool,
+];
 
 const byName = new Map(PLATFORM_TOOL_LIST.map((t) => [t.name, t]));
 
