@@ -4,6 +4,8 @@ export { fetchByteCap } from "./fetch-watchdog.ts";
 export { exportTree, exportTreeToDirectory } from "./export-tree.ts";
 export type { ExportOptions } from "./export-tree.ts";
 export { checkTreeSize, measureTree } from "./tree-size.ts";
+export { listCommitTree, readObject } from "./commit-tree.ts";
+export type { CommitTreeEntry } from "./commit-tree.ts";
 export type { TreeLimits, TreeSize } from "./tree-size.ts";
 export { checkRemote } from "./remote.ts";
 export type { CheckedRemote, GitRemotePolicy } from "./remote.ts";
