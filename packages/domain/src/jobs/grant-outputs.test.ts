@@ -13,6 +13,7 @@ const keyring = testKeyring();
 const requested = {
   comment: { max: 3, target: "triggering" as const },
   issue: { max: 2, titlePrefix: "[deps] ", labels: ["dependencies"] },
+  pull_request: { draft: true, labels: ["automated"], maxFiles: 5, maxChangedLines: 200 },
 };
 
 const failure = async (p: Promise<unknown>) =>
@@ -112,6 +113,73 @@ describe("approveJob: outputs", () => {
     expect(await db.grant.count({ where: { jobId: j.jobId } })).toBe(0);
   });
 
+  test("[O02] a pull request is granted with the request's draft and labels and lower limits", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const j = await requesting(db, a, "pr-granted");
+    const ctx = as(db, a, a.ownerId);
+    const held = await approveJob(ctx, { ...j, outputs: { pull_request: { maxFiles: 2 } } });
+    const grant = await db.grant.findUniqueOrThrow({ where: { id: held.grantId } });
+    expect(grant.outputs).toEqual({
+      pull_request: {
+        draft: true,
+        labels: ["automated"],
+        maxFiles: 2,
+        maxChangedLines: 200,
+        mode: "hold",
+      },
+    });
+    const auto = await approveJob(ctx, {
+      ...j,
+      outputs: { pull_request: { mode: "auto", maxFiles: 5, maxChangedLines: 50 } },
+    });
+    const second = await db.grant.findUniqueOrThrow({ where: { id: auto.grantId } });
+    expect(second.outputs).toEqual({
+      pull_request: { ...requested.pull_request, maxChangedLines: 50, mode: "auto" },
+    });
+    const review = await getAccessReview(as(db, a, a.viewerId), { jobId: j.jobId });
+    expect(review.outputs.granted).toEqual(second.outputs);
+  });
+
+  test("[O02] a pull request limit above the request is refused", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const j = await requesting(db, a, "pr-refused");
+    const ctx = as(db, a, a.ownerId);
+    for (const pull_request of [
+      { maxFiles: 6 },
+      { maxChangedLines: 201 },
+      { maxFiles: 0 },
+      { maxChangedLines: 1.5 },
+    ])
+      expect(await failure(approveJob(ctx, { ...j, outputs: { pull_request } }))).toBe(
+        "BAD_REQUEST:OUTPUT_LIMIT_ABOVE_REQUEST",
+      );
+    const message: unknown = await approveJob(ctx, {
+      ...j,
+      outputs: { pull_request: { maxFiles: 6 } },
+    }).catch((e: unknown) => (e instanceof Error ? e.message : e));
+    expect(message).toContain("from 1 to 5, the job's request");
+    const plain = await requestJob(
+      db,
+      a,
+      job("pr-plain", [], { outputs: { comment: requested.comment } }),
+    );
+    const plainRow = await db.job.findUniqueOrThrow({ where: { id: plain.jobId } });
+    expect(
+      await failure(
+        approveJob(ctx, {
+          jobId: plain.jobId,
+          requestHash: plainRow.requestHash,
+          outputs: { pull_request: {} },
+        }),
+      ),
+    ).toBe("BAD_REQUEST:OUTPUT_NOT_REQUESTED");
+    expect(await db.grant.count({ where: { jobId: j.jobId } })).toBe(0);
+  });
+
   test("[O02] without a GitHub App connection granting an output is refused", async ({
     db,
     tenants: { noApp },
@@ -153,7 +221,11 @@ describe("approveJob: outputs", () => {
       granted: { comment: { ...requested.comment, mode: "auto" } },
       available: true,
       unavailableReason: null,
-      permissions: { comment: ["Issues: write"], issue: ["Issues: write"] },
+      permissions: {
+        comment: ["Issues: write"],
+        issue: ["Issues: write"],
+        pull_request: ["Contents: write", "Pull requests: write"],
+      },
     });
     const other = await requesting(db, noApp, "unavailable");
     const blocked = await getAccessReview(as(db, noApp, noApp.ownerId), { jobId: other.jobId });

@@ -1,4 +1,4 @@
-// The owner's grant of output kinds (issue #24 phase (a), O02): a request grants nothing; a kind
+// The owner's grant of output kinds (issue #24 phases (a) and (b), O02): a request grants nothing; a kind
 // the owner lists is granted with limits at most the requested ones, "hold" unless chosen
 // otherwise. Outputs are applied through the repository's GitHub App installation, so without
 // one nothing can be granted.
@@ -17,6 +17,8 @@ import { readGrantedOutputs, readRequestedOutputs } from "../outputs/stored.ts";
 export interface OutputsChoice {
   comment?: { mode?: OutputMode; max?: number; target?: CommentTarget };
   issue?: { mode?: OutputMode; max?: number };
+  /** Draft and labels are the request's; the owner lowers the size limits only. */
+  pull_request?: { mode?: OutputMode; maxFiles?: number; maxChangedLines?: number };
 }
 
 export type OutputsAvailability =
@@ -84,6 +86,21 @@ export function decideOutputs(
   if (choice?.issue && requested.issue) {
     const max = checkMax("issue", choice.issue.max, requested.issue.max);
     granted.issue = { ...requested.issue, max, mode: choice.issue.mode ?? "hold" };
+  }
+  if (choice?.pull_request && requested.pull_request) {
+    const wanted = requested.pull_request;
+    const maxFiles = checkMax("pull request file", choice.pull_request.maxFiles, wanted.maxFiles);
+    const maxChangedLines = checkMax(
+      "pull request changed-line",
+      choice.pull_request.maxChangedLines,
+      wanted.maxChangedLines,
+    );
+    granted.pull_request = {
+      ...wanted,
+      maxFiles,
+      maxChangedLines,
+      mode: choice.pull_request.mode ?? "hold",
+    };
   }
   return granted;
 }

@@ -1,8 +1,32 @@
 // A run's outputs as every member may read them (the run page), and the outputs waiting for an
 // owner's decision (the overview). The payload is what the run proposed, already checked at
 // finalize; a refused one's reason never repeats a secret (O05), so both are shown as stored.
-import type { OutputKind, OutputState } from "@secondshift/vocabulary";
+// A proposed pull request is shown by its files' patches: the full new contents stay stored
+// for apply and are never sent to the browser.
+import type { OutputKind, OutputState, PullRequestFile } from "@secondshift/vocabulary";
 import { notFound, requireRole, type ActorContext } from "../context.ts";
+
+/** One changed file as the run page shows it: its patch, not its content. */
+export type PullRequestFileView = Omit<PullRequestFile, "content">;
+
+/** A pull request's size: what "N files changed, +A −D" says. */
+export interface PullRequestTotals {
+  files: number;
+  additions: number;
+  deletions: number;
+}
+
+export interface PullRequestSummaryView {
+  /** `secondshift/<job>-<run>`: the branch apply creates. */
+  headBranch: string;
+  baseBranch: string;
+  draft: boolean;
+  totals: PullRequestTotals;
+}
+
+export interface PullRequestView extends PullRequestSummaryView {
+  files: PullRequestFileView[];
+}
 
 export interface OutputView {
   id: string;
@@ -10,7 +34,7 @@ export interface OutputView {
   seq: number;
   kind: OutputKind;
   state: OutputState;
-  /** The issue's title, or null for a comment. */
+  /** The issue's or pull request's title, or null for a comment. */
   title: string | null;
   body: string;
   /** The issue or pull request a comment goes to. */
@@ -22,10 +46,14 @@ export interface OutputView {
   decidedAt: Date | null;
   decidedBy: { id: string; name: string } | null;
   appliedAt: Date | null;
+  /** Only on a pull_request output (a comment's or issue's view has no such key). */
+  pullRequest?: PullRequestView;
 }
 
-export interface WaitingOutputView extends OutputView {
+/** The overview lists many outputs: a pull request there carries its totals, not its files. */
+export interface WaitingOutputView extends Omit<OutputView, "pullRequest"> {
   job: { id: string; name: string };
+  pullRequest?: PullRequestSummaryView;
 }
 
 const select = {
@@ -58,10 +86,50 @@ type Row = {
   appliedAt: Date | null;
 };
 
-function view(row: Row, names: ReadonlyMap<string, string>): OutputView {
-  const payload = (row.payload ?? {}) as Record<string, unknown>;
-  const text = (v: unknown) => (typeof v === "string" ? v : null);
+type Loose = Record<string, unknown>;
+const isObject = (v: unknown): v is Loose =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const text = (v: unknown) => (typeof v === "string" ? v : null);
+const lines = (v: unknown) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : 0);
+const FILE_STATUSES = ["added", "modified", "deleted"] as const;
+const FILE_MODES = ["100644", "100755", "120000"] as const;
+
+/** A stored file read back field by field: anything not of the vocabulary's shape is dropped. */
+function fileView(v: unknown): PullRequestFileView | null {
+  if (!isObject(v)) return null;
+  const path = text(v.path);
+  const status = FILE_STATUSES.find((s) => s === v.status);
+  if (!path || !status) return null;
   return {
+    path,
+    status,
+    mode: FILE_MODES.find((m) => m === v.mode) ?? null,
+    additions: lines(v.additions),
+    deletions: lines(v.deletions),
+    patch: text(v.patch) ?? "",
+  };
+}
+
+function pullRequestView(payload: Loose): PullRequestView {
+  const files = Array.isArray(payload.files)
+    ? payload.files.map(fileView).filter((f): f is PullRequestFileView => f !== null)
+    : [];
+  return {
+    headBranch: text(payload.headBranch) ?? "",
+    baseBranch: text(payload.baseBranch) ?? "",
+    draft: payload.draft !== false,
+    totals: {
+      files: files.length,
+      additions: files.reduce((n, f) => n + f.additions, 0),
+      deletions: files.reduce((n, f) => n + f.deletions, 0),
+    },
+    files,
+  };
+}
+
+function view(row: Row, names: ReadonlyMap<string, string>): OutputView {
+  const payload = isObject(row.payload) ? row.payload : {};
+  const shown: OutputView = {
     id: row.id,
     runId: row.runId,
     seq: row.seq,
@@ -82,6 +150,8 @@ function view(row: Row, names: ReadonlyMap<string, string>): OutputView {
       : null,
     appliedAt: row.appliedAt,
   };
+  if (row.kind === "pull_request") shown.pullRequest = pullRequestView(payload);
+  return shown;
 }
 
 /** Who decided, by name (a member who left keeps the id as the name). */
@@ -128,5 +198,13 @@ export async function listWaitingOutputs(
     take: Math.min(Math.max(input.limit ?? 20, 1), 100),
     select: { ...select, job: { select: { id: true, name: true } } },
   });
-  return rows.map((r) => ({ ...view(r, new Map()), job: r.job }));
+  return rows.map((r) => {
+    const { pullRequest, ...shown } = view(r, new Map());
+    const waiting: WaitingOutputView = { ...shown, job: r.job };
+    if (pullRequest) {
+      const { files: _files, ...summary } = pullRequest;
+      waiting.pullRequest = summary;
+    }
+    return waiting;
+  });
 }

@@ -23,6 +23,19 @@ const outputs = z
       .object({ mode, max: z.number().int().min(1).max(OUTPUT_CAPS.maxIssues).optional() })
       .strict()
       .optional(),
+    pull_request: z
+      .object({
+        mode,
+        maxFiles: z.number().int().min(1).max(OUTPUT_CAPS.maxPullRequestFiles).optional(),
+        maxChangedLines: z
+          .number()
+          .int()
+          .min(1)
+          .max(OUTPUT_CAPS.maxPullRequestChangedLines)
+          .optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -26,12 +26,23 @@ const reviewChange = z.object({
 
 const comment = z.object({ max: z.number(), target: z.enum(COMMENT_TARGETS) });
 const issue = z.object({ max: z.number(), titlePrefix: z.string(), labels: z.array(z.string()) });
+const pullRequest = z.object({
+  draft: z.boolean(),
+  labels: z.array(z.string()),
+  maxFiles: z.number(),
+  maxChangedLines: z.number(),
+});
 const mode = z.enum(OUTPUT_MODES);
 const reviewOutputs = z.object({
-  requested: z.object({ comment: comment.optional(), issue: issue.optional() }),
+  requested: z.object({
+    comment: comment.optional(),
+    issue: issue.optional(),
+    pull_request: pullRequest.optional(),
+  }),
   granted: z.object({
     comment: comment.extend({ mode }).optional(),
     issue: issue.extend({ mode }).optional(),
+    pull_request: pullRequest.extend({ mode }).optional(),
   }),
   available: z.boolean(),
   unavailableReason: z.string().nullable(),
@@ -39,6 +50,7 @@ const reviewOutputs = z.object({
   permissions: z.object({
     comment: z.array(z.string()).optional(),
     issue: z.array(z.string()).optional(),
+    pull_request: z.array(z.string()).optional(),
   }),
 });
 

@@ -8,6 +8,27 @@ export const outputInput = z.object({ outputId: id });
 
 export const outputState = z.enum(OUTPUT_STATES);
 
+const pullRequestSummary = z.object({
+  headBranch: z.string(),
+  baseBranch: z.string(),
+  draft: z.boolean(),
+  totals: z.object({ files: z.number(), additions: z.number(), deletions: z.number() }),
+});
+
+/** A proposed pull request's files: each one's patch, never its full new content. */
+const pullRequest = pullRequestSummary.extend({
+  files: z.array(
+    z.object({
+      path: z.string(),
+      status: z.enum(["added", "modified", "deleted"]),
+      mode: z.enum(["100644", "100755", "120000"]).nullable(),
+      additions: z.number(),
+      deletions: z.number(),
+      patch: z.string(),
+    }),
+  ),
+});
+
 export const output = z.object({
   id: z.string(),
   runId: z.string(),
@@ -24,10 +45,14 @@ export const output = z.object({
   decidedAt: z.date().nullable(),
   decidedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
   appliedAt: z.date().nullable(),
+  /** Only on a pull_request output. */
+  pullRequest: pullRequest.optional(),
 });
 
 export const waitingOutput = output.extend({
   job: z.object({ id: z.string(), name: z.string() }),
+  /** The overview shows a pull request's size, not its files. */
+  pullRequest: pullRequestSummary.optional(),
 });
 
 export const decision = z.object({ state: outputState });
