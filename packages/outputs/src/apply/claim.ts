@@ -5,8 +5,12 @@ import type { Db } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { APPLICABLE_OUTPUT_STATES, FINAL_STATUSES, type OutputKind } from "@secondshift/vocabulary";
 
-/** The kinds applied today; pull requests land with phase (b). */
-export const APPLIED_KINDS = ["comment", "issue"] as const satisfies readonly OutputKind[];
+/** The kinds applied (all of them since phase (b)'s pull requests). */
+export const APPLIED_KINDS = [
+  "comment",
+  "issue",
+  "pull_request",
+] as const satisfies readonly OutputKind[];
 
 export async function claimOutput(db: Db, outputId: string) {
   const [claimed] = await db.runOutput.updateManyAndReturn({

@@ -2,9 +2,16 @@
 // (netguard) and the connection's API base. Exactly once (O06): every body carries the output's
 // hidden marker, and before creating, the issue's comments (or the repository's issues) since
 // the proposal are searched for it — an object created before a crash is found, not repeated.
-// Comments on a pull request go through the issues comments endpoint, as GitHub has it.
+// Comments on a pull request go through the issues comments endpoint, as GitHub has it; a pull
+// request is written through the same client (pull-request.ts).
 import { Octokit } from "@octokit/core";
-import { outputMarker, type CommentProposal, type IssueProposal } from "@secondshift/vocabulary";
+import {
+  outputMarker,
+  type CommentProposal,
+  type IssueProposal,
+  type PullRequestProposal,
+} from "@secondshift/vocabulary";
+import { writePullRequest } from "./pull-request.ts";
 
 /** A WHATWG fetch; in the worker, netguard's guarded fetch. */
 export type OutboundFetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
@@ -107,6 +114,9 @@ export function githubWriter(target: GithubTarget, options: GithubWriterOptions)
       });
       return { htmlUrl: created.data.html_url, created: true };
     },
+
+    pullRequest: (outputId: string, proposal: PullRequestProposal): Promise<GithubObject> =>
+      writePullRequest(octokit, repo, outputId, proposal),
   };
 }
 

@@ -9,7 +9,8 @@ import { githubAppInstallation, type MintInstallationToken } from "@secondshift/
 import { OUTPUT_PERMISSIONS, type OutputKind } from "@secondshift/vocabulary";
 import type { ClaimedOutput } from "./claim.ts";
 import { githubRefusal, githubWriter, type GithubObject, type OutboundFetch } from "./github.ts";
-import { readComment, readIssue } from "./payload.ts";
+import { readComment, readIssue, readPullRequest } from "./payload.ts";
+import { OutputConflict } from "./pull-request.ts";
 import { transientFailure } from "./transient.ts";
 import type { OutputTarget } from "./target.ts";
 
@@ -33,7 +34,10 @@ export async function writeOutput(
 ): Promise<WriteOutcome> {
   const write = proposalWriter(output);
   if (write === null)
-    return { reason: "The stored proposal is not a valid comment or issue.", code: "bad_payload" };
+    return {
+      reason: `The stored proposal is not a valid ${KIND_NAMES[output.kind as OutputKind] ?? "output"}; it is not applied.`,
+      code: "bad_payload",
+    };
   const minted = await mint(deps, target, output.kind as OutputKind);
   if ("reason" in minted) return minted;
   const secrets = deps.masker?.scope();
@@ -54,7 +58,17 @@ export async function writeOutput(
 
 type Writer = ReturnType<typeof githubWriter>;
 
+const KIND_NAMES: Partial<Record<OutputKind, string>> = {
+  comment: "comment",
+  issue: "issue",
+  pull_request: "pull request",
+};
+
 function proposalWriter(output: ClaimedOutput) {
+  if (output.kind === "pull_request") {
+    const pull = readPullRequest(output.payload);
+    return pull && ((w: Writer) => w.pullRequest(output.id, pull));
+  }
   if (output.kind === "comment") {
     const comment = readComment(output.payload);
     return comment && ((w: Writer, since: Date) => w.comment(output.id, comment, since));
@@ -87,21 +101,56 @@ function refusedOrThrow(
   output: ClaimedOutput,
   masker: SecretMasker | undefined,
 ): WriteOutcome {
+  const mask = (text: string) => (masker ? masker.mask(text) : text);
+  if (error instanceof OutputConflict)
+    return {
+      reason: mask(
+        `SecondShift did not write ${what(output)} in ${target.fullName}: ${error.message}. ${conflictHint(error.code)}`,
+      ),
+      code: error.code,
+    };
   const refusal = githubRefusal(error);
   if (refusal === null) throw transientFailure(error, output.id);
-  const what =
-    output.kind === "comment"
-      ? `the comment on #${readComment(output.payload)?.number ?? "?"}`
-      : "the new issue";
   const detail = refusal.message === "" ? "" : `: ${refusal.message}`;
-  const text = `GitHub refused ${what} in ${target.fullName} (HTTP ${refusal.status}${detail}). ${hint(refusal.status, target.fullName)}`;
-  return { reason: masker ? masker.mask(text) : text, code: `github_${refusal.status}` };
+  const hint =
+    output.kind === "pull_request"
+      ? pullRequestHint(refusal.status, target.fullName)
+      : issueHint(refusal.status, target.fullName);
+  return {
+    reason: mask(
+      `GitHub refused ${what(output)} in ${target.fullName} (HTTP ${refusal.status}${detail}). ${hint}`,
+    ),
+    code: `github_${refusal.status}`,
+  };
 }
 
-function hint(status: number, fullName: string): string {
+/** What was being written, for a reason ("the comment on #3", "the pull request from …"). */
+function what(output: ClaimedOutput): string {
+  if (output.kind === "comment")
+    return `the comment on #${readComment(output.payload)?.number ?? "?"}`;
+  if (output.kind === "pull_request")
+    return `the pull request from ${readPullRequest(output.payload)?.headBranch ?? "its branch"}`;
+  return "the new issue";
+}
+
+function issueHint(status: number, fullName: string): string {
   if (status === 404 || status === 410)
     return `The issue or pull request does not exist there, issues are turned off, or the app cannot see ${fullName}; check it, then propose the output again.`;
   if (status === 401 || status === 403)
     return `The GitHub App may not write issues in ${fullName}; ask the workspace owner to grant it "Issues: Read and write".`;
   return "GitHub did not accept the content; change it and propose the output again.";
+}
+
+function pullRequestHint(status: number, fullName: string): string {
+  if (status === 401 || status === 403)
+    return `The GitHub App may not push branches or open pull requests in ${fullName}; ask the workspace owner to grant it "Contents: Read and write" and "Pull requests: Read and write".`;
+  if (status === 404 || status === 410)
+    return `The run's commit or the base branch is not in ${fullName}, or the app cannot see it; check it, then run the job again.`;
+  return "GitHub did not accept the branch or the pull request (the base branch may have moved or been protected, or the branch name is taken); run the job again.";
+}
+
+function conflictHint(code: string): string {
+  return code === "pull_request_exists"
+    ? "Close or rename that pull request's branch, then run the job again."
+    : "Delete or rename that branch if it is not needed, then run the job again.";
 }

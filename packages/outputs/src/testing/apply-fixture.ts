@@ -1,4 +1,4 @@
-// Test wiring for applying outputs: the loopback GitHub App and issues fakes, a GitHub App
+// Test wiring for applying outputs: the loopback GitHub App, issues and pulls fakes, a GitHub App
 // connection on the seeded repository (its key encrypted as the web app stores it), the real
 // token minter and netguard client (loopback allowed explicitly), and output rows.
 import { randomBytes, randomUUID } from "node:crypto";
@@ -8,6 +8,10 @@ import {
   startFakeGithubIssues,
   type FakeGithubIssues,
 } from "@secondshift/connectors/testing/github-issues";
+import {
+  startFakeGithubPulls,
+  type FakeGithubPulls,
+} from "@secondshift/connectors/testing/github-pulls";
 import { createKeyring, encryptField } from "@secondshift/crypto";
 import type { Db, Prisma, RunStatus } from "@secondshift/db";
 import { seedRun, type SeededWorkspace } from "@secondshift/db/testing";
@@ -19,6 +23,7 @@ import type { ApplyDeps } from "../apply/apply-output.ts";
 export interface ApplyFixture {
   app: FakeGithubApp;
   github: FakeGithubIssues;
+  pulls: FakeGithubPulls;
   deps: ApplyDeps;
   masker: SecretMasker;
   close(): Promise<void>;
@@ -27,6 +32,7 @@ export interface ApplyFixture {
 export async function startApplyFixture(db: Db): Promise<ApplyFixture> {
   const app = await startFakeGithubApp();
   const github = startFakeGithubIssues(app, { owner: "acme", repo: "app" });
+  const pulls = startFakeGithubPulls(app, { owner: "acme", repo: "app" });
   const client = createOutboundClient({
     production: false,
     allowHttp: true,
@@ -47,6 +53,7 @@ export async function startApplyFixture(db: Db): Promise<ApplyFixture> {
   return {
     app,
     github,
+    pulls,
     deps,
     masker,
     close: async () => {
@@ -86,7 +93,7 @@ export async function seedOutput(
   db: Db,
   seed: SeededWorkspace,
   output: {
-    kind: "comment" | "issue";
+    kind: "comment" | "issue" | "pull_request";
     payload: Prisma.InputJsonObject;
     state?: OutputState;
     runStatus?: RunStatus;
