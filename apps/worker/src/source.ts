@@ -18,6 +18,8 @@ import {
   fetchByteCap,
   fetchRepository,
   gitCredential,
+  listCommitTree,
+  readObject,
   repositoryCredential,
   type GitRemotePolicy,
   type HistoryLimits,
@@ -84,6 +86,10 @@ export function createSourceProvider(deps: {
         return {
           commit: fetched.commit,
           archive: () => exportTree(gitDir, fetched.commit, { workDir: deps.workDir }),
+          tree: async () => ({
+            entries: await listCommitTree(gitDir, fetched.commit),
+            read: (sha: string, maxBytes: number) => readObject(gitDir, sha, maxBytes),
+          }),
           history: async () => {
             // Inside the checkout's folder, so the checkout's cleanup removes it in any case.
             const history = await exportHistory(gitDir, fetched.commit, {

@@ -11,3 +11,8 @@ export type { CheckedOutput, CheckRun } from "./check/check-run.ts";
 export { limitProblem } from "./check/limits.ts";
 export { secretFinding } from "./check/scan.ts";
 export type { KnownSecrets } from "./check/scan.ts";
+export { attachPullRequestChanges } from "./changes/attach-changes.ts";
+export type { RunSource } from "./changes/attach-changes.ts";
+export { collectChanges } from "./changes/collect-changes.ts";
+export type { BaseTree, ChangeLimits, CollectedChanges } from "./changes/collect-changes.ts";
+export type { ExecSandbox } from "./changes/workspace-index.ts";

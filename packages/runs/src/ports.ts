@@ -1,6 +1,7 @@
 // What the run executor needs from the rest of the worker. The worker app wires these to the
 // sandbox, repo-sync, broker and webhooks packages; tests can wire real ones or small fakes.
 import type { Readable } from "node:stream";
+import type { BaseTree } from "@secondshift/outputs";
 import type { BrokerResult, runAgent } from "@secondshift/agent";
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
@@ -24,6 +25,11 @@ export interface SourceCheckout {
    * credential) to extract over the archive; null when the run gets none (off, or too large).
    */
   history?(): Promise<Readable | null>;
+  /**
+   * The commit's tree as the worker's own git has it, for the changes a proposed pull request
+   * carries (compared with the sandbox's files, never with the sandbox's `.git`).
+   */
+  tree?(): Promise<BaseTree>;
   cleanup(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@ import type { Db } from "@secondshift/db";
 import { readGrantedOutputs, recordAudit } from "@secondshift/domain";
 import type { GrantedOutputs, OutputKind, OutputState } from "@secondshift/vocabulary";
 import { limitProblem, proposalTexts } from "./limits.ts";
+import { protectedPathHold } from "./pull-request.ts";
 import { secretFinding, type KnownSecrets } from "./scan.ts";
 
 export interface CheckRun {
@@ -42,6 +43,11 @@ async function verdict(
       state: "HELD",
       reason: `Held: the run ended ${run.status.toLowerCase()}, so an owner must approve this before it is applied.`,
     };
+  const protectedPath =
+    output.kind === "pull_request"
+      ? protectedPathHold((output.payload ?? {}) as Record<string, unknown>)
+      : null;
+  if (protectedPath) return { state: "HELD", reason: protectedPath };
   const mode = granted[output.kind as OutputKind]?.mode;
   if (mode !== "auto")
     return { state: "HELD", reason: "Held: the owner asked to approve this kind of output." };

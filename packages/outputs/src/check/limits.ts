@@ -1,6 +1,7 @@
 // The granted limits again, at the trust boundary (O02): the proposal tool checked them when it
 // stored the row, but the row is read back here and only this check decides what may leave.
 import { OUTPUT_CAPS, type GrantedOutputs, type OutputKind } from "@secondshift/vocabulary";
+import { pullRequestProblem, pullRequestTexts } from "./pull-request.ts";
 
 type Loose = Record<string, unknown>;
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
@@ -51,6 +52,10 @@ export function limitProblem(
       return `Refused: this run may propose at most ${plural(outputs.issue.max, "issue")}.`;
     return issueProblem(payload, outputs.issue);
   }
+  if (kind === "pull_request" && outputs.pull_request) {
+    if (index >= 1) return "Refused: a run may propose at most 1 pull request.";
+    return pullRequestProblem(payload, outputs.pull_request);
+  }
   return `Refused: the owner did not grant ${kind} outputs to this job.`;
 }
 
@@ -60,5 +65,5 @@ export function proposalTexts(output: { kind: string; payload: unknown }): Recor
   const texts: Record<string, string> = {};
   if (typeof payload.title === "string") texts.title = payload.title;
   if (typeof payload.body === "string") texts.body = payload.body;
-  return texts;
+  return output.kind === "pull_request" ? { ...texts, ...pullRequestTexts(payload) } : texts;
 }

@@ -2,6 +2,7 @@
 // external stop) which also reaches every command the loop runs there. Then the diff.
 import { runAgent as defaultRunAgent, type AgentResult, type BrokerPort } from "@secondshift/agent";
 import { isAppError } from "@secondshift/errors";
+import { attachPullRequestChanges } from "@secondshift/outputs";
 import { checkWorkspaceFiles, type RunSandbox } from "@secondshift/sandbox";
 import { captureDiff } from "../workspace-diff.ts";
 import type { PreparedRun } from "./prepare.ts";
@@ -41,7 +42,26 @@ export async function runAgentLoop(ctx: RunContext, prepared: PreparedRun): Prom
   const diff = prepared.canDiff
     ? await collectChanges(ctx, prepared.sandbox, prepared.diffBase)
     : null;
+  await attachPullRequest(ctx, prepared);
   return { result, diff };
+}
+
+/** A proposed pull request takes the run's changes now, while the sandbox exists (issue #24). */
+async function attachPullRequest(ctx: RunContext, prepared: PreparedRun): Promise<void> {
+  const { checkout, sandbox } = prepared;
+  const attached = await attachPullRequestChanges(ctx.deps.db, ctx.scope, {
+    sandbox,
+    base: checkout.tree?.bind(checkout),
+    commit: checkout.commit,
+    jobKey: ctx.run.job.key,
+    defaultBranch: ctx.run.job.repository.defaultBranch,
+  }).catch((error: unknown) => {
+    // Finalize then refuses the proposal: its files were never attached.
+    ctx.log.error({ err: error }, "attaching the run's changes to its pull request failed");
+    return "failed";
+  });
+  if (attached !== "none")
+    ctx.log.info({ event: "run.pull_request_changes", attached }, "pull request changes");
 }
 
 /**
