@@ -1,33 +1,71 @@
-// The access review's "Outputs" section (issue #24 phase (a)): per requested kind a grant
-// checkbox, "hold for my approval" (default) or "apply automatically", and a limit no higher
-// than the request. A request grants nothing: unchecked kinds are not granted.
+// The access review's "Outputs" section (issue #24 phases (a) and (b)): per requested kind a
+// grant checkbox, "hold for my approval" (default) or "apply automatically", and limits no
+// higher than the request (a comment's or issue's count; a pull request's files and changed
+// lines, its draft flag and labels shown as requested). A request grants nothing: unchecked
+// kinds are not granted.
 import type { OutputMode } from "@secondshift/vocabulary";
 
-type Kind = "comment" | "issue";
-export type OutputChoice = Partial<Record<Kind, { mode: OutputMode; max: number }>>;
+type CountKind = "comment" | "issue";
+type Kind = CountKind | "pull_request";
+
+interface PullRequestLimits {
+  maxFiles: number;
+  maxChangedLines: number;
+}
+
+/** What the approval sends: only mode and limits (the API refuses any other field). */
+export interface OutputChoice {
+  comment?: { mode: OutputMode; max: number };
+  issue?: { mode: OutputMode; max: number };
+  pull_request?: PullRequestLimits & { mode: OutputMode };
+}
+
+interface RequestedPullRequest extends PullRequestLimits {
+  draft: boolean;
+  labels: string[];
+}
 
 export interface ReviewOutputsData {
-  requested: Partial<Record<Kind, { max: number }>>;
-  granted: Partial<Record<Kind, { max: number; mode: OutputMode }>>;
+  requested: {
+    comment?: { max: number };
+    issue?: { max: number };
+    pull_request?: RequestedPullRequest;
+  };
+  granted: {
+    comment?: { max: number; mode: OutputMode };
+    issue?: { max: number; mode: OutputMode };
+    pull_request?: RequestedPullRequest & { mode: OutputMode };
+  };
   available: boolean;
   unavailableReason: string | null;
   permissions: Partial<Record<Kind, string[]>>;
 }
 
-/** The current grant as a choice: only mode and limit (the API refuses any other field). */
+/** The current grant as a choice: only mode and limits. */
 export function choiceFromGrant(granted: ReviewOutputsData["granted"]): OutputChoice {
   const choice: OutputChoice = {};
   for (const kind of ["comment", "issue"] as const) {
     const g = granted[kind];
     if (g) choice[kind] = { mode: g.mode, max: g.max };
   }
+  const pr = granted.pull_request;
+  if (pr)
+    choice.pull_request = {
+      mode: pr.mode,
+      maxFiles: pr.maxFiles,
+      maxChangedLines: pr.maxChangedLines,
+    };
   return choice;
 }
 
 const KIND_WORDS: Record<Kind, string> = {
   comment: "Comments on an issue or pull request",
   issue: "New issues",
+  pull_request: "Pull requests",
 };
+
+const modeWords = (mode: OutputMode) =>
+  mode === "auto" ? "applied automatically" : "held for approval";
 
 export function ReviewOutputs({
   outputs,
@@ -42,6 +80,13 @@ export function ReviewOutputs({
 }) {
   const kinds = (Object.keys(KIND_WORDS) as Kind[]).filter((k) => outputs.requested[k]);
   if (kinds.length === 0) return null;
+  const canEdit = editable && outputs.available;
+  const set = <K extends Kind>(kind: K, value: OutputChoice[K] | undefined) => {
+    const next = { ...choice };
+    if (value) next[kind] = value;
+    else delete next[kind];
+    onChange(next);
+  };
   return (
     <section
       aria-labelledby="outputs-heading"
@@ -56,30 +101,92 @@ export function ReviewOutputs({
         </p>
       ) : null}
       <ul className="mt-2 flex flex-col gap-3">
-        {kinds.map((kind) => (
-          <OutputRow
-            key={kind}
-            kind={kind}
-            requestedMax={outputs.requested[kind]?.max ?? 1}
-            granted={outputs.granted[kind]}
-            permissions={outputs.permissions[kind] ?? []}
-            value={choice[kind]}
-            editable={editable && outputs.available}
-            onChange={(value) => {
-              const next = { ...choice };
-              if (value) next[kind] = value;
-              else delete next[kind];
-              onChange(next);
-            }}
-          />
-        ))}
+        {kinds.map((kind) =>
+          kind === "pull_request" ? (
+            <PullRequestRow
+              key={kind}
+              requested={outputs.requested.pull_request!}
+              granted={outputs.granted.pull_request}
+              permissions={outputs.permissions.pull_request ?? []}
+              value={choice.pull_request}
+              editable={canEdit}
+              onChange={(value) => set("pull_request", value)}
+            />
+          ) : (
+            <OutputRow
+              key={kind}
+              kind={kind}
+              requestedMax={outputs.requested[kind]?.max ?? 1}
+              granted={outputs.granted[kind]}
+              permissions={outputs.permissions[kind] ?? []}
+              value={choice[kind]}
+              editable={canEdit}
+              onChange={(value) => set(kind, value)}
+            />
+          ),
+        )}
       </ul>
     </section>
   );
 }
 
-function OutputRow(props: {
+function ModeSelect({
+  kind,
+  mode,
+  onChange,
+}: {
   kind: Kind;
+  mode: OutputMode;
+  onChange: (mode: OutputMode) => void;
+}) {
+  return (
+    <select
+      aria-label={`${KIND_WORDS[kind]}: mode`}
+      value={mode}
+      onChange={(e) => onChange(e.target.value as OutputMode)}
+    >
+      <option value="hold">Hold for my approval</option>
+      <option value="auto">Apply automatically</option>
+    </select>
+  );
+}
+
+/** A whole number from 1 to `max` (typing a higher one keeps the request's limit). */
+function LimitInput({
+  id,
+  label,
+  value,
+  max,
+  width = "w-16",
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: number;
+  max: number;
+  width?: string;
+  onChange: (value: number) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="number"
+        min={1}
+        max={max}
+        value={value}
+        className={`${width} rounded border border-slate-300 px-1`}
+        onChange={(e) =>
+          onChange(Math.min(max, Math.max(1, Math.floor(Number(e.target.value)) || 1)))
+        }
+      />
+    </>
+  );
+}
+
+function OutputRow(props: {
+  kind: CountKind;
   requestedMax: number;
   granted: { max: number; mode: OutputMode } | undefined;
   permissions: string[];
@@ -88,7 +195,6 @@ function OutputRow(props: {
   onChange: (value: { mode: OutputMode; max: number } | undefined) => void;
 }) {
   const { kind, requestedMax, granted, value, editable, onChange } = props;
-  const id = `output-${kind}`;
   return (
     <li className="flex flex-col gap-1">
       <label className="flex items-center gap-2">
@@ -104,35 +210,95 @@ function OutputRow(props: {
       </label>
       {value ? (
         <div className="ml-6 flex items-center gap-3">
-          <select
-            aria-label={`${KIND_WORDS[kind]}: mode`}
-            value={value.mode}
-            onChange={(e) => onChange({ ...value, mode: e.target.value as OutputMode })}
-          >
-            <option value="hold">Hold for my approval</option>
-            <option value="auto">Apply automatically</option>
-          </select>
-          <label htmlFor={id}>At most</label>
-          <input
-            id={id}
-            type="number"
-            min={1}
-            max={requestedMax}
+          <ModeSelect
+            kind={kind}
+            mode={value.mode}
+            onChange={(mode) => onChange({ ...value, mode })}
+          />
+          <LimitInput
+            id={`output-${kind}`}
+            label="At most"
             value={value.max}
-            className="w-16 rounded border border-slate-300 px-1"
-            onChange={(e) =>
-              onChange({
-                ...value,
-                max: Math.min(requestedMax, Math.max(1, Number(e.target.value))),
-              })
-            }
+            max={requestedMax}
+            onChange={(max) => onChange({ ...value, max })}
           />
         </div>
       ) : null}
       <p className="ml-6 text-slate-600">
         The GitHub App needs {props.permissions.join(", ")}.{" "}
         {granted
-          ? `Granted now: at most ${granted.max}, ${granted.mode === "auto" ? "applied automatically" : "held for approval"}.`
+          ? `Granted now: at most ${granted.max}, ${modeWords(granted.mode)}.`
+          : "Not granted now."}
+      </p>
+    </li>
+  );
+}
+
+function PullRequestRow(props: {
+  requested: RequestedPullRequest;
+  granted: (RequestedPullRequest & { mode: OutputMode }) | undefined;
+  permissions: string[];
+  value: OutputChoice["pull_request"];
+  editable: boolean;
+  onChange: (value: OutputChoice["pull_request"]) => void;
+}) {
+  const { requested, granted, value, editable, onChange } = props;
+  const kind = "pull_request" as const;
+  const labels = requested.labels.length > 0 ? requested.labels.join(", ") : "none";
+  return (
+    <li className="flex flex-col gap-1">
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          disabled={!editable}
+          checked={value !== undefined}
+          onChange={(e) =>
+            onChange(
+              e.target.checked
+                ? {
+                    mode: "hold",
+                    maxFiles: requested.maxFiles,
+                    maxChangedLines: requested.maxChangedLines,
+                  }
+                : undefined,
+            )
+          }
+        />
+        {KIND_WORDS[kind]} (requested: one per run, at most {requested.maxFiles} files and{" "}
+        {requested.maxChangedLines} changed lines)
+      </label>
+      <p className="ml-6 text-slate-600">
+        Opened {requested.draft ? "as a draft" : "ready for review"} on a new{" "}
+        <span className="font-mono">secondshift/…</span> branch; labels: {labels}.
+      </p>
+      {value ? (
+        <div className="ml-6 flex flex-wrap items-center gap-3">
+          <ModeSelect
+            kind={kind}
+            mode={value.mode}
+            onChange={(mode) => onChange({ ...value, mode })}
+          />
+          <LimitInput
+            id="output-pull_request-files"
+            label="Max files"
+            value={value.maxFiles}
+            max={requested.maxFiles}
+            onChange={(maxFiles) => onChange({ ...value, maxFiles })}
+          />
+          <LimitInput
+            id="output-pull_request-lines"
+            label="Max changed lines"
+            value={value.maxChangedLines}
+            max={requested.maxChangedLines}
+            width="w-24"
+            onChange={(maxChangedLines) => onChange({ ...value, maxChangedLines })}
+          />
+        </div>
+      ) : null}
+      <p className="ml-6 text-slate-600">
+        The GitHub App needs {props.permissions.join(", ")}.{" "}
+        {granted
+          ? `Granted now: at most ${granted.maxFiles} files and ${granted.maxChangedLines} changed lines, ${modeWords(granted.mode)}.`
           : "Not granted now."}
       </p>
     </li>

@@ -1,6 +1,7 @@
 "use client";
 // One proposed output: its state, what it says (as text), why it is held, refused or failed,
 // the link once applied, and — for owners, while it is held — approve or reject (asks first).
+// A pull request also shows its branches, size and each changed file's diff.
 import type { AppRouter } from "@secondshift/api";
 import { useMutation } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -13,6 +14,7 @@ import { errorMessage } from "../ui/error-message.ts";
 import { SafeLink } from "../ui/safe-link.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { outputHeadline, outputStateWord } from "./output-state.ts";
+import { PullRequestDiff, PullRequestSummary } from "./pull-request-diff.tsx";
 
 export type OutputView = inferRouterOutputs<AppRouter>["outputs"]["list"][number];
 
@@ -37,10 +39,14 @@ export function OutputCard(props: {
           <span className="text-xs text-slate-600">labels: {output.labels.join(", ")}</span>
         ) : null}
       </div>
+      {output.pullRequest ? <PullRequestSummary pullRequest={output.pullRequest} /> : null}
       <OutputStatus output={output} next={state.next} />
-      <pre className="mt-2 max-h-80 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap break-words text-slate-900">
-        {output.body}
-      </pre>
+      {output.body || !output.pullRequest ? (
+        <pre className="mt-2 max-h-80 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap break-words text-slate-900">
+          {output.body}
+        </pre>
+      ) : null}
+      {output.pullRequest ? <PullRequestDiff pullRequest={output.pullRequest} /> : null}
       {props.canDecide && output.state === "HELD" ? (
         <Decision workspaceId={props.workspaceId} output={output} onDecided={props.onDecided} />
       ) : null}
@@ -108,9 +114,16 @@ function Decision(props: {
         onCancel={() => setAsking(null)}
       >
         {asking === "approve"
-          ? `SecondShift will write "${outputHeadline(props.output)}" to the repository on GitHub as its App, once.`
+          ? approveWords(props.output)
           : "Nothing will be written; the output cannot be approved afterwards."}
       </ConfirmDialog>
     </div>
   );
+}
+
+function approveWords(output: OutputView): string {
+  const pr = output.pullRequest;
+  if (pr)
+    return `SecondShift will push these changes to the new branch ${pr.headBranch} and open ${outputHeadline(output)} against ${pr.baseBranch} on GitHub as its App, once. Nothing is pushed to ${pr.baseBranch} itself.`;
+  return `SecondShift will write "${outputHeadline(output)}" to the repository on GitHub as its App, once.`;
 }

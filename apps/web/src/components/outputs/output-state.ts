@@ -36,12 +36,13 @@ const kinds: Record<OutputKind, string> = {
 
 export const outputKindWord = (kind: OutputKind) => kinds[kind];
 
-/** "Comment on #12", "New issue: [deps] Update x". */
+/** "Comment on #12", "New issue: [deps] Update x", 'Pull request "Bump lodash"'. */
 export function outputHeadline(o: {
   kind: OutputKind;
   number: number | null;
   title: string | null;
 }) {
   if (o.kind === "comment") return `Comment on #${o.number ?? "?"}`;
+  if (o.kind === "pull_request") return `Pull request "${o.title ?? ""}"`;
   return `${outputKindWord(o.kind)}: ${o.title ?? ""}`;
 }

@@ -1,5 +1,5 @@
 "use client";
-// The results a run proposed (comments, issues), each with its state. Proposals are checked when
+// The results a run proposed (comments, issues, a pull request), each with its state. Proposals are checked when
 // the run ends and applied after it, so the list re-reads itself while the run is active or an
 // output is still moving (proposed, ready, approved, applying): no reload needed.
 import { isActive, type RunStatus } from "@secondshift/vocabulary";
@@ -34,8 +34,8 @@ export function RunOutputs(props: {
       {outputs.length === 0 ? (
         <p className="text-sm text-slate-600">
           {isActive(props.runStatus)
-            ? "Comments and issues this run proposes appear here."
-            : "This run proposed no comment or issue."}
+            ? "Comments, issues and pull requests this run proposes appear here."
+            : "This run proposed no comment, issue or pull request."}
         </p>
       ) : (
         <ul className="flex flex-col gap-3">

@@ -8,6 +8,7 @@ import { useTRPC } from "../../trpc/react.tsx";
 import { OverviewSection, Quiet } from "../overview/section.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { outputHeadline } from "./output-state.ts";
+import { changeSummary } from "./pull-request-diff.tsx";
 
 const POLL_MS = 15_000;
 
@@ -21,7 +22,7 @@ export function WaitingOutputsPanel({ workspaceId }: { workspaceId: string }) {
   return (
     <OverviewSection id="held-outputs" title="Results waiting for approval" count={waiting.length}>
       {waiting.length === 0 ? (
-        <Quiet>No comment or issue is waiting for a decision.</Quiet>
+        <Quiet>No comment, issue or pull request is waiting for a decision.</Quiet>
       ) : (
         <ul className="flex flex-col gap-1 text-sm">
           {waiting.map((o) => (
@@ -30,7 +31,9 @@ export function WaitingOutputsPanel({ workspaceId }: { workspaceId: string }) {
                 {outputHeadline(o)}
               </Link>{" "}
               <span className="text-slate-600">
-                ({o.job.name}, proposed <Timestamp value={o.proposedAt} />)
+                ({o.job.name}
+                {o.pullRequest ? `, ${changeSummary(o.pullRequest.totals)}` : null}, proposed{" "}
+                <Timestamp value={o.proposedAt} />)
               </span>
             </li>
           ))}
