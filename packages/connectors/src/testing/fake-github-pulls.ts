@@ -64,8 +64,11 @@ export interface FakeGithubPulls {
   /** Full ref name ("refs/heads/main") → commit SHA. */
   refs: Map<string, string>;
   pulls: FakePull[];
-  /** The base commit on `main` with these files (path → content, mode 100644); its SHA. */
-  seedBase(files: Record<string, string>, branch?: string): string;
+  /**
+   * The base commit on `main` with these files (path → content, mode 100644); its SHA. `sha`:
+   * the commit a real repository has (a run's commit), so the fake holds the same one.
+   */
+  seedBase(files: Record<string, string>, branch?: string, sha?: string): string;
   /** A commit on `parent` changing these files, made by someone else (not the App). */
   seedCommit(parent: string, files: Record<string, string>, message?: string): string;
   /** A commit's resulting files: path → { mode, content }. */
@@ -102,11 +105,16 @@ export function startFakeGithubPulls(
     commits: new Map(),
     refs: new Map(),
     pulls: [],
-    seedBase: (files, branch = "main") => {
-      const sha = makeCommit(addTree(entries(files)), [], "Initial commit", {
-        name: "Octocat",
-        email: "octocat@github.test",
-      });
+    seedBase: (files, branch = "main", fixed) => {
+      const octocat = { name: "Octocat", email: "octocat@github.test" };
+      const sha = makeCommit(
+        addTree(entries(files)),
+        [],
+        "Initial commit",
+        octocat,
+        undefined,
+        fixed,
+      );
       fake.refs.set(`refs/heads/${branch}`, sha);
       return sha;
     },
@@ -153,12 +161,13 @@ export function startFakeGithubPulls(
     message: string,
     author?: unknown,
     committer?: unknown,
+    fixed?: string,
   ) {
     // GitHub stamps the time: the same tree and parents make another commit each time.
     const stamp = `${Date.now()}.${clock++}`;
-    const sha = sha1(
-      `tree ${tree}\n${parents.map((p) => `parent ${p}\n`).join("")}${stamp}\n\n${message}`,
-    );
+    const sha =
+      fixed ??
+      sha1(`tree ${tree}\n${parents.map((p) => `parent ${p}\n`).join("")}${stamp}\n\n${message}`);
     fake.commits.set(sha, {
       sha,
       tree,
