@@ -1,7 +1,8 @@
 // A run's results in a real browser against the real web process and database: each proposal
 // with its state, its text (rendered as text), why it is held or refused, the link once
 // applied; an owner approves a held one (asked first) and it is recorded once and queued for a
-// worker; an admin sees no decision controls; the overview lists what waits.
+// worker; an admin sees no decision controls; the overview lists what waits. A proposed pull
+// request shows its branches, size and each file's diff, a long patch collapsed.
 import { createUser } from "@secondshift/accounts/testing";
 import type { Db } from "@secondshift/db";
 import { seedRun, seedWorkspace, type SeededWorkspace } from "@secondshift/db/testing";
@@ -151,5 +152,112 @@ describe("a run's results", () => {
     await waiting.getByRole("link", { name: "New issue: [deps] Waiting one" }).click();
     await overview.waitForURL(`**/w/${seed.workspaceId}/runs/${run.id}`);
     await overview.getByText("Please look.").waitFor();
+  }, 60_000);
+
+  it("shows a proposed pull request file by file, a long patch collapsed", async () => {
+    const run = await seedRun(app.db, seed, { status: "SUCCEEDED" });
+    const long = Array.from({ length: 250 }, (_, i) => `+line ${i + 1}`);
+    const pr = await output(app.db, run.id, 0, {
+      kind: "pull_request",
+      state: "HELD",
+      reason: "Held for an owner's approval (the grant's mode).",
+      payload: {
+        title: "Bump lodash to 4.17.21",
+        body: "Fixes the advisory.",
+        draft: true,
+        labels: ["dependencies"],
+        baseSha: "0123456789abcdef0123456789abcdef01234567",
+        baseBranch: "main",
+        headBranch: "secondshift/deps-run1",
+        files: [
+          {
+            path: "package.json",
+            status: "modified",
+            mode: "100644",
+            content: "FULL CONTENT NOT SENT",
+            additions: 1,
+            deletions: 1,
+            patch:
+              '===================================================================\n--- a/package.json\n+++ b/package.json\n@@ -1,3 +1,3 @@\n {\n-  "lodash": "4.17.20"\n+  "lodash": "4.17.21"\n }\n',
+          },
+          {
+            path: "scripts/check.sh",
+            status: "added",
+            mode: "100755",
+            content: "#!/bin/sh\n",
+            additions: 250,
+            deletions: 0,
+            patch: `--- /dev/null\n+++ b/scripts/check.sh\n@@ -0,0 +1,250 @@\n${long.join("\n")}\n`,
+          },
+          {
+            path: "old.txt",
+            status: "deleted",
+            mode: null,
+            content: null,
+            additions: 0,
+            deletions: 2,
+            patch: "--- a/old.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-gone one\n-gone two\n",
+          },
+        ],
+      },
+    });
+    const page = await owner.newPage();
+    await page.goto(`/w/${seed.workspaceId}/runs/${run.id}`);
+    const card = page.getByTestId("output");
+    await card.getByText('Pull request "Bump lodash to 4.17.21"').waitFor();
+    await card.getByText("secondshift/deps-run1 → main").waitFor();
+    await card.getByText("Draft", { exact: true }).waitFor();
+    await card.getByText("3 files changed, +251 −3").waitFor();
+    const files = page.getByTestId("pr-file");
+    expect(await files.count()).toBe(3);
+    const headings = await files.evaluateAll((els) =>
+      els.map((e) => e.querySelector("h3")?.textContent ?? ""),
+    );
+    expect(headings[0]).toContain("package.json");
+    expect(headings[0]).toContain("modified");
+    expect(headings[1]).toMatch(/scripts\/check\.sh.*added.*executable/);
+    expect(headings[2]).toMatch(/old\.txt.*deleted/);
+    await page.getByRole("heading", { name: /old\.txt/ }).waitFor();
+
+    const pkg = files.nth(0);
+    const added = pkg.locator('[data-line="add"]');
+    expect(await added.allTextContents()).toEqual(['+  "lodash": "4.17.21"']);
+    expect(await pkg.locator('[data-line="del"]').allTextContents()).toEqual([
+      '-  "lodash": "4.17.20"',
+    ]);
+    expect(await pkg.locator('[data-line="hunk"]').allTextContents()).toEqual(["@@ -1,3 +1,3 @@"]);
+    // The +/− colours differ (the sign stays too).
+    const [addBg, delBg] = await Promise.all([
+      added.first().evaluate((e) => getComputedStyle(e).backgroundColor),
+      pkg
+        .locator('[data-line="del"]')
+        .first()
+        .evaluate((e) => getComputedStyle(e).backgroundColor),
+    ]);
+    expect(addBg).not.toBe(delBg);
+    expect(await files.nth(2).locator('[data-line="del"]').allTextContents()).toEqual([
+      "-gone one",
+      "-gone two",
+    ]);
+    // The patch headers repeat the path: not shown as removed or added lines.
+    expect(await page.getByText("+++ b/package.json").count()).toBe(0);
+
+    const script = files.nth(1);
+    expect(await script.locator('[data-line="add"]').count()).toBe(199); // 200 lines, one hunk header
+    await script.getByRole("button", { name: "Show all 251 lines" }).click();
+    await expect.poll(() => script.locator('[data-line="add"]').count()).toBe(250);
+    await script.getByText("+line 250", { exact: true }).waitFor();
+    expect(await page.content()).not.toContain("FULL CONTENT NOT SENT");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, "run-pull-request");
+
+    await page.getByRole("button", { name: "Approve" }).click();
+    const dialog = page.getByRole("dialog", { name: /Apply this output/ });
+    await dialog.getByText(/new branch secondshift\/deps-run1/).waitFor();
+    await dialog.getByRole("button", { name: "Approve and apply" }).click();
+    await expect
+      .poll(async () => (await app.db.runOutput.findUniqueOrThrow({ where: { id: pr.id } })).state)
+      .toBe("APPROVED");
+    await page.close();
   }, 60_000);
 });
