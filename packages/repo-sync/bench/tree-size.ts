@@ -36,7 +36,7 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   return [value, performance.now() - start];
 }
 
-const root = mkdtempSync(join(tmpdir(), "secondshift-tree-bench-"));
+const root = mkdtempSync(join(tmpdir(), "repo-sync-tree-bench-"));
 try {
   for (const files of [10_000, 100_000, 200_000]) {
     const { dir, commit } = makeRepo(root, files);

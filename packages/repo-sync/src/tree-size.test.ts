@@ -61,7 +61,7 @@ async function snapshot(dir: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "secondshift-tree-size-test-"));
+  root = await mkdtemp(join(tmpdir(), "repo-sync-tree-size-test-"));
   // The worker's temporary files go to os.tmpdir(): a private one shows whatever is written.
   savedTmp = process.env.TMPDIR;
   process.env.TMPDIR = await mkdtemp(join(root, "worker-tmp-"));
