@@ -2,7 +2,8 @@
 // with its state, its text (rendered as text), why it is held or refused, the link once
 // applied; an owner approves a held one (asked first) and it is recorded once and queued for a
 // worker; an admin sees no decision controls; the overview lists what waits. A proposed pull
-// request shows its branches, size and each file's diff, a long patch collapsed.
+// request shows its branches, size and each file's diff, a long patch collapsed; the access
+// review grants a requested pull request within its limits.
 import { createUser } from "@secondshift/accounts/testing";
 import type { Db } from "@secondshift/db";
 import { seedRun, seedWorkspace, type SeededWorkspace } from "@secondshift/db/testing";
@@ -258,6 +259,94 @@ describe("a run's results", () => {
     await expect
       .poll(async () => (await app.db.runOutput.findUniqueOrThrow({ where: { id: pr.id } })).state)
       .toBe("APPROVED");
+    await page.close();
+  }, 60_000);
+
+  it("lets an owner grant a requested pull request within the request in the access review", async () => {
+    const app_ = await app.db.connection.create({
+      data: {
+        workspaceId: seed.workspaceId,
+        kind: "GITHUB",
+        label: "app",
+        endpoint: "https://api.github.com",
+        authType: "GITHUB_APP",
+      },
+    });
+    await app.db.repository.update({
+      where: { id: seed.repositoryId },
+      data: { connectionId: app_.id },
+    });
+    const job = await app.db.job.create({
+      data: {
+        workspaceId: seed.workspaceId,
+        repositoryId: seed.repositoryId,
+        key: "deps",
+        name: "Deps",
+        prompt: "Bump what is outdated.",
+        tokenBudget: 10_000,
+        timeoutSeconds: 60,
+        requestedTools: [],
+        requestedOutputs: {
+          comment: { max: 2, target: "triggering" },
+          pull_request: {
+            draft: true,
+            labels: ["dependencies"],
+            maxFiles: 5,
+            maxChangedLines: 200,
+          },
+        },
+        requestHash: "h-deps",
+        status: "NEEDS_APPROVAL",
+        configCommit: "0".repeat(40),
+      },
+    });
+    const page = await owner.newPage();
+    await page.goto(`/w/${seed.workspaceId}/jobs/${job.id}`);
+    const outputs = page.getByRole("region", { name: "Outputs" });
+    const pr = outputs.getByRole("checkbox", {
+      name: /Pull requests \(requested: one per run, at most 5 files and 200 changed lines\)/,
+    });
+    await pr.waitFor();
+    await outputs.getByText(/Opened as a draft .*labels: dependencies/).waitFor();
+    await outputs
+      .getByText("The GitHub App needs Contents: write, Pull requests: write.")
+      .waitFor();
+    // The comment row reads as before.
+    await outputs
+      .getByRole("checkbox", {
+        name: "Comments on an issue or pull request (requested: at most 2 per run)",
+      })
+      .waitFor();
+    await pr.check();
+    const files = outputs.getByLabel("Max files");
+    const lines = outputs.getByLabel("Max changed lines");
+    expect(await files.inputValue()).toBe("5");
+    expect(await files.getAttribute("max")).toBe("5");
+    expect(await lines.getAttribute("max")).toBe("200");
+    await files.fill("2");
+    await lines.fill("999"); // above the request: kept at the request's limit
+    expect(await lines.inputValue()).toBe("200");
+    await outputs.getByLabel("Pull requests: mode").selectOption("auto");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Approve", exact: true }).click();
+    await page
+      .getByRole("dialog", { name: /Approve "Deps"/ })
+      .getByRole("button", { name: "Approve" })
+      .click();
+    await expect
+      .poll(async () => (await app.db.grant.findFirst({ where: { jobId: job.id } }))?.outputs)
+      .toEqual({
+        pull_request: {
+          draft: true,
+          labels: ["dependencies"],
+          maxFiles: 2,
+          maxChangedLines: 200,
+          mode: "auto",
+        },
+      });
+    await outputs
+      .getByText(/Granted now: at most 2 files and 200 changed lines, applied automatically\./)
+      .waitFor();
     await page.close();
   }, 60_000);
 });
