@@ -119,8 +119,8 @@ const CHANGE_AND_HIDE = [
   "ln -s CHANGELOG.md NEWS",
   "git -c user.name=a -c user.email=a@a add -A",
   "git -c user.name=a -c user.email=a@a -c commit.gpgsign=false commit -qm 'nothing to see'",
-  "echo 'not in the diff' > .hidden-note && echo .hidden-note >> .git/info/exclude",
-  "git status --porcelain | wc -l",
+  "echo 'not in the diff' > .hidden-note && mkdir -p .git/info && echo .hidden-note >> .git/info/exclude",
+  'echo "porcelain=$(git status --porcelain | wc -l)"',
 ].join(" && ");
 
 describe("a proposed pull request", () => {
@@ -130,21 +130,22 @@ describe("a proposed pull request", () => {
     const runStart = app.mints.length;
     let offered: string[] = [];
     let writesDuringRun = -1;
+    let shellResult = "";
+    let proposeResult = "";
     p.model.script([
       (req) => {
         offered = (req.body.tools ?? []).map((t) => t.name);
         return { tool: "shell", input: { command: CHANGE_AND_HIDE } };
       },
       (req) => {
-        // The sandbox's own git now sees nothing changed.
-        expect(lastToolResult(req)).toMatch(/^\s*0\s*$/m);
+        shellResult = lastToolResult(req);
         return {
           tool: "secondshift_propose_pull_request",
           input: { title: "Update widgets to 1.1.0", body: "The weekly dependency update." },
         };
       },
       (req) => {
-        expect(lastToolResult(req)).toMatch(/nothing has been posted/i);
+        proposeResult = lastToolResult(req);
         writesDuringRun = github.creates().length;
         return { text: "Proposed a pull request." };
       },
@@ -155,6 +156,9 @@ describe("a proposed pull request", () => {
     const finishedAt = run.finishedAt!.getTime();
     expect(offered).toContain("secondshift_propose_pull_request");
     expect(writesDuringRun).toBe(0); // [O01]
+    // The sandbox's own git saw nothing changed; the model was told nothing was posted.
+    expect(shellResult, shellResult).toMatch(/porcelain=0\b/);
+    expect(proposeResult).toMatch(/nothing has been posted/i);
 
     const output = await until("the pull request held", () =>
       p.t.db.runOutput.findFirst({ where: { runId, state: "HELD" } }),
