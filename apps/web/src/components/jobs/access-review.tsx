@@ -24,6 +24,7 @@ import {
   accessSentences,
   groupTitle,
   listInWords,
+  outputSentences,
   toolWords,
   type GroupChange,
 } from "./review-words.ts";
@@ -262,6 +263,9 @@ function Decisions({
                   ).join(" ")
                 : `${groupTitle(p.group)}: no connection, nothing granted.`}
             </li>
+          ))}
+          {outputSentences(outputs).map((sentence) => (
+            <li key={sentence}>{sentence}</li>
           ))}
         </ul>
       </ConfirmDialog>

@@ -76,3 +76,22 @@ export function changeSentences(change: GroupChange, sameRequest = false): strin
     out.push(`Unchanged: ${title} — ${listInWords(change.unchanged.map(toolWords))}.`);
   return out;
 }
+
+/** What an approval grants of the job's requested outputs, one sentence per kind. */
+export function outputSentences(choice: {
+  comment?: { mode: "hold" | "auto"; max: number };
+  issue?: { mode: "hold" | "auto"; max: number };
+  pull_request?: { mode: "hold" | "auto"; maxFiles: number; maxChangedLines: number };
+}): string[] {
+  const how = (mode: "hold" | "auto") =>
+    mode === "auto" ? "applied automatically" : "held for your approval";
+  const sentences: string[] = [];
+  const { comment, issue, pull_request: pr } = choice;
+  if (pr)
+    sentences.push(
+      `Pull requests: one per run, at most ${pr.maxFiles} files and ${pr.maxChangedLines} changed lines, ${how(pr.mode)}.`,
+    );
+  if (comment) sentences.push(`Comments: at most ${comment.max} per run, ${how(comment.mode)}.`);
+  if (issue) sentences.push(`New issues: at most ${issue.max} per run, ${how(issue.mode)}.`);
+  return sentences;
+}

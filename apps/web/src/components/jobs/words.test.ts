@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { accessSentences, changeSentences, groupTitle, toolWords } from "./review-words.ts";
+import {
+  accessSentences,
+  changeSentences,
+  groupTitle,
+  outputSentences,
+  toolWords,
+} from "./review-words.ts";
 import { scheduleInWords } from "./words.ts";
 
 describe("the review and schedules in words", () => {
@@ -61,5 +67,18 @@ describe("what changed since the last approval, in words", () => {
     expect(changeSentences({ ...gone, ...nothing, added: [], removed: [], unchanged: [] })).toEqual(
       ["No longer requested: Sentry."],
     );
+  });
+
+  it("says in the approval what each granted output kind may do and whether it waits for the owner", () => {
+    expect(
+      outputSentences({
+        comment: { mode: "auto", max: 2 },
+        pull_request: { mode: "hold", maxFiles: 10, maxChangedLines: 500 },
+      }),
+    ).toEqual([
+      "Pull requests: one per run, at most 10 files and 500 changed lines, held for your approval.",
+      "Comments: at most 2 per run, applied automatically.",
+    ]);
+    expect(outputSentences({})).toEqual([]);
   });
 });
