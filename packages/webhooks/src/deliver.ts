@@ -1,4 +1,4 @@
-// Sends due run reports. The webhook URL and signing secret are decrypted here and nowhere
+// Sends due run reports, output events and test events. The webhook URL and signing secret are decrypted here and nowhere
 // else (C27), registered with the masker at once so no log line can carry them, and used only
 // for the one request. The worker calls `deliverDue` on an interval (createDeliveryProcessor);
 // all state is in PostgreSQL, so a restart of the worker or of Redis loses nothing.
@@ -15,6 +15,7 @@ import {
   type RecordedState,
 } from "./delivery-state.ts";
 import type { WebhookMetrics } from "./metrics.ts";
+import { buildOutputEventBody } from "./output-event-body.ts";
 import { buildReportBody } from "./report-body.ts";
 import { sendAttempt, type AttemptOutcome } from "./send.ts";
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signature.ts";
@@ -75,6 +76,18 @@ async function loadDelivery(db: Db, due: DueDelivery) {
           },
         },
       },
+      output: {
+        select: {
+          id: true,
+          workspaceId: true,
+          runId: true,
+          kind: true,
+          state: true,
+          resultUrl: true,
+          reason: true,
+          job: { select: { key: true, name: true, repository: { select: { fullName: true } } } },
+        },
+      },
     },
   });
 }
@@ -131,19 +144,43 @@ async function attempt(
   }
 }
 
-/** A run's report, or for a test delivery a small body that says so and names the webhook. */
-function bodyOf(deps: DeliveryDeps, loaded: LoadedDelivery, workspaceId: string): unknown {
-  const { run } = loaded;
+/**
+ * What one delivery sends: a run's report, an output's event (applied / failed, after the
+ * report), or for a test delivery a small body that says so and names the webhook. Null for an
+ * output that is neither applied nor failed (APPLIED and FAILED are final, so not expected).
+ */
+function payloadOf(
+  deps: DeliveryDeps,
+  loaded: LoadedDelivery,
+  workspaceId: string,
+): { event: string; body: unknown } | null {
+  const { run, output } = loaded;
+  if (output !== null) {
+    const body = buildOutputEventBody(
+      {
+        output,
+        job: output.job,
+        repository: output.job.repository,
+        link: deps.runLink({ workspaceId, id: output.runId }),
+      },
+      [deps.masker],
+    );
+    return body === null ? null : { event: body.event, body };
+  }
   if (run === null) {
     return {
       event: TEST_EVENT,
-      delivery: loaded.id,
-      webhook: { id: loaded.webhook.id, name: loaded.webhook.name },
-      sentAt: loaded.createdAt.toISOString(),
-      message: "A test event from SecondShift. If its signature verifies, this webhook is set up.",
+      body: {
+        event: TEST_EVENT,
+        delivery: loaded.id,
+        webhook: { id: loaded.webhook.id, name: loaded.webhook.name },
+        sentAt: loaded.createdAt.toISOString(),
+        message:
+          "A test event from SecondShift. If its signature verifies, this webhook is set up.",
+      },
     };
   }
-  return buildReportBody(
+  const body = buildReportBody(
     {
       run,
       job: run.job,
@@ -153,6 +190,7 @@ function bodyOf(deps: DeliveryDeps, loaded: LoadedDelivery, workspaceId: string)
     },
     [deps.masker],
   );
+  return { event: REPORT_EVENT, body };
 }
 
 async function sendTarget(
@@ -162,7 +200,16 @@ async function sendTarget(
   now: Date,
   target: { url: string; secret: string },
 ): Promise<AttemptOutcome> {
-  const body = JSON.stringify(bodyOf(deps, loaded, workspaceId));
+  const payload = payloadOf(deps, loaded, workspaceId);
+  if (payload === null) {
+    return {
+      delivered: false,
+      statusCode: null,
+      error: "The output is no longer applied or failed; there is no event to send.",
+      durationMs: 0,
+    };
+  }
+  const body = JSON.stringify(payload.body);
   const outcome = await sendAttempt(deps.client, {
     url: target.url,
     body,
@@ -170,7 +217,7 @@ async function sendTarget(
     headers: {
       "content-type": "application/json",
       "user-agent": "SecondShift-Webhook/1",
-      [EVENT_HEADER]: loaded.run === null ? TEST_EVENT : REPORT_EVENT,
+      [EVENT_HEADER]: payload.event,
       [DELIVERY_HEADER]: loaded.id,
       [SIGNATURE_HEADER]: signatureHeader(target.secret, body, now),
     },
@@ -209,7 +256,8 @@ export async function processDelivery(
   log.info(
     {
       webhookId: loaded.webhook.id,
-      runId: loaded.run?.id ?? null,
+      runId: loaded.run?.id ?? loaded.output?.runId ?? null,
+      outputId: loaded.output?.id ?? null,
       event: loaded.event,
       statusCode: outcome.statusCode,
       durationMs: outcome.durationMs,

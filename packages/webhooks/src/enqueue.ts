@@ -2,10 +2,13 @@
 // durable to-do item (status PENDING, nextAttemptAt): nothing lives only in Redis or memory,
 // so a worker or Redis restart loses no report. The unique (webhookId, runId) makes a repeated
 // call (the run-finish step retried after a crash) a no-op instead of a second report.
-import type { Db, Prisma } from "@secondshift/db";
+// An output applied or failed later (issue #24) gets one delivery per webhook the same way,
+// unique per (webhookId, outputId).
+import type { Db, Prisma, RunStatus } from "@secondshift/db";
 import { AppError } from "@secondshift/errors";
 import { isFinal } from "@secondshift/vocabulary";
 import { TEST_EVENT } from "./deliver.ts";
+import { outputEventOf } from "./output-event-body.ts";
 
 export interface EnqueueResult {
   /** Deliveries created by this call (0 when they already existed or nothing matched). */
@@ -31,16 +34,7 @@ export async function enqueueReports(
       reason: "RUN_NOT_FINISHED",
     });
   }
-  const webhooks = await db.webhook.findMany({
-    where: { workspaceId: input.workspaceId, enabled: true },
-    select: { id: true, jobKeys: true, statuses: true },
-  });
-  // Empty filters mean "every job" / "every outcome".
-  const matching = webhooks.filter(
-    (w) =>
-      (w.jobKeys.length === 0 || w.jobKeys.includes(run.job.key)) &&
-      (w.statuses.length === 0 || w.statuses.includes(run.status)),
-  );
+  const matching = await webhooksReporting(db, input.workspaceId, run);
   if (matching.length === 0) return { created: 0, webhookIds: [] };
   const now = input.now ?? new Date();
   const { count } = await db.webhookDelivery.createMany({
@@ -48,6 +42,67 @@ export async function enqueueReports(
       workspaceId: input.workspaceId,
       webhookId: w.id,
       runId: run.id,
+      nextAttemptAt: now,
+    })),
+    skipDuplicates: true,
+  });
+  return { created: count, webhookIds: matching.map((w) => w.id) };
+}
+
+/** The workspace's enabled webhooks whose filters take this run's report (empty = all). */
+async function webhooksReporting(
+  db: Db,
+  workspaceId: string,
+  run: { status: RunStatus; job: { key: string } },
+): Promise<Array<{ id: string }>> {
+  const webhooks = await db.webhook.findMany({
+    where: { workspaceId, enabled: true },
+    select: { id: true, jobKeys: true, statuses: true },
+  });
+  return webhooks.filter(
+    (w) =>
+      (w.jobKeys.length === 0 || w.jobKeys.includes(run.job.key)) &&
+      (w.statuses.length === 0 || w.statuses.includes(run.status)),
+  );
+}
+
+/**
+ * After an output of a finished run became APPLIED or FAILED (applyOutput's `onSettled`): one
+ * "output.applied" / "output.failed" delivery for each webhook that takes the run's report
+ * (enabled, its job and status filters matching the run). Unique per (webhookId, outputId), so
+ * a repeated call (the apply job retried, onSettled called again) creates nothing new (O06).
+ * Only this workspace's output and webhooks are read (P05). Nothing for an output in any other
+ * state.
+ */
+export async function enqueueOutputEvents(
+  db: Db,
+  input: { workspaceId: string; outputId: string; now?: Date },
+): Promise<EnqueueResult> {
+  const output = await db.runOutput.findFirst({
+    where: { id: input.outputId, workspaceId: input.workspaceId },
+    select: {
+      id: true,
+      state: true,
+      run: { select: { status: true, job: { select: { key: true } } } },
+    },
+  });
+  if (output === null)
+    throw new AppError("NOT_FOUND", "That output does not exist in this workspace.", {
+      reason: "OUTPUT_NOT_FOUND",
+    });
+  const event = outputEventOf(output.state);
+  if (event === null) return { created: 0, webhookIds: [] };
+  const matching = await webhooksReporting(db, input.workspaceId, output.run);
+  if (matching.length === 0) return { created: 0, webhookIds: [] };
+  const now = input.now ?? new Date();
+  const { count } = await db.webhookDelivery.createMany({
+    data: matching.map((w) => ({
+      workspaceId: input.workspaceId,
+      webhookId: w.id,
+      // The run is the output's; runId stays null so the run's own report keeps its slot.
+      runId: null,
+      outputId: output.id,
+      event,
       nextAttemptAt: now,
     })),
     skipDuplicates: true,

@@ -24,7 +24,7 @@ export type { SignatureFailure, VerifyOptions, VerifyResult } from "./signature.
 export { createReplayGuard } from "./replay-guard.ts";
 export type { ReplayGuard } from "./replay-guard.ts";
 export { MAX_ATTEMPTS, nextRetryDelayMs, RETRY_DELAYS_MS } from "./retry-schedule.ts";
-export { enqueueReports, enqueueTestDelivery } from "./enqueue.ts";
+export { enqueueOutputEvents, enqueueReports, enqueueTestDelivery } from "./enqueue.ts";
 export type { EnqueueResult } from "./enqueue.ts";
 export {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
