@@ -12,7 +12,10 @@ import { writeOutput, type WriteDeps } from "./write.ts";
 export interface ApplyDeps extends WriteDeps {
   db: Db;
   now?: () => Date;
-  /** After an output became APPLIED or FAILED (committed): e.g. its webhook delivery. */
+  /**
+   * After an output became APPLIED or FAILED (committed): e.g. its webhook deliveries. Called
+   * again when an output already settled is applied again; it must be idempotent.
+   */
   onSettled?: (settled: SettledOutput) => Promise<void>;
   /** How long one attempt may hold the output's lock; default 2 minutes. */
   attemptTimeoutMs?: number;
@@ -37,7 +40,10 @@ export async function applyOutput(
   input: { outputId: string },
 ): Promise<ApplyResult> {
   const output = await claimOutput(deps.db, input.outputId);
-  if (output === null) return { status: "skipped" };
+  if (output === null) {
+    await settledAgain(deps, input.outputId);
+    return { status: "skipped" };
+  }
   const timeout = deps.attemptTimeoutMs ?? 120_000;
   const result = await deps.db.$transaction((tx) => attemptUnderLock(deps, tx, output), {
     timeout,
@@ -52,6 +58,27 @@ export async function applyOutput(
       state: result.status === "applied" ? "APPLIED" : "FAILED",
     });
   return result;
+}
+
+/**
+ * An output already APPLIED or FAILED, applied again (a queue retry after onSettled threw, or a
+ * re-added job): onSettled again, so its effect is not lost. onSettled must be idempotent (the
+ * webhook deliveries are unique per webhook and output).
+ */
+async function settledAgain(deps: ApplyDeps, outputId: string): Promise<void> {
+  if (!deps.onSettled) return;
+  const row = await deps.db.runOutput.findUnique({
+    where: { id: outputId },
+    select: { id: true, workspaceId: true, runId: true, kind: true, state: true },
+  });
+  if (row?.state !== "APPLIED" && row?.state !== "FAILED") return;
+  await deps.onSettled({
+    outputId: row.id,
+    workspaceId: row.workspaceId,
+    runId: row.runId,
+    kind: row.kind,
+    state: row.state,
+  });
 }
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];

@@ -95,6 +95,7 @@ export function DeliveryList(props: {
               <span className="font-medium">{nameOf(d)}</span>
               <DeliveryStatusBadge status={d.status} />
               {d.event === "webhook.test" ? <Badge>Test report</Badge> : null}
+              {d.event.startsWith("output.") ? <Badge>{d.event}</Badge> : null}
               {props.showRun && d.runId ? (
                 <Link
                   href={runPagePath(props.workspaceId, d.runId)}
