@@ -5,108 +5,39 @@
 // the pull request is held; after the owner's approval exactly one pull request exists on a
 // `secondshift/` branch whose tree is the run's changes, committed by the App (no author or
 // committer sent), with a token minted after the run and revoked, seen nowhere else.
-import { join } from "node:path";
-import { approveJob, approveOutput, createConnection, runNow } from "@secondshift/domain";
-import { startFakeGithubApp, type FakeGithubApp } from "@secondshift/connectors/testing/github-app";
-import {
-  startFakeGithubPulls,
-  type FakeGithubPulls,
-} from "@secondshift/connectors/testing/github-pulls";
-import { syncRepository } from "@secondshift/repo-sync";
-import {
-  createTestRepo,
-  startGitHttpServer,
-  type GitHttpServer,
-  type TestRepo,
-} from "@secondshift/repo-sync/testing";
+import { approveOutput, runNow } from "@secondshift/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { actAs } from "./harness/actor.ts";
+import {
+  githubAppWorkspace,
+  pullRequestConfig,
+  startGithubOutputs,
+  until,
+  type GithubOutputs,
+} from "./harness/github-outputs.ts";
 import { lastToolResult } from "./harness/model-server.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
 import { waitForRunEnd } from "./harness/run-end.ts";
-import { plantedSecrets } from "./harness/seed.ts";
-import { seedPlainWorkspace } from "./harness/seed-plain.ts";
-
-const config = (mode: string) =>
-  [
-    "version: 1",
-    "jobs:",
-    `  deps-${mode}:`,
-    "    name: Weekly dependency update",
-    "    prompt: Update the dependencies and open a draft pull request.",
-    "    outputs:",
-    "      pullRequest: { labels: [dependencies], maxFiles: 6, maxChangedLines: 50 }",
-    "",
-  ].join("\n");
 
 const PACKAGE = '{"name":"widgets","version":"1.0.0"}\n';
 
 let p: Platform;
-let app: FakeGithubApp;
-let github: FakeGithubPulls;
-let repo: TestRepo;
-let server: GitHttpServer;
+let g: GithubOutputs;
 
 beforeAll(async () => {
   p = await startPlatform();
-  app = await startFakeGithubApp({ appId: 321, installationId: 654 });
-  github = startFakeGithubPulls(app, { owner: "acme", repo: "widgets" });
-  repo = await createTestRepo();
-  server = await startGitHttpServer(join(repo.root, "srv"), {
-    username: "x-access-token",
-    token: (password) => app.isLive(password),
-  });
+  g = await startGithubOutputs();
   await p.worker.start({ repoSync: false });
 });
 
 afterAll(async () => {
-  await server?.close();
-  await app?.stop();
+  await g?.close();
   await p?.close();
 });
 
-const until = async <T>(what: string, read: () => Promise<T | null | undefined>, ms = 60_000) => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
-
-/** A workspace whose repository's last commit is mirrored on the fake GitHub as its main. */
 async function appWorkspace(mode: "hold" | "auto") {
-  const files = { ".secondshift.yaml": config(mode), "package.json": PACKAGE };
-  const commit = await repo.commit(files);
-  github.seedBase(files, "main", commit);
-  const ws = await seedPlainWorkspace(p, { planted: plantedSecrets(), repoDir: repo.bare });
-  const owner = actAs(p, ws.workspaceId, ws.ownerId);
-  const { id: connectionId } = await createConnection(owner, {
-    kind: "GITHUB",
-    label: "github-app",
-    endpoint: app.apiBase,
-    authType: "GITHUB_APP",
-    credential: app.privateKeyPem,
-    settings: { appId: app.appId, installationId: app.installationId },
-  });
-  await p.t.db.repository.update({
-    where: { id: ws.repositoryId },
-    data: {
-      fullName: "acme/widgets",
-      cloneUrl: `http://127.0.0.1:${server.port}/acme/widgets.git`,
-      connectionId,
-    },
-  });
-  const synced = await syncRepository(p.t.db, p.worker.syncDeps, ws);
-  expect(synced.status).toBe("synced");
-  const job = await p.t.db.job.findFirstOrThrow({ where: { workspaceId: ws.workspaceId } });
-  await approveJob(owner, {
-    jobId: job.id,
-    requestHash: job.requestHash,
-    outputs: { pull_request: { mode } },
-  });
-  return { ws, owner, job, commit, files };
+  const files = { ".secondshift.yaml": pullRequestConfig(`deps-${mode}`), "package.json": PACKAGE };
+  const made = await githubAppWorkspace(p, g, files, { pull_request: { mode } });
+  return { ...made, files };
 }
 
 // The agent's changes, then its attempt to hide part of them in the sandbox's own git: it
@@ -127,7 +58,7 @@ describe("a proposed pull request", () => {
   it("[O01][O03][O04][O06] is taken from the sandbox's files by the worker, held, and after approval opened exactly once on a secondshift/ branch by the App", async () => {
     const { ws, owner, commit, files } = await appWorkspace("hold");
     const job = await p.t.db.job.findFirstOrThrow({ where: { workspaceId: ws.workspaceId } });
-    const runStart = app.mints.length;
+    const runStart = g.app.mints.length;
     let offered: string[] = [];
     let writesDuringRun = -1;
     let shellResult = "";
@@ -146,7 +77,7 @@ describe("a proposed pull request", () => {
       },
       (req) => {
         proposeResult = lastToolResult(req);
-        writesDuringRun = github.creates().length;
+        writesDuringRun = g.github.creates().length;
         return { text: "Proposed a pull request." };
       },
     ]);
@@ -173,7 +104,7 @@ describe("a proposed pull request", () => {
       "package.json",
     ]);
     expect(payload.headBranch).toBe(`secondshift/${job.key}-${runId}`);
-    expect(github.creates()).toHaveLength(0);
+    expect(g.github.creates()).toHaveLength(0);
 
     await approveOutput(owner, { outputId: output.id });
     const applied = await until("the pull request applied", () =>
@@ -181,8 +112,8 @@ describe("a proposed pull request", () => {
     );
 
     // [O06][O04] exactly one pull request, from a secondshift/ branch, into main.
-    expect(github.pulls).toHaveLength(1);
-    const [pull] = github.pulls;
+    expect(g.github.pulls).toHaveLength(1);
+    const [pull] = g.github.pulls;
     expect(pull).toMatchObject({
       title: "Update widgets to 1.1.0",
       head: payload.headBranch,
@@ -191,12 +122,12 @@ describe("a proposed pull request", () => {
       labels: ["dependencies"],
     });
     expect(applied.resultUrl).toBe(`https://github.test/acme/widgets/pull/${pull!.number}`);
-    expect(github.refs.get("refs/heads/main")).toBe(commit);
-    const made = github.commits.get(pull!.headSha)!;
+    expect(g.github.refs.get("refs/heads/main")).toBe(commit);
+    const made = g.github.commits.get(pull!.headSha)!;
     expect(made.parents).toEqual([commit]);
     expect(made.sentAuthor).toBeUndefined();
     expect(made.sentCommitter).toBeUndefined();
-    expect(github.treeFiles(pull!.headSha)).toEqual({
+    expect(g.github.treeFiles(pull!.headSha)).toEqual({
       ".secondshift.yaml": { mode: "100644", content: files[".secondshift.yaml"] },
       "package.json": { mode: "100644", content: '{"name":"widgets","version":"1.1.0"}\n' },
       "CHANGELOG.md": { mode: "100644", content: "# Changes\n\n- widgets 1.1.0\n" },
@@ -207,7 +138,7 @@ describe("a proposed pull request", () => {
 
     // [O03] the write token: minted after the run ended, contents + pull requests on widgets
     // only, revoked after, and found nowhere the run, the model or the audit log could see.
-    const writeMints = app.mints.slice(runStart).filter((m) => m.body.permissions?.pull_requests);
+    const writeMints = g.app.mints.slice(runStart).filter((m) => m.body.permissions?.pull_requests);
     expect(writeMints).toHaveLength(1);
     const [mint] = writeMints;
     expect(mint!.body).toEqual({
@@ -215,8 +146,8 @@ describe("a proposed pull request", () => {
       permissions: { contents: "write", pull_requests: "write" },
     });
     expect(mint!.claims!.iat * 1000 + 60_000).toBeGreaterThanOrEqual(finishedAt - 1000);
-    expect(app.revoked).toContain(mint!.token);
-    for (const call of github.creates()) expect(call.token).toBe(mint!.token);
+    expect(g.app.revoked).toContain(mint!.token);
+    for (const call of g.github.creates()) expect(call.token).toBe(mint!.token);
     const events = await p.t.db.runEvent.findMany({ where: { runId } });
     const audit = await p.t.db.auditEvent.findMany({ where: { workspaceId: ws.workspaceId } });
     for (const text of [
@@ -232,7 +163,7 @@ describe("a proposed pull request", () => {
   it("[O04] a change to .secondshift.yaml is held for the owner even when pull requests apply automatically", async () => {
     const { ws, owner } = await appWorkspace("auto");
     const job = await p.t.db.job.findFirstOrThrow({ where: { workspaceId: ws.workspaceId } });
-    const pullsBefore = github.pulls.length;
+    const pullsBefore = g.github.pulls.length;
     p.model.script([
       () => ({
         tool: "shell",
@@ -255,6 +186,6 @@ describe("a proposed pull request", () => {
       reason: `Held: the pull request changes ".secondshift.yaml", which is never applied without an owner's approval.`,
     });
     await new Promise((r) => setTimeout(r, 1000));
-    expect(github.pulls).toHaveLength(pullsBefore);
+    expect(g.github.pulls).toHaveLength(pullsBefore);
   }, 240_000);
 });
