@@ -56,6 +56,7 @@ export {
   outputMarker,
   PLATFORM_TOOLS,
   pullRequestBranch,
+  THREAT_REVIEW_NOTES_MAX,
 } from "./outputs.ts";
 export type {
   CommentProposal,
@@ -73,4 +74,5 @@ export type {
   RequestedIssueOutput,
   RequestedOutputs,
   RequestedPullRequestOutput,
+  ThreatReview,
 } from "./outputs.ts";

@@ -104,6 +104,11 @@ export interface RequestedOutputs {
   comment?: RequestedCommentOutput;
   issue?: RequestedIssueOutput;
   pull_request?: RequestedPullRequestOutput;
+  /**
+   * `outputs.threatReview: true`: each proposal is reviewed by a model call at finalize. Present
+   * only when true and some kind is requested, so a request without it hashes as before.
+   */
+  threatReview?: true;
 }
 
 /** What the owner granted for a kind: the request with limits at most the requested ones. */
@@ -114,7 +119,20 @@ export interface GrantedOutputs {
   comment?: GrantedOutput<RequestedCommentOutput>;
   issue?: GrantedOutput<RequestedIssueOutput>;
   pull_request?: GrantedOutput<RequestedPullRequestOutput>;
+  /** Copied from the request (the owner does not choose it): the threat review runs. */
+  threatReview?: true;
 }
+
+/**
+ * The threat review's verdict on one proposal (`payload.review`): "warn" holds the output for an
+ * owner even in auto mode. `notes` are the model's reasons, masked, at most 1000 characters.
+ */
+export interface ThreatReview {
+  verdict: "ok" | "warn";
+  notes: string;
+}
+
+export const THREAT_REVIEW_NOTES_MAX = 1000;
 
 /**
  * Platform tools: built-in tools that go through the broker (plan check, schema, audit) but

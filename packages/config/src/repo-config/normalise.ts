@@ -76,6 +76,9 @@ function normaliseOutputs(raw: Json | undefined): RequestedOutputs {
         (pullRequest.maxChangedLines as number | undefined) ?? DEFAULT_PR_MAX_CHANGED_LINES,
     };
   }
+  // Only when true and something is requested (a review of nothing is no request), and last,
+  // so a job without it stores and hashes exactly as before.
+  if (raw?.threatReview === true && Object.keys(out).length > 0) out.threatReview = true;
   return out;
 }
 

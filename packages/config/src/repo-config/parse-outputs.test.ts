@@ -23,7 +23,7 @@ const badOutputs: Array<[string, string, number, string, string]> = [
     "an unknown kind",
     "      pushes: { max: 1 }\n",
     7,
-    'unknown key "pushes"; allowed keys here: comments, issues, pullRequest',
+    'unknown key "pushes"; allowed keys here: comments, issues, pullRequest, threatReview',
     "jobs.nightly.outputs.pushes",
   ],
   [
@@ -46,6 +46,13 @@ const badOutputs: Array<[string, string, number, string, string]> = [
     8,
     'unknown key "branch"',
     "jobs.nightly.outputs.pullRequest.branch",
+  ],
+  [
+    "a threat review that is not true or false",
+    "      threatReview: yes please\n",
+    7,
+    "must be boolean",
+    "jobs.nightly.outputs.threatReview",
   ],
   [
     "comments without max",
@@ -173,5 +180,21 @@ describe("parseRepoConfig: outputs", () => {
     expect(empty.ok && empty.config.jobs[0]?.outputs).toEqual({});
     const withoutKey = parseRepoConfig(head.replace("    outputs:\n", ""), { limits });
     expect(withoutKey.ok && withoutKey.config.jobs[0]?.outputs).toEqual({});
+  });
+
+  it("carries threatReview only when true and some kind is requested, after the kinds", () => {
+    const on = parse("      comments: { max: 1 }\n      threatReview: true\n");
+    expect(on.ok && on.config.jobs[0]?.outputs).toEqual({
+      comment: { max: 1, target: "triggering" },
+      threatReview: true,
+    });
+    // Last key: a job without it stores (and hashes) exactly what it stored before.
+    expect(on.ok && Object.keys(on.config.jobs[0]!.outputs)).toEqual(["comment", "threatReview"]);
+    const off = parse("      comments: { max: 1 }\n      threatReview: false\n");
+    expect(off.ok && off.config.jobs[0]?.outputs).toEqual({
+      comment: { max: 1, target: "triggering" },
+    });
+    const alone = parse("      threatReview: true\n");
+    expect(alone.ok && alone.config.jobs[0]?.outputs).toEqual({});
   });
 });

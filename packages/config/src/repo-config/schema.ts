@@ -97,7 +97,7 @@ const labelledGroups = (service: string) =>
 const outputs = {
   type: "object",
   description:
-    "Results the job asks to leave the run; the workspace owner grants each kind in the access review. Allowed keys: comments, issues, pullRequest.",
+    "Results the job asks to leave the run; the workspace owner grants each kind in the access review. Allowed keys: comments, issues, pullRequest, threatReview.",
   additionalProperties: false,
   properties: {
     comments: {
@@ -188,6 +188,11 @@ const outputs = {
           maximum: OUTPUT_CAPS.maxPullRequestChangedLines,
         },
       },
+    },
+    threatReview: {
+      type: "boolean",
+      description:
+        "true: at the end of each run a model call through the gateway, counted against the run's token budget, reviews every proposal for injected instructions, exfiltration and suspicious code, and a warning holds it for the owner. Default false.",
     },
   },
 } as const;

@@ -4,6 +4,7 @@
 // one nothing can be granted.
 import { AppError } from "@secondshift/errors";
 import {
+  OUTPUT_KINDS,
   OUTPUT_PERMISSIONS,
   type CommentTarget,
   type GrantedOutputs,
@@ -12,7 +13,7 @@ import {
   type RequestedOutputs,
 } from "@secondshift/vocabulary";
 import type { DbClient } from "../context.ts";
-import { readGrantedOutputs, readRequestedOutputs } from "../outputs/stored.ts";
+import { hasOutputs, readGrantedOutputs, readRequestedOutputs } from "../outputs/stored.ts";
 
 export interface OutputsChoice {
   comment?: { mode?: OutputMode; max?: number; target?: CommentTarget };
@@ -102,6 +103,8 @@ export function decideOutputs(
       mode: choice.pull_request.mode ?? "hold",
     };
   }
+  // The threat review is the job's to ask for: the grant copies it (the file turns it off).
+  if (requested.threatReview && hasOutputs(granted)) granted.threatReview = true;
   return granted;
 }
 
@@ -130,7 +133,7 @@ export async function reviewOutputs(
   const requested = readRequestedOutputs(job.requestedOutputs);
   const availability = await outputsAvailability(db, job.workspaceId, job.repositoryId);
   const permissions: ReviewOutputs["permissions"] = {};
-  for (const kind of Object.keys(requested) as OutputKind[])
+  for (const kind of OUTPUT_KINDS.filter((k) => requested[k]))
     permissions[kind] = Object.entries(OUTPUT_PERMISSIONS[kind]).map(([name, level]) =>
       permissionLabel(name, level),
     );

@@ -4,6 +4,7 @@
 // not of the vocabulary's shape is dropped: a stored value never grants more than it says.
 import {
   COMMENT_TARGETS,
+  OUTPUT_KINDS,
   OUTPUT_MODES,
   type GrantedOutputs,
   type OutputMode,
@@ -56,6 +57,8 @@ export function readRequestedOutputs(value: unknown): RequestedOutputs {
   if (i) out.issue = i;
   const p = pullRequest(value.pull_request);
   if (p) out.pull_request = p;
+  // Last and only when true with some kind requested: a request without it hashes as before.
+  if (value.threatReview === true && hasOutputs(out)) out.threatReview = true;
   return out;
 }
 
@@ -72,7 +75,11 @@ export function readGrantedOutputs(value: unknown): GrantedOutputs {
   const prMode = m("pull_request");
   if (requested.pull_request && prMode)
     out.pull_request = { ...requested.pull_request, mode: prMode };
+  if (requested.threatReview && hasOutputs(out)) out.threatReview = true;
   return out;
 }
 
-export const hasOutputs = (outputs: RequestedOutputs): boolean => Object.keys(outputs).length > 0;
+/** Whether any output kind is requested (or granted); `threatReview` alone is no request. */
+export function hasOutputs(outputs: RequestedOutputs): boolean {
+  return OUTPUT_KINDS.some((kind) => outputs[kind] !== undefined);
+}
