@@ -3,7 +3,12 @@
 import type { Prisma, RunStatus, RunTrigger } from "@secondshift/db";
 import { notFound, requireRole, type ActorContext } from "../context.ts";
 import { pageQuery, toPage, type Page, type PageInput } from "../paging.ts";
-import { deliverySelect, type DeliveryView } from "../webhooks/deliveries.ts";
+import {
+  deliveriesOfRun,
+  deliverySelect,
+  deliveryView,
+  type DeliveryView,
+} from "../webhooks/deliveries.ts";
 
 export interface RunSummary {
   id: string;
@@ -132,11 +137,13 @@ export async function getRun(ctx: ActorContext, input: { runId: string }): Promi
     // Every call the model asked for, built-in (read_file, shell, …) or through the broker:
     // the transcript's tool_call events (the audit log holds only the broker's).
     db.runEvent.count({ where: { workspaceId, runId: run.id, type: "tool_call" } }),
-    db.webhookDelivery.findMany({
-      where: { workspaceId, runId: run.id },
-      select: deliverySelect,
-      orderBy: { id: "desc" },
-    }),
+    db.webhookDelivery
+      .findMany({
+        where: { workspaceId, ...deliveriesOfRun(run.id) },
+        select: deliverySelect,
+        orderBy: { id: "desc" },
+      })
+      .then((rows) => rows.map(deliveryView)),
   ]);
   const { diff, ...rest } = run;
   return {

@@ -9,9 +9,9 @@ export interface DeliveryView {
   id: string;
   webhookId: string;
   webhook: { name: string };
-  /** Null for a test event. */
+  /** The run reported, or the run of the output reported; null for a test event. */
   runId: string | null;
-  /** "run.finished" (a run's report) or "webhook.test". */
+  /** "run.finished" (a run's report), "output.applied" / "output.failed", or "webhook.test". */
   event: string;
   status: DeliveryStatus;
   attemptCount: number;
@@ -33,6 +33,7 @@ export const deliverySelect = {
   webhookId: true,
   webhook: { select: { name: true } },
   runId: true,
+  output: { select: { runId: true } },
   event: true,
   status: true,
   attemptCount: true,
@@ -44,6 +45,21 @@ export const deliverySelect = {
     orderBy: { createdAt: "asc" },
   },
 } as const;
+
+type SelectedDelivery = Omit<DeliveryView, "runId"> & {
+  runId: string | null;
+  output: { runId: string } | null;
+};
+
+/** An output event's delivery names the output's run (its own `runId` column stays null). */
+export function deliveryView({ output, ...row }: SelectedDelivery): DeliveryView {
+  return { ...row, runId: row.runId ?? output?.runId ?? null };
+}
+
+/** The deliveries about a run: its report and its outputs' later events. */
+export const deliveriesOfRun = (runId: string) => ({
+  OR: [{ runId }, { output: { runId } }],
+});
 
 export async function listWebhookDeliveries(
   ctx: ActorContext,
@@ -57,10 +73,10 @@ export async function listWebhookDeliveries(
       ...page.where,
       workspaceId: ctx.workspaceId,
       ...(input.webhookId === undefined ? {} : { webhookId: input.webhookId }),
-      ...(input.runId === undefined ? {} : { runId: input.runId }),
+      ...(input.runId === undefined ? {} : deliveriesOfRun(input.runId)),
       ...(input.status === undefined ? {} : { status: input.status }),
     },
     select: deliverySelect,
   });
-  return toPage(rows, input);
+  return toPage(rows.map(deliveryView), input);
 }

@@ -1,7 +1,8 @@
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { TEST_EVENT } from "@secondshift/webhooks";
 import { describe, expect } from "vitest";
-import { actorContext, seedTenant, testKeyring } from "../testing/index.ts";
+import { getRun } from "../runs/read.ts";
+import { actorContext, createRun, seedJob, seedTenant, testKeyring } from "../testing/index.ts";
 import { listWebhookDeliveries } from "./deliveries.ts";
 import { createWebhook, listWebhooks, updateWebhook } from "./manage.ts";
 import { sendTestDelivery } from "./test-delivery.ts";
@@ -58,5 +59,35 @@ describe("webhook test deliveries and filters", () => {
       enabled: false,
       name: "failures",
     });
+  });
+
+  test("an output's later delivery is listed under its run, on the run page and the run filter", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const owner = actorContext(db, a, a.ownerId, { keyring });
+    const { id: webhookId } = await createWebhook(owner, {
+      name: "results",
+      url: "https://hooks.example.test/results",
+    });
+    const jobId = await seedJob(db, a);
+    const runId = await createRun(db, a.workspaceId, jobId);
+    const output = await db.runOutput.create({
+      data: { workspaceId: a.workspaceId, runId, jobId, seq: 0, kind: "issue", payload: {} },
+    });
+    const delivery = await db.webhookDelivery.create({
+      data: {
+        workspaceId: a.workspaceId,
+        webhookId,
+        outputId: output.id,
+        event: "output.applied",
+      },
+    });
+    const viewer = actorContext(db, a, a.viewerId);
+    const listed = await listWebhookDeliveries(viewer, { runId });
+    expect(listed.items).toMatchObject([{ id: delivery.id, event: "output.applied", runId }]);
+    expect((await getRun(viewer, { runId })).deliveries).toMatchObject([
+      { id: delivery.id, runId },
+    ]);
   });
 });
