@@ -26,6 +26,7 @@ import { lastToolResult } from "./harness/model-server.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
 import { waitForRunEnd } from "./harness/run-end.ts";
 import { plantedSecrets } from "./harness/seed.ts";
+import { waitFor } from "./harness/scenario.ts";
 import { seedPlainWorkspace } from "./harness/seed-plain.ts";
 
 const CONFIG = [
@@ -65,16 +66,6 @@ afterAll(async () => {
   await app?.stop();
   await p?.close();
 });
-
-const until = async <T>(what: string, read: () => Promise<T | null | undefined>, ms = 60_000) => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
 
 async function appWorkspace() {
   await repo.commit({ ".secondshift.yaml": CONFIG, "package.json": '{"name":"widgets"}\n' });
@@ -153,7 +144,7 @@ describe("results that leave safely", () => {
     // The issue was applied automatically; the held comment waits; the credential was refused.
     const outputs = async () =>
       p.t.db.runOutput.findMany({ where: { runId }, orderBy: { seq: "asc" } });
-    await until("the issue applied", async () =>
+    await waitFor("the issue applied", async () =>
       (await outputs()).find((o) => o.kind === "issue" && o.state === "APPLIED"),
     );
     const [comment, issue, leaked] = await outputs();
@@ -170,7 +161,7 @@ describe("results that leave safely", () => {
 
     // An owner approves the held comment: it is written once, on the tracker.
     await approveOutput(owner, { outputId: comment!.id });
-    await until("the comment applied", async () =>
+    await waitFor("the comment applied", async () =>
       (await outputs()).find((o) => o.id === comment!.id && o.state === "APPLIED"),
     );
     expect(tracker.comments.map((c) => c.body)).toEqual([

@@ -21,10 +21,10 @@ import {
   githubAppWorkspace,
   pullRequestConfig,
   startGithubOutputs,
-  until,
   type GithubOutputs,
 } from "./harness/github-outputs.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
+import { waitFor } from "./harness/scenario.ts";
 import { waitForRunEnd } from "./harness/run-end.ts";
 
 let p: Platform;
@@ -85,7 +85,7 @@ describe("a pull request approved in the browser", () => {
     const { runId } = await runNow(owner, { jobId: job.id });
     const run = await waitForRunEnd(p, runId);
     expect(run.status, JSON.stringify(run)).toBe("SUCCEEDED");
-    await until("the pull request held", () =>
+    await waitFor("the pull request held", () =>
       p.t.db.runOutput.findFirst({ where: { runId, state: "HELD" } }),
     );
     const mintsBefore = g.app.mints.length;

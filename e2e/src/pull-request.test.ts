@@ -11,11 +11,11 @@ import {
   githubAppWorkspace,
   pullRequestConfig,
   startGithubOutputs,
-  until,
   type GithubOutputs,
 } from "./harness/github-outputs.ts";
 import { lastToolResult } from "./harness/model-server.ts";
 import { startPlatform, type Platform } from "./harness/platform.ts";
+import { waitFor } from "./harness/scenario.ts";
 import { waitForRunEnd } from "./harness/run-end.ts";
 
 const PACKAGE = '{"name":"widgets","version":"1.0.0"}\n';
@@ -91,7 +91,7 @@ describe("a proposed pull request", () => {
     expect(shellResult, shellResult).toMatch(/porcelain=0\b/);
     expect(proposeResult).toMatch(/nothing has been posted/i);
 
-    const output = await until("the pull request held", () =>
+    const output = await waitFor("the pull request held", () =>
       p.t.db.runOutput.findFirst({ where: { runId, state: "HELD" } }),
     );
     const payload = output.payload as { files: Array<{ path: string }>; headBranch: string };
@@ -107,7 +107,7 @@ describe("a proposed pull request", () => {
     expect(g.github.creates()).toHaveLength(0);
 
     await approveOutput(owner, { outputId: output.id });
-    const applied = await until("the pull request applied", () =>
+    const applied = await waitFor("the pull request applied", () =>
       p.t.db.runOutput.findFirst({ where: { id: output.id, state: "APPLIED" } }),
     );
 
@@ -178,7 +178,7 @@ describe("a proposed pull request", () => {
     const { runId } = await runNow(owner, { jobId: job.id });
     const run = await waitForRunEnd(p, runId);
     expect(run.status, JSON.stringify(run)).toBe("SUCCEEDED");
-    const output = await until("the pull request checked", () =>
+    const output = await waitFor("the pull request checked", () =>
       p.t.db.runOutput.findFirst({ where: { runId, state: { not: "PROPOSED" } } }),
     );
     expect(output).toMatchObject({

@@ -95,18 +95,3 @@ export async function githubAppWorkspace(
   await approveJob(owner, { jobId: job.id, requestHash: job.requestHash, outputs });
   return { ws, owner, job, commit };
 }
-
-/** Polls until `read` gives a value. */
-export async function until<T>(
-  what: string,
-  read: () => Promise<T | null | undefined>,
-  ms = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
