@@ -2,12 +2,14 @@
 // the fake GitHub App's server and in the real wire format: `POST git/trees` (with `base_tree`,
 // which must be a tree SHA as GitHub documents, inline `content`, `sha: null` deletions),
 // `POST git/commits` and `GET git/commits/{sha}`, `GET git/ref/{ref}`, `POST git/refs`,
-// `PATCH git/refs/{ref}` (fast-forward only unless `force`), `GET/POST pulls` and
+// `PATCH git/refs/{ref}` (fast-forward only unless `force`), `GET compare/{base}...{head}`
+// (what the head has that the merge base has not: `status`, `ahead_by`, `behind_by`, the
+// commits paged, `files[]` with `filename` and `status`, at most 300), `GET/POST pulls` and
 // `POST issues/{n}/labels` (a pull request's labels; the issues fake routes only `issues` and
 // `issues/{n}/comments`, so the two share one server). Objects are content-addressed like git's:
 // the same entries make the same tree SHA; a commit's SHA includes the time it was made, so a
 // retried commit has another. It accepts only live tokens the fake app minted, for this
-// repository, with `contents` (git data) or `pull_requests` (pulls and their labels) — write to
+// repository, with `contents` (git data, compare) or `pull_requests` (pulls, labels) — write to
 // change, read to look. It records every call (method, path, body, token); `latencyMs` delays
 // every answer; `failNext` answers the next calls with a status; `dropAfterCreate` makes the
 // object (all kinds, or one) and then cuts the connection — GitHub did it, the caller never heard.
@@ -71,6 +73,8 @@ export interface FakeGithubPulls {
   seedBase(files: Record<string, string>, branch?: string, sha?: string): string;
   /** A commit on `parent` changing these files, made by someone else (not the App). */
   seedCommit(parent: string, files: Record<string, string>, message?: string): string;
+  /** Someone pushes a commit changing these files onto `branch` (default main); its SHA. */
+  advanceBranch(files: Record<string, string>, branch?: string, message?: string): string;
   /** A commit's resulting files: path → { mode, content }. */
   treeFiles(commitSha: string): Record<string, FakeTreeEntry>;
   failNext(status: number, options?: { times?: number; method?: "GET" | "POST" | "PATCH" }): void;
@@ -80,7 +84,10 @@ export interface FakeGithubPulls {
 }
 
 const ROUTE =
-  /^\/repos\/([^/]+)\/([^/]+)\/(git\/trees|git\/commits(?:\/([0-9a-f]+))?|git\/refs?\/(.+)|git\/refs|pulls|issues\/(\d+)\/labels)$/;
+  /^\/repos\/([^/]+)\/([^/]+)\/(git\/trees|git\/commits(?:\/([0-9a-f]+))?|git\/refs?\/(.+)|git\/refs|pulls|issues\/(\d+)\/labels|compare\/(.+?)\.\.\.(.+))$/;
+
+/** GitHub's compare lists at most this many files. */
+const COMPARE_MAX_FILES = 300;
 
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
 const blobSha = (content: string) => sha1(`blob ${Buffer.byteLength(content)}\0${content}`);
@@ -125,6 +132,14 @@ export function startFakeGithubPulls(
         name: "Octocat",
         email: "octocat@github.test",
       });
+    },
+    advanceBranch: (files, branch = "main", message) => {
+      const full = `refs/heads/${branch}`;
+      const head = fake.refs.get(full);
+      if (head === undefined) throw new Error(`No branch ${branch} in the fake`);
+      const sha = fake.seedCommit(head, files, message);
+      fake.refs.set(full, sha);
+      return sha;
     },
     treeFiles: (commitSha) => Object.fromEntries(treeOf(commitSha)),
     failNext: (status, { times = 1, method } = {}) => {
@@ -245,7 +260,8 @@ export function startFakeGithubPulls(
     const body = req.body === "" ? null : (JSON.parse(req.body) as unknown);
     fake.calls.push({ method: req.method, path: req.path, query: req.query, body, token });
     const resource = match[3]!;
-    const refusal = refuse(token, req.method, match, resource.startsWith("git/"));
+    const contents = resource.startsWith("git/") || resource.startsWith("compare/");
+    const refusal = refuse(token, req.method, match, contents);
     if (refusal) return json(res, refusal.status, { message: refusal.message });
     const failure = failures.findIndex((f) => f.method === undefined || f.method === req.method);
     if (failure >= 0) {
@@ -261,6 +277,8 @@ export function startFakeGithubPulls(
     if (match[5] !== undefined) return ref(req, res, resource, decodeURIComponent(match[5]), input);
     if (resource === "pulls") return post ? postPull(res, input) : listPulls(req, res);
     if (post && match[6] !== undefined) return postLabels(res, Number(match[6]), input);
+    if (req.method === "GET" && match[7] !== undefined)
+      return compare(req, res, decodeURIComponent(match[7]), decodeURIComponent(match[8]!));
     return json(res, 404, { message: "Not Found" });
   }
 
@@ -368,6 +386,114 @@ export function startFakeGithubPulls(
   function isAncestor(ancestor: string, sha: string): boolean {
     if (ancestor === sha) return true;
     return (fake.commits.get(sha)?.parents ?? []).some((p) => isAncestor(ancestor, p));
+  }
+
+  /** A commit SHA, or a branch name. */
+  function resolve(name: string): string | undefined {
+    if (fake.commits.has(name)) return name;
+    return fake.refs.get(`refs/heads/${name}`);
+  }
+
+  /** Every commit reachable from `sha`, itself first, nearest first (breadth first). */
+  function ancestry(sha: string): string[] {
+    const seen = new Set<string>([sha]);
+    const order = [sha];
+    for (let i = 0; i < order.length; i++)
+      for (const parent of fake.commits.get(order[i]!)?.parents ?? [])
+        if (!seen.has(parent)) {
+          seen.add(parent);
+          order.push(parent);
+        }
+    return order;
+  }
+
+  const lines = (content: string | undefined) =>
+    content === undefined || content === "" ? 0 : content.replace(/\n$/, "").split("\n").length;
+
+  /** `GET compare/{base}...{head}`: from the merge base of the two to the head. */
+  function compare(req: SeenRequest, res: ServerResponse, baseName: string, headName: string) {
+    const base = resolve(baseName);
+    const head = resolve(headName);
+    if (base === undefined || head === undefined) return json(res, 404, { message: "Not Found" });
+    const fromBase = ancestry(base);
+    const fromHead = ancestry(head);
+    const baseSet = new Set(fromBase);
+    const headSet = new Set(fromHead);
+    const mergeBase = fromHead.find((sha) => baseSet.has(sha));
+    if (mergeBase === undefined)
+      return json(res, 404, { message: `No common ancestor between ${baseName} and ${headName}.` });
+    const ahead = fromHead.filter((sha) => !baseSet.has(sha)).reverse();
+    const behind = fromBase.filter((sha) => !headSet.has(sha));
+    const status =
+      ahead.length === 0 && behind.length === 0
+        ? "identical"
+        : behind.length === 0
+          ? "ahead"
+          : ahead.length === 0
+            ? "behind"
+            : "diverged";
+    const before = treeOf(mergeBase);
+    const after = treeOf(head);
+    const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
+    const files = paths.flatMap((filename) => {
+      const old = before.get(filename);
+      const now = after.get(filename);
+      if (old && now && old.content === now.content && old.mode === now.mode) return [];
+      const fileStatus = old === undefined ? "added" : now === undefined ? "removed" : "modified";
+      const additions = fileStatus === "removed" ? 0 : lines(now?.content);
+      const deletions = fileStatus === "added" ? 0 : lines(old?.content);
+      const blob = blobSha((now ?? old)!.content);
+      return [
+        {
+          sha: blob,
+          filename,
+          status: fileStatus,
+          additions,
+          deletions,
+          changes: additions + deletions,
+          blob_url: `${htmlBase}/blob/${head}/${filename}`,
+          raw_url: `${htmlBase}/raw/${head}/${filename}`,
+          contents_url: `${apiRepo}/contents/${filename}?ref=${head}`,
+          patch: `@@ -1,${deletions} +1,${additions} @@`,
+        },
+      ];
+    });
+    const perPage = Math.min(Number(req.query.get("per_page") ?? 250) || 250, 250);
+    const page = Math.max(Number(req.query.get("page") ?? 1) || 1, 1);
+    const restCommit = (sha: string) => {
+      const c = commitJson(fake.commits.get(sha)!);
+      return {
+        sha,
+        node_id: c.node_id,
+        url: `${apiRepo}/commits/${sha}`,
+        html_url: c.html_url,
+        commit: {
+          author: c.author,
+          committer: c.committer,
+          message: c.message,
+          tree: c.tree,
+          url: c.url,
+          verification: c.verification,
+        },
+        parents: c.parents,
+      };
+    };
+    return json(res, 200, {
+      url: `${apiRepo}/compare/${baseName}...${headName}`,
+      html_url: `${htmlBase}/compare/${baseName}...${headName}`,
+      permalink_url: `${htmlBase}/compare/${owner}:${base.slice(0, 7)}...${owner}:${head.slice(0, 7)}`,
+      diff_url: `${htmlBase}/compare/${baseName}...${headName}.diff`,
+      patch_url: `${htmlBase}/compare/${baseName}...${headName}.patch`,
+      base_commit: restCommit(base),
+      merge_base_commit: restCommit(mergeBase),
+      status,
+      ahead_by: ahead.length,
+      behind_by: behind.length,
+      total_commits: ahead.length,
+      commits: ahead.slice((page - 1) * perPage, page * perPage).map(restCommit),
+      // As GitHub: the files come whole with the first page only.
+      ...(page === 1 ? { files: files.slice(0, COMPARE_MAX_FILES) } : {}),
+    });
   }
 
   function postPull(res: ServerResponse, input: Record<string, unknown>) {

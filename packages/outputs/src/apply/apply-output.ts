@@ -2,10 +2,12 @@
 // it to APPLYING; the attempt then holds a per-output advisory lock for as long as it talks to
 // GitHub, so two workers never write the same output at once, and re-reads the state under it
 // (the other may have finished). A crash between GitHub's create and the APPLIED write leaves it
-// APPLYING: the next attempt finds the body's marker and records that object instead.
+// APPLYING: the next attempt finds the body's marker and records that object instead. A pull
+// request whose base branch moved onto its files goes back to HELD for the owner (base-moved.ts).
 import type { Db } from "@secondshift/db";
 import { claimOutput, type ClaimedOutput } from "./claim.ts";
-import { markApplied, markFailed } from "./record.ts";
+import { isHeldAgain, withReviewedBase } from "./base-moved.ts";
+import { markApplied, markFailed, markHeldAgain } from "./record.ts";
 import { loadTarget } from "./target.ts";
 import { writeOutput, type WriteDeps } from "./write.ts";
 
@@ -32,6 +34,8 @@ export interface SettledOutput {
 export type ApplyResult =
   | { status: "applied"; resultUrl: string; created: boolean }
   | { status: "failed"; reason: string }
+  /** Back to HELD for the owner: the base branch moved onto the pull request's files. */
+  | { status: "held"; reason: string }
   /** Nothing to do: already applied, failed, rejected, expired, or not applicable yet. */
   | { status: "skipped" };
 
@@ -49,7 +53,7 @@ export async function applyOutput(
     timeout,
     maxWait: timeout,
   });
-  if (result.status !== "skipped" && deps.onSettled)
+  if ((result.status === "applied" || result.status === "failed") && deps.onSettled)
     await deps.onSettled({
       outputId: output.id,
       workspaceId: output.workspaceId,
@@ -91,7 +95,15 @@ async function attemptUnderLock(deps: ApplyDeps, tx: Tx, output: ClaimedOutput) 
   });
   if (current?.state !== "APPLYING") return { status: "skipped" } as const;
   const loaded = await loadTarget(deps.db, output);
-  const outcome = "target" in loaded ? await writeOutput(deps, loaded.target, output) : loaded;
+  const outcome =
+    "target" in loaded
+      ? await withReviewedBase(output.payload, () => writeOutput(deps, loaded.target, output))
+      : loaded;
+  if (isHeldAgain(outcome)) {
+    const reason = deps.masker ? deps.masker.mask(outcome.reason) : outcome.reason;
+    await markHeldAgain(tx, output, { ...outcome, reason });
+    return { status: "held", reason } as const;
+  }
   if ("reason" in outcome) {
     await markFailed(tx, output, outcome);
     return { status: "failed", reason: outcome.reason } as const;

@@ -2,7 +2,8 @@
 // branch, one commit of exactly the run's files on the run's commit, one pull request with the
 // marker (O06, also across drops and with two workers), a token for contents and pull requests
 // on the job's repository only, revoked after (O03); a branch someone else wrote on is never
-// force-pushed, and the head branch is never the base branch.
+// force-pushed, and the head branch is never the base branch; a base branch that moved onto the
+// pull request's files since the run holds it again for the owner (O04).
 import { dbTest } from "@secondshift/db/testing/vitest";
 import type { Prisma } from "@secondshift/db";
 import { outputMarker, type PullRequestFile } from "@secondshift/vocabulary";
@@ -112,11 +113,13 @@ describe("applyOutput, pull requests", () => {
       state: "APPLIED",
       resultUrl: "https://github.test/acme/app/pull/1",
     });
-    // Eight calls: pulls lookup, base commit, tree, ref lookup, commit, ref, pull request, labels.
+    // Nine calls: pulls lookup, base branch (not moved: no compare), base commit, tree, ref
+    // lookup, commit, ref, pull request, labels.
     expect(
       fx.pulls.calls.map((c) => `${c.method} ${c.path.replace("/repos/acme/app/", "")}`),
     ).toEqual([
       "GET pulls",
+      "GET git/ref/heads/main",
       `GET git/commits/${commit.parents[0]}`,
       "POST git/trees",
       "GET git/ref/heads/secondshift/triage-run1",
@@ -332,6 +335,159 @@ describe("applyOutput, pull requests", () => {
     );
     expect(row.reason).toContain('"Contents: Read and write" and "Pull requests: Read and write"');
     expectAllRevoked(fx);
+  });
+});
+
+const callsOf = (fx: ApplyFixture, from = 0) =>
+  fx.pulls.calls.slice(from).map((c) => `${c.method} ${c.path.replace("/repos/acme/app/", "")}`);
+
+describe("applyOutput, a pull request whose base branch moved since the run", () => {
+  const HELD_AGAIN =
+    "Held again: main changed src/index.ts since the run; review the pull request again against the new base.";
+
+  async function approve(db: ApplyFixture["deps"]["db"], outputId: string) {
+    // As approveOutput does (its queue job is this test's applyOutput call).
+    await db.runOutput.update({
+      where: { id: outputId, state: "HELD" },
+      data: { state: "APPROVED", decidedAt: new Date() },
+    });
+  }
+
+  test("[O04] a base that changed a file the pull request changes holds it again, nothing created; the owner's approval then opens it once [O06]", async ({
+    db,
+    seed,
+    fx,
+  }) => {
+    const seeded = pullRequest(fx);
+    const runCommit = fx.pulls.refs.get("refs/heads/main")!;
+    const moved = fx.pulls.advanceBranch({ "src/index.ts": "export const a = 10;\n" });
+    const output = await seedOutput(db, seed, { ...seeded, state: "APPROVED" });
+
+    const result = await applyOutput(fx.deps, { outputId: output.id });
+    expect(result).toEqual({ status: "held", reason: HELD_AGAIN });
+    const row = await db.runOutput.findUniqueOrThrow({ where: { id: output.id } });
+    expect(row).toMatchObject({ state: "HELD", reason: HELD_AGAIN, resultUrl: null });
+    expect(row.decidedAt).toBeNull();
+    expect(row.payload).toEqual({ ...seeded.payload, baseCheckedSha: moved });
+    // Read and compared, nothing created: no tree, commit, branch or pull request.
+    expect(callsOf(fx)).toEqual([
+      "GET pulls",
+      "GET git/ref/heads/main",
+      `GET compare/${runCommit}...${moved}`,
+    ]);
+    expect(fx.pulls.creates()).toEqual([]);
+    expect([...fx.pulls.refs.keys()]).toEqual(["refs/heads/main"]);
+    const audit = await db.auditEvent.findMany({ where: { targetId: output.id } });
+    expect(audit.map((a) => [a.action, a.actorType, a.outcome])).toEqual([
+      ["output.held", "SYSTEM", "base_moved"],
+    ]);
+    expectAllRevoked(fx);
+
+    // The owner approves again; the base has not moved since: it is opened, on the run's commit.
+    await approve(db, output.id);
+    const calls = fx.pulls.calls.length;
+    const applied = await applyOutput(fx.deps, { outputId: output.id });
+    expect(applied).toMatchObject({ status: "applied", created: true });
+    expect(callsOf(fx, calls).slice(0, 3)).toEqual([
+      "GET pulls",
+      "GET git/ref/heads/main",
+      `GET git/commits/${runCommit}`,
+    ]);
+    const head = fx.pulls.refs.get(HEAD_REF)!;
+    expect(fx.pulls.commits.get(head)!.parents).toEqual([runCommit]);
+    expect(fx.pulls.refs.get("refs/heads/main")).toBe(moved);
+    expectOnePullAndNoForce(fx);
+    const after = await db.auditEvent.findMany({
+      where: { targetId: output.id },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(after.map((a) => [a.action, a.outcome])).toEqual([
+      ["output.held", "base_moved"],
+      ["output.applied", "created"],
+    ]);
+  });
+
+  test("[O06] a base that moved elsewhere is GitHub's to merge: the pull request is opened once on the run's commit", async ({
+    db,
+    seed,
+    fx,
+  }) => {
+    const seeded = pullRequest(fx);
+    const runCommit = fx.pulls.refs.get("refs/heads/main")!;
+    const moved = fx.pulls.advanceBranch({ "README.md": "# app, renamed\n", "docs/a.md": "a\n" });
+    const output = await seedOutput(db, seed, seeded);
+    const result = await applyOutput(fx.deps, { outputId: output.id });
+    expect(result).toMatchObject({ status: "applied", created: true });
+    expect(callsOf(fx).slice(0, 4)).toEqual([
+      "GET pulls",
+      "GET git/ref/heads/main",
+      `GET compare/${runCommit}...${moved}`,
+      `GET git/commits/${runCommit}`,
+    ]);
+    const [pull] = fx.pulls.pulls;
+    expect(fx.pulls.commits.get(pull!.headSha)!.parents).toEqual([runCommit]);
+    expect(fx.pulls.treeFiles(pull!.headSha)["README.md"]).toEqual({
+      mode: "100644",
+      content: "# app\n",
+    });
+    expectOnePullAndNoForce(fx);
+  });
+
+  test("[O04] after the approval the base moved again: onto the same files it is held again against the new head, elsewhere it is opened", async ({
+    db,
+    seed,
+    fx,
+  }) => {
+    const seeded = pullRequest(fx);
+    const first = fx.pulls.advanceBranch({ "src/index.ts": "export const a = 10;\n" });
+    const output = await seedOutput(db, seed, { ...seeded, state: "APPROVED" });
+    expect(await applyOutput(fx.deps, { outputId: output.id })).toMatchObject({ status: "held" });
+
+    await approve(db, output.id);
+    const second = fx.pulls.advanceBranch({
+      "src/new.ts": "export const b = 30;\n",
+      "scripts/run.sh": "echo run fast\n",
+    });
+    let calls = fx.pulls.calls.length;
+    expect(await applyOutput(fx.deps, { outputId: output.id })).toEqual({
+      status: "held",
+      reason:
+        "Held again: main changed src/new.ts and scripts/run.sh since the run; review the pull request again against the new base.",
+    });
+    // Compared from the head the owner saw, not from the run's commit.
+    expect(callsOf(fx, calls)).toContain(`GET compare/${first}...${second}`);
+    const row = await db.runOutput.findUniqueOrThrow({ where: { id: output.id } });
+    expect(row.payload).toMatchObject({ baseCheckedSha: second });
+
+    await approve(db, output.id);
+    const third = fx.pulls.advanceBranch({ "README.md": "# app 2\n" });
+    calls = fx.pulls.calls.length;
+    expect(await applyOutput(fx.deps, { outputId: output.id })).toMatchObject({
+      status: "applied",
+      created: true,
+    });
+    expect(callsOf(fx, calls)).toContain(`GET compare/${second}...${third}`);
+    expectOnePullAndNoForce(fx);
+    const audit = await db.auditEvent.findMany({
+      where: { targetId: output.id },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(audit.map((a) => a.outcome)).toEqual(["base_moved", "base_moved", "created"]);
+  });
+
+  test("a base branch that no longer exists fails the output as GitHub's 404, nothing created", async ({
+    db,
+    seed,
+    fx,
+  }) => {
+    const output = await seedOutput(db, seed, pullRequest(fx));
+    fx.pulls.refs.delete("refs/heads/main");
+    expect(await applyOutput(fx.deps, { outputId: output.id })).toMatchObject({
+      status: "failed",
+    });
+    const row = await db.runOutput.findUniqueOrThrow({ where: { id: output.id } });
+    expect(row.reason).toMatch(/^GitHub refused the pull request .* \(HTTP 404: Not Found\)\. /);
+    expect(fx.pulls.creates()).toEqual([]);
   });
 });
 

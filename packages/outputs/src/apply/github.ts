@@ -3,7 +3,8 @@
 // hidden marker, and before creating, the issue's comments (or the repository's issues) since
 // the proposal are searched for it — an object created before a crash is found, not repeated.
 // Comments on a pull request go through the issues comments endpoint, as GitHub has it; a pull
-// request is written through the same client (pull-request.ts).
+// request is written through the same client (pull-request.ts); it may come back held again
+// instead, when the base branch moved onto its files (base-moved.ts).
 import { Octokit } from "@octokit/core";
 import {
   outputMarker,
@@ -11,6 +12,7 @@ import {
   type IssueProposal,
   type PullRequestProposal,
 } from "@secondshift/vocabulary";
+import type { HeldAgain } from "./base-moved.ts";
 import { writePullRequest } from "./pull-request.ts";
 
 /** A WHATWG fetch; in the worker, netguard's guarded fetch. */
@@ -115,8 +117,10 @@ export function githubWriter(target: GithubTarget, options: GithubWriterOptions)
       return { htmlUrl: created.data.html_url, created: true };
     },
 
-    pullRequest: (outputId: string, proposal: PullRequestProposal): Promise<GithubObject> =>
-      writePullRequest(octokit, repo, outputId, proposal),
+    pullRequest: (
+      outputId: string,
+      proposal: PullRequestProposal,
+    ): Promise<GithubObject | HeldAgain> => writePullRequest(octokit, repo, outputId, proposal),
   };
 }
 

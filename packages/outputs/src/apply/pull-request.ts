@@ -1,16 +1,18 @@
-// A pull request written through the Git Data API, exactly once (O06), in at most eight calls
+// A pull request written through the Git Data API, exactly once (O06), in at most nine calls
 // for a new one: the pull requests from the head branch are looked up first (one holding the
 // output's marker was opened by an earlier attempt: it is returned, its labels completed); then
-// the base commit's tree, one tree with every changed file's content inline (a deletion is an
-// entry with `sha: null`), one commit whose only parent is the run's commit and which names no
-// author or committer (GitHub then makes and signs it as the App), the branch, the pull request
-// and its labels. The branch is SecondShift's own (`secondshift/…`, checked by the payload): an
-// existing one is reused only when its tip is a commit of exactly this tree on exactly this
-// parent (an earlier attempt's; a retried commit has another SHA, GitHub stamps the time).
-// Anything else on it is someone else's work: the output fails, and no ref is ever updated,
-// let alone forced.
+// the base branch is read (one moved onto a file the pull request changes holds it again for the
+// owner, base-moved.ts); then the base commit's tree, one tree with every changed file's content
+// inline (a deletion is an entry with `sha: null`), one commit whose only parent is the run's
+// commit and which names no author or committer (GitHub then makes and signs it as the App), the
+// branch, the pull request and its labels. The branch is SecondShift's own (`secondshift/…`,
+// checked by the payload): an existing one is reused only when its tip is a commit of exactly
+// this tree on exactly this parent (an earlier attempt's; a retried commit has another SHA,
+// GitHub stamps the time). Anything else on it is someone else's work: the output fails, and no
+// ref is ever updated, let alone forced.
 import type { Octokit } from "@octokit/core";
 import { outputMarker, type PullRequestProposal } from "@secondshift/vocabulary";
+import { checkBase, type HeldAgain } from "./base-moved.ts";
 import type { GithubObject } from "./github.ts";
 
 /** GitHub's state is not what applying needs; retrying will not change it. */
@@ -40,7 +42,7 @@ export async function writePullRequest(
   repo: Repo,
   outputId: string,
   proposal: PullRequestProposal,
-): Promise<GithubObject> {
+): Promise<GithubObject | HeldAgain> {
   const marker = outputMarker(outputId);
   const pulls = await listPulls(octokit, repo, proposal.headBranch);
   const existing = pulls.find((pull) => pull.body?.includes(marker) === true);
@@ -53,6 +55,8 @@ export async function writePullRequest(
     await addLabels(octokit, repo, existing.number, proposal.labels, existing.labels);
     return { htmlUrl: existing.html_url, created: false };
   }
+  const held = await checkBase(octokit, repo, proposal);
+  if (held !== null) return held;
   await pushBranch(octokit, repo, proposal);
   const created = await octokit.request("POST /repos/{owner}/{repo}/pulls", {
     ...repo,
