@@ -3,7 +3,12 @@
 // and a periodic sweep expires held outputs past the operator's hold limit. An output applied or
 // failed is reported to the workspace's webhooks (output.applied / output.failed).
 import { outboundFromNetguard } from "@secondshift/connectors";
-import { applyOutput, expireHeldOutputs, type ApplyDeps } from "@secondshift/outputs";
+import {
+  applyOutput,
+  createOutputMetrics,
+  expireHeldOutputs,
+  type ApplyDeps,
+} from "@secondshift/outputs";
 import { addOutputToQueue, createOutputWorker } from "@secondshift/scheduler";
 import { enqueueOutputEvents } from "@secondshift/webhooks";
 import type { WorkerQueues } from "./queues.ts";
@@ -17,6 +22,7 @@ export function buildOutputs(
   parts: { tools: ToolBroker; queues: Pick<WorkerQueues, "outputQueue" | "queueOptions"> },
 ) {
   const { db, logger, masker } = services;
+  const metrics = services.metrics ? createOutputMetrics(services.metrics) : undefined;
   const deps: ApplyDeps = {
     db,
     keyring: settings.keyring,
@@ -27,6 +33,7 @@ export function buildOutputs(
     // "output.applied" / "output.failed" to the webhooks that take the run's report, once per
     // webhook and output; if this throws, the queue's retry calls it again.
     onSettled: async (settled) => {
+      metrics?.settled.inc({ kind: settled.kind, state: settled.state });
       const { created } = await enqueueOutputEvents(db, {
         workspaceId: settled.workspaceId,
         outputId: settled.outputId,

@@ -9,6 +9,10 @@ export {
 } from "./check/check-run.ts";
 export type { CheckedOutput, CheckRun } from "./check/check-run.ts";
 export { limitProblem } from "./check/limits.ts";
+export { reviewProposals, reviewHold } from "./review/review-proposals.ts";
+export type { ReviewedProposal, ReviewModelCall } from "./review/review-proposals.ts";
+export { parseReviewVerdict, UNCLEAR_VERDICT } from "./review/verdict.ts";
+export { THREAT_REVIEW_SYSTEM_PROMPT } from "./review/prompt.ts";
 export { secretFinding } from "./check/scan.ts";
 export type { KnownSecrets } from "./check/scan.ts";
 export { attachPullRequestChanges } from "./changes/attach-changes.ts";
@@ -16,3 +20,5 @@ export type { RunSource } from "./changes/attach-changes.ts";
 export { collectChanges } from "./changes/collect-changes.ts";
 export type { BaseTree, ChangeLimits, CollectedChanges } from "./changes/collect-changes.ts";
 export type { ExecSandbox } from "./changes/workspace-index.ts";
+export { createOutputMetrics } from "./metrics.ts";
+export type { OutputMetrics } from "./metrics.ts";
