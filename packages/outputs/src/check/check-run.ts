@@ -1,10 +1,19 @@
 // The finalize checks of a run's proposals (O02 limits, O05 secrets), run by the executor after
 // the agent loop while the run's secrets are still known: each PROPOSED output becomes REFUSED
 // (a check failed; the reason names the check, never the value), HELD (the owner chose "hold",
-// or the run did not succeed) or READY (applied automatically once the run is final).
+// or the run did not succeed) or READY (applied automatically once the run is final). When the
+// plan asks for the threat review, every proposal not refused is reviewed first (review/): a
+// warning or a review that could not run holds it; the verdict is stored in `payload.review`.
 import type { Db } from "@secondshift/db";
 import { readGrantedOutputs, recordAudit } from "@secondshift/domain";
-import type { GrantedOutputs, OutputKind, OutputState } from "@secondshift/vocabulary";
+import type { Prisma } from "@secondshift/db";
+import type {
+  GrantedOutputs,
+  OutputKind,
+  OutputState,
+  ThreatReview,
+} from "@secondshift/vocabulary";
+import { reviewProposals, type ReviewModelCall } from "../review/review-proposals.ts";
 import { limitProblem, proposalTexts } from "./limits.ts";
 import { protectedPathHold } from "./pull-request.ts";
 import { secretFinding, type KnownSecrets } from "./scan.ts";
@@ -26,7 +35,11 @@ export interface CheckedOutput {
 interface Verdict {
   state: CheckedOutput["state"];
   reason: string | null;
+  /** The threat review's verdict, stored in the payload next to the proposal. */
+  review?: ThreatReview;
 }
+
+const MODE_HOLD = "Held: the owner asked to approve this kind of output.";
 
 async function verdict(
   output: { kind: string; payload: unknown },
@@ -49,8 +62,7 @@ async function verdict(
       : null;
   if (protectedPath) return { state: "HELD", reason: protectedPath };
   const mode = granted[output.kind as OutputKind]?.mode;
-  if (mode !== "auto")
-    return { state: "HELD", reason: "Held: the owner asked to approve this kind of output." };
+  if (mode !== "auto") return { state: "HELD", reason: MODE_HOLD };
   return { state: "READY", reason: null };
 }
 
@@ -63,11 +75,16 @@ async function record(
   v: Verdict,
   now: Date,
   from: OutputState = "PROPOSED",
+  payload?: unknown,
 ) {
+  const reviewed =
+    v.review && typeof payload === "object" && payload !== null
+      ? { payload: { ...payload, review: { ...v.review } } as Prisma.InputJsonValue }
+      : {};
   await db.$transaction(async (tx) => {
     const changed = await tx.runOutput.updateMany({
       where: { id, runId: run.id, workspaceId: run.workspaceId, state: from },
-      data: { state: v.state, reason: v.reason, checkedAt: now },
+      data: { state: v.state, reason: v.reason, checkedAt: now, ...reviewed },
     });
     if (changed.count === 0 || v.state === "READY") return;
     await recordAudit(tx, {
@@ -83,9 +100,38 @@ async function record(
   });
 }
 
+export const NO_REVIEW_CALL = "Held: the threat review could not run: no model call was available.";
+
+/**
+ * The threat review of the outputs not refused, when the plan asks for it: a warning or a
+ * failed review holds the output (its reason first); a clean one keeps the verdict.
+ */
+async function applyThreatReview(
+  deps: { known: KnownSecrets; review?: ReviewModelCall },
+  outputs: ReadonlyArray<{ id: string; kind: string; payload: unknown }>,
+  verdicts: Map<string, Verdict>,
+): Promise<void> {
+  const toReview = outputs.filter((o) => verdicts.get(o.id)?.state !== "REFUSED");
+  if (toReview.length === 0) return;
+  const reviewed = deps.review
+    ? await reviewProposals({ call: deps.review, masker: deps.known }, toReview)
+    : toReview.map((o) => ({ id: o.id, review: null, hold: NO_REVIEW_CALL }));
+  for (const r of reviewed) {
+    const v = verdicts.get(r.id);
+    if (!v) continue;
+    if (r.review) v.review = r.review;
+    if (r.hold) {
+      // An earlier hold (the run did not succeed, a protected path) still says why, after it.
+      const earlier = v.state === "HELD" && v.reason !== MODE_HOLD ? v.reason : null;
+      v.reason = earlier ? `${r.hold} ${earlier}` : r.hold;
+      v.state = "HELD";
+    }
+  }
+}
+
 /** Checks every PROPOSED output of the run, in seq order; returns what each became. */
 export async function checkRunOutputs(
-  deps: { db: Db; known: KnownSecrets; now?: () => Date },
+  deps: { db: Db; known: KnownSecrets; now?: () => Date; review?: ReviewModelCall },
   run: CheckRun,
   granted: GrantedOutputs,
 ): Promise<CheckedOutput[]> {
@@ -94,12 +140,18 @@ export async function checkRunOutputs(
     orderBy: { seq: "asc" },
   });
   const perKind = new Map<string, number>();
-  const checked: CheckedOutput[] = [];
+  const verdicts = new Map<string, Verdict>();
   for (const output of outputs) {
     const index = perKind.get(output.kind) ?? 0;
     perKind.set(output.kind, index + 1);
-    const v = await verdict(output, index, granted, run, deps.known);
-    await record(deps.db, run, output.id, output.kind, v, deps.now?.() ?? new Date());
+    verdicts.set(output.id, await verdict(output, index, granted, run, deps.known));
+  }
+  if (granted.threatReview) await applyThreatReview(deps, outputs, verdicts);
+  const checked: CheckedOutput[] = [];
+  for (const output of outputs) {
+    const v = verdicts.get(output.id)!;
+    const now = deps.now?.() ?? new Date();
+    await record(deps.db, run, output.id, output.kind, v, now, "PROPOSED", output.payload);
     checked.push({ id: output.id, state: v.state });
   }
   return checked;
