@@ -1,4 +1,6 @@
 export { runAgent } from "./run-agent.ts";
+export { completeOnce } from "./providers/complete.ts";
+export type { CompleteRequest } from "./providers/complete.ts";
 export { SYSTEM_END_MARKER, SYSTEM_SECTION, taskMessage } from "./prompt.ts";
 export { neutralise, wrapUntrusted } from "./untrusted.ts";
 export { MAX_TOOL_NAME, planToolNames } from "./tools/names.ts";

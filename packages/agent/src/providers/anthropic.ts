@@ -43,7 +43,7 @@ export function createAnthropicSession(
           max_tokens: config.maxOutputTokens ?? 8192,
           system,
           messages,
-          tools: toolParams,
+          ...(toolParams.length > 0 ? { tools: toolParams } : {}),
         },
         { signal },
       );

@@ -45,7 +45,8 @@ export function createOpenAISession(
         {
           model: config.model,
           messages,
-          tools: toolParams,
+          // No tools (the threat review): the field is left out, an empty list is refused.
+          ...(toolParams.length > 0 ? { tools: toolParams } : {}),
           ...(config.maxOutputTokens === undefined
             ? {}
             : { max_completion_tokens: config.maxOutputTokens }),
