@@ -64,6 +64,7 @@ export function buildExecutorDeps(
       await enqueueReports(db, input);
     },
     ...(parts.enqueueOutputApply ? { enqueueOutputApply: parts.enqueueOutputApply } : {}),
+    outputChecks: { allowWorkflowChanges: settings.outputs.allowWorkflowChanges ?? false },
     releaseRun,
   };
 }

@@ -63,8 +63,12 @@ export interface WorkerSettings {
   heartbeatTimeoutMs: number;
   /** A dead worker's run queue jobs are handed on after one to two of these (BullMQ's lock). */
   queueLockMs: number;
-  /** Results that leave runs: held ones expire after `holdDays` (SECONDSHIFT_OUTPUT_HOLD_DAYS). */
-  outputs: { holdDays: number; expirySweepMs: number };
+  /**
+   * Results that leave runs: held ones expire after `holdDays` (SECONDSHIFT_OUTPUT_HOLD_DAYS); a
+   * pull request may change workflows (held) when `allowWorkflowChanges`
+   * (OUTPUTS_ALLOW_WORKFLOW_CHANGES; absent: off).
+   */
+  outputs: { holdDays: number; expirySweepMs: number; allowWorkflowChanges?: boolean };
 }
 
 export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSettings {
@@ -123,7 +127,11 @@ export function settingsFromEnv(env: WorkerEnv, keyring: Keyring): WorkerSetting
     },
     heartbeatTimeoutMs: 60_000,
     queueLockMs: 30_000,
-    outputs: { holdDays: env.SECONDSHIFT_OUTPUT_HOLD_DAYS, expirySweepMs: 10 * 60_000 },
+    outputs: {
+      holdDays: env.SECONDSHIFT_OUTPUT_HOLD_DAYS,
+      expirySweepMs: 10 * 60_000,
+      allowWorkflowChanges: env.OUTPUTS_ALLOW_WORKFLOW_CHANGES,
+    },
   };
 }
 

@@ -8,6 +8,7 @@ export {
   UNCHECKED_REASON,
 } from "./check/check-run.ts";
 export type { CheckedOutput, CheckRun } from "./check/check-run.ts";
+export type { OutputCheckConfig } from "./check/pull-request.ts";
 export { limitProblem } from "./check/limits.ts";
 export { reviewProposals, reviewHold } from "./review/review-proposals.ts";
 export type { ReviewedProposal, ReviewModelCall } from "./review/review-proposals.ts";

@@ -1,7 +1,7 @@
 // What the run executor needs from the rest of the worker. The worker app wires these to the
 // sandbox, repo-sync, broker and webhooks packages; tests can wire real ones or small fakes.
 import type { Readable } from "node:stream";
-import type { BaseTree } from "@secondshift/outputs";
+import type { BaseTree, OutputCheckConfig } from "@secondshift/outputs";
 import type { BrokerResult, runAgent } from "@secondshift/agent";
 import type { Db } from "@secondshift/db";
 import type { Logger } from "@secondshift/logging";
@@ -90,6 +90,8 @@ export interface RunExecutorDeps {
   enqueueReports(input: { workspaceId: string; runId: string }): Promise<void>;
   /** Puts an output the finalize checks made READY on the outputs queue (after the run ended). */
   enqueueOutputApply?(output: { outputId: string; workspaceId: string }): Promise<void>;
+  /** The operator's settings for the finalize checks (OUTPUTS_ALLOW_WORKFLOW_CHANGES); default off. */
+  outputChecks?: OutputCheckConfig;
   /** Drops whatever the broker and connectors hold for the run (plan cache, minted tokens). */
   releaseRun?(runId: string): Promise<void> | void;
   /** The agent loop; injectable so tests can observe it. */

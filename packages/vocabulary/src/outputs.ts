@@ -118,7 +118,11 @@ export type GrantedOutput<T> = T & { mode: OutputMode };
 export interface GrantedOutputs {
   comment?: GrantedOutput<RequestedCommentOutput>;
   issue?: GrantedOutput<RequestedIssueOutput>;
-  pull_request?: GrantedOutput<RequestedPullRequestOutput>;
+  /**
+   * `protectedPaths`: the owner's own paths ("migrations/", "db/schema.sql"); a pull request
+   * changing one waits for an owner whatever the mode (O04). Absent when the owner listed none.
+   */
+  pull_request?: GrantedOutput<RequestedPullRequestOutput> & { protectedPaths?: string[] };
   /** Copied from the request (the owner does not choose it): the threat review runs. */
   threatReview?: true;
 }

@@ -136,6 +136,11 @@ export const workerEnvSchema = z.object({
   RUN_MAX_TOKEN_BUDGET: runMaxTokenBudget,
   /** A run's output held for an owner's approval expires after this many days undecided. */
   SECONDSHIFT_OUTPUT_HOLD_DAYS: positiveInt(14, "days", 365),
+  /**
+   * A proposed pull request may change GitHub Actions workflows (`.github/workflows/`): always
+   * held for an owner, applied with a token that may also write workflows. Default off: refused.
+   */
+  OUTPUTS_ALLOW_WORKFLOW_CHANGES: booleanFlag,
 });
 
 function refineProduction<T extends { SECONDSHIFT_ENV: string }>(

@@ -1,12 +1,15 @@
 // One attempt at writing a claimed output to GitHub: a token with only the permissions the
 // kind needs, for the job's repository only, minted now (the run has ended) and revoked when
-// the attempt is over, whatever its outcome (O03). The token is masked while it lives and
-// never leaves this function: not in a reason, an error or a log line.
+// the attempt is over, whatever its outcome (O03). A pull request that changes GitHub Actions
+// workflows (let through at finalize only under OUTPUTS_ALLOW_WORKFLOW_CHANGES, and held for an
+// owner) also asks for `workflows: write`; no other output does. The token is masked while it
+// lives and never leaves this function: not in a reason, an error or a log line.
 import type { Keyring } from "@secondshift/crypto";
 import { isAppError } from "@secondshift/errors";
 import type { SecretMasker } from "@secondshift/logging";
 import { githubAppInstallation, type MintInstallationToken } from "@secondshift/repo-sync";
 import { OUTPUT_PERMISSIONS, type OutputKind } from "@secondshift/vocabulary";
+import { isWorkflowPath } from "../check/pull-request.ts";
 import type { ClaimedOutput } from "./claim.ts";
 import { githubRefusal, githubWriter, type GithubObject, type OutboundFetch } from "./github.ts";
 import { readComment, readIssue, readPullRequest } from "./payload.ts";
@@ -38,7 +41,7 @@ export async function writeOutput(
       reason: `The stored proposal is not a valid ${KIND_NAMES[output.kind as OutputKind] ?? "output"}; it is not applied.`,
       code: "bad_payload",
     };
-  const minted = await mint(deps, target, output.kind as OutputKind);
+  const minted = await mint(deps, target, tokenPermissions(output));
   if ("reason" in minted) return minted;
   const secrets = deps.masker?.scope();
   secrets?.add(minted.token);
@@ -77,13 +80,23 @@ function proposalWriter(output: ClaimedOutput) {
   return issue && ((w: Writer, since: Date) => w.issue(output.id, issue, since));
 }
 
-async function mint(deps: WriteDeps, target: OutputTarget, kind: OutputKind) {
+/** The kind's permissions; a pull request changing a workflow file adds `workflows: write`. */
+export function tokenPermissions(output: ClaimedOutput): Record<string, "write"> {
+  const permissions = { ...OUTPUT_PERMISSIONS[output.kind as OutputKind] };
+  if (output.kind === "pull_request") {
+    const files = readPullRequest(output.payload)?.files ?? [];
+    if (files.some((f) => isWorkflowPath(f.path))) permissions.workflows = "write";
+  }
+  return permissions;
+}
+
+async function mint(deps: WriteDeps, target: OutputTarget, permissions: Record<string, "write">) {
   try {
     const installation = await githubAppInstallation(
       deps.keyring,
       target.connection,
       target.fullName,
-      OUTPUT_PERMISSIONS[kind],
+      permissions,
     );
     return await deps.mintToken(installation);
   } catch (error) {

@@ -6,6 +6,7 @@ import type { Prisma } from "@secondshift/db";
 import type { GrantedOutputs, PullRequestFile } from "@secondshift/vocabulary";
 import { describe, expect } from "vitest";
 import { checkRunOutputs } from "./check-run.ts";
+import type { OutputCheckConfig } from "./pull-request.ts";
 
 const PLANTED = "planted-run-secret-77d0e2";
 const known = { mask: (text: string) => text.replaceAll(PLANTED, "[redacted]") };
@@ -39,7 +40,11 @@ const payload = (files: PullRequestFile[], extra: Record<string, unknown> = {}) 
 
 const test = dbTest.extend("check", { scope: "file" }, async ({ db }) => {
   const tenant = await seedTenant(db);
-  return async (body: Record<string, unknown>, granted: GrantedOutputs) => {
+  return async (
+    body: Record<string, unknown>,
+    granted: GrantedOutputs,
+    config?: OutputCheckConfig,
+  ) => {
     const jobId = await seedJob(db, tenant);
     const runId = await createRun(db, tenant.workspaceId, jobId);
     await db.runOutput.create({
@@ -58,7 +63,8 @@ const test = dbTest.extend("check", { scope: "file" }, async ({ db }) => {
       succeeded: true,
       status: "SUCCEEDED",
     };
-    const [checked] = await checkRunOutputs({ db, known }, run, granted);
+    const deps = { db, known, ...(config ? { config } : {}) };
+    const [checked] = await checkRunOutputs(deps, run, granted);
     const row = await db.runOutput.findUniqueOrThrow({ where: { id: checked!.id } });
     return { state: row.state, reason: row.reason ?? "" };
   };
@@ -99,6 +105,39 @@ describe("finalize checks: pull requests", () => {
     ).toMatchObject({
       state: "REFUSED",
       reason: expect.stringContaining("workflows are changed by people only") as unknown,
+    });
+  });
+
+  test("[O04][O02] a path the owner listed in the grant holds the pull request even in auto mode", async ({
+    check,
+  }) => {
+    const granted = grant("auto");
+    granted.pull_request!.protectedPaths = ["migrations/", "db/schema.sql", "config"];
+    for (const path of ["migrations/001_init.sql", "db/schema.sql", "config/app.json"])
+      expect(await check(payload([file("src/a.ts", "x"), file(path, "x")]), granted)).toEqual({
+        state: "HELD",
+        reason: `Held: the pull request changes "${path}", which the owner listed as needing approval.`,
+      });
+    // A prefix is a folder or an exact file, not any name that starts the same way.
+    for (const path of ["migrations.md", "db/schema.sql.bak", "configure.sh", "src/migrations/x"])
+      expect(await check(payload([file(path, "x")]), granted)).toEqual({
+        state: "READY",
+        reason: "",
+      });
+  });
+
+  test("[O04] with OUTPUTS_ALLOW_WORKFLOW_CHANGES a workflow change passes the checks but is always held", async ({
+    check,
+  }) => {
+    const workflow = payload([file(".github/workflows/ci.yml", "x")]);
+    expect(await check(workflow, grant("auto"), { allowWorkflowChanges: true })).toEqual({
+      state: "HELD",
+      reason:
+        'Held: the pull request changes ".github/workflows/ci.yml", which is never applied without an owner\'s approval.',
+    });
+    expect(await check(workflow, grant("auto"), { allowWorkflowChanges: false })).toMatchObject({
+      state: "REFUSED",
+      reason: expect.stringContaining("OUTPUTS_ALLOW_WORKFLOW_CHANGES") as unknown,
     });
   });
 

@@ -1,7 +1,7 @@
 // The granted limits again, at the trust boundary (O02): the proposal tool checked them when it
 // stored the row, but the row is read back here and only this check decides what may leave.
 import { OUTPUT_CAPS, type GrantedOutputs, type OutputKind } from "@secondshift/vocabulary";
-import { pullRequestProblem, pullRequestTexts } from "./pull-request.ts";
+import { pullRequestProblem, pullRequestTexts, type OutputCheckConfig } from "./pull-request.ts";
 
 type Loose = Record<string, unknown>;
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
@@ -39,6 +39,7 @@ export function limitProblem(
   output: { kind: string; payload: unknown },
   index: number,
   outputs: GrantedOutputs,
+  config: OutputCheckConfig = {},
 ): string | null {
   const kind = output.kind as OutputKind;
   const payload = (output.payload ?? {}) as Loose;
@@ -54,7 +55,7 @@ export function limitProblem(
   }
   if (kind === "pull_request" && outputs.pull_request) {
     if (index >= 1) return "Refused: a run may propose at most 1 pull request.";
-    return pullRequestProblem(payload, outputs.pull_request);
+    return pullRequestProblem(payload, outputs.pull_request, config);
   }
   return `Refused: the owner did not grant ${kind} outputs to this job.`;
 }

@@ -8,16 +8,23 @@ import {
   holdOutputs,
   UNCHECKED_REASON,
   type CheckedOutput,
+  type ReviewModelCall,
 } from "@secondshift/outputs";
 import type { FinalStatus } from "@secondshift/run-lifecycle";
 import type { RunContext } from "./run-context.ts";
 
-export async function checkOutputs(ctx: RunContext, status: FinalStatus): Promise<CheckedOutput[]> {
-  const { db, masker } = ctx.deps;
+/** `review`: the threat review's model call (made only when the plan's outputs ask for it). */
+export async function checkOutputs(
+  ctx: RunContext,
+  status: FinalStatus,
+  review?: ReviewModelCall,
+): Promise<CheckedOutput[]> {
+  const { db, masker, outputChecks } = ctx.deps;
   try {
     const granted = await grantedOutputsOfRun(db, ctx.scope);
     const run = { ...ctx.scope, succeeded: status === "SUCCEEDED", status };
-    return await checkRunOutputs({ db, known: masker }, run, granted);
+    const deps = { db, known: masker, ...(outputChecks ? { config: outputChecks } : {}) };
+    return await checkRunOutputs({ ...deps, ...(review ? { review } : {}) }, run, granted);
   } catch (error) {
     ctx.log.error({ err: error }, "checking the run's outputs failed; they are held");
     await holdOutputs(db, ctx.scope, ["PROPOSED"], UNCHECKED_REASON).catch((e: unknown) =>
