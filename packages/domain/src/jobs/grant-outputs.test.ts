@@ -1,11 +1,14 @@
 // [O02] The owner grants output kinds in the access review: only kinds the job requests, limits
 // at most the requested ones, "hold" by default, and only through a GitHub App connection.
+import { createVerify, generateKeyPairSync, randomUUID } from "node:crypto";
+import { encryptField } from "@secondshift/crypto";
 import { dbTest } from "@secondshift/db/testing/vitest";
 import type { Db } from "@secondshift/db";
 import { isAppError } from "@secondshift/errors";
 import { describe, expect } from "vitest";
 import { job, requestJob, seedTenant, testKeyring, type Tenant } from "../testing/index.ts";
 import { approveJob } from "./decisions.ts";
+import { readGrantedOutputs } from "../outputs/stored.ts";
 import { NO_GITHUB_APP_REASON } from "./grant-outputs.ts";
 import { getAccessReview } from "./review.ts";
 
@@ -226,6 +229,10 @@ describe("approveJob: outputs", () => {
         issue: ["Issues: write"],
         pull_request: ["Contents: write", "Pull requests: write"],
       },
+      // This context cannot call GitHub: the review renders without the check.
+      permissionsChecked: false,
+      permissionsReason: expect.stringContaining("could not ask GitHub") as unknown,
+      missing: {},
     });
     const other = await requesting(db, noApp, "unavailable");
     const blocked = await getAccessReview(as(db, noApp, noApp.ownerId), { jobId: other.jobId });
@@ -233,6 +240,210 @@ describe("approveJob: outputs", () => {
       available: false,
       unavailableReason: NO_GITHUB_APP_REASON,
       granted: {},
+      permissionsChecked: false,
+      permissionsReason: NO_GITHUB_APP_REASON,
+      missing: {},
     });
+  });
+});
+
+describe("approveJob: a pull request's protected paths", () => {
+  test("[O04][O02] the owner's protected paths are stored trimmed, deduplicated, and read back", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const j = await requesting(db, a, "pr-paths");
+    const ctx = as(db, a, a.ownerId);
+    const { grantId } = await approveJob(ctx, {
+      ...j,
+      outputs: {
+        pull_request: { protectedPaths: [" migrations/ ", "db/schema.sql", "", "migrations/"] },
+      },
+    });
+    const grant = await db.grant.findUniqueOrThrow({ where: { id: grantId } });
+    expect(grant.outputs).toEqual({
+      pull_request: {
+        ...requested.pull_request,
+        mode: "hold",
+        protectedPaths: ["migrations/", "db/schema.sql"],
+      },
+    });
+    const review = await getAccessReview(as(db, a, a.viewerId), { jobId: j.jobId });
+    expect(review.outputs.granted.pull_request?.protectedPaths).toEqual([
+      "migrations/",
+      "db/schema.sql",
+    ]);
+    // None listed: no field at all (grants from before keep their shape).
+    const none = await approveJob(ctx, { ...j, outputs: { pull_request: { protectedPaths: [] } } });
+    const plain = await db.grant.findUniqueOrThrow({ where: { id: none.grantId } });
+    expect(plain.outputs).toEqual({ pull_request: { ...requested.pull_request, mode: "hold" } });
+  });
+
+  test("[O04][O02] an absolute path, a .. segment, a long path or more than 20 are refused", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const j = await requesting(db, a, "pr-bad-paths");
+    const ctx = as(db, a, a.ownerId);
+    for (const protectedPaths of [
+      ["/etc/passwd"],
+      ["src/../.github/"],
+      ["..", "ok/"],
+      ["a//b"],
+      [`${"x".repeat(201)}`],
+      ["a\\b"],
+      Array.from({ length: 21 }, (_, i) => `dir${i}/`),
+    ])
+      expect(
+        await failure(approveJob(ctx, { ...j, outputs: { pull_request: { protectedPaths } } })),
+      ).toBe("BAD_REQUEST:OUTPUT_PROTECTED_PATH_INVALID");
+    const message: unknown = await approveJob(ctx, {
+      ...j,
+      outputs: { pull_request: { protectedPaths: ["src/../x"] } },
+    }).catch((e: unknown) => (e instanceof Error ? e.message : e));
+    expect(message).toContain('"src/../x" must not contain "." or ".." segments');
+    expect(await db.grant.count({ where: { jobId: j.jobId } })).toBe(0);
+    const twenty = Array.from({ length: 20 }, (_, i) => `dir${i}/`);
+    await expect(
+      approveJob(ctx, { ...j, outputs: { pull_request: { protectedPaths: twenty } } }),
+    ).resolves.toMatchObject({ grantId: expect.any(String) as unknown });
+  });
+
+  test("[O04] a stored grant never reads back more than the valid paths", () => {
+    const stored = {
+      pull_request: {
+        ...requested.pull_request,
+        mode: "auto",
+        protectedPaths: ["ok/", "/abs", "../up", 7, "ok/"],
+      },
+    };
+    expect(readGrantedOutputs(stored).pull_request?.protectedPaths).toEqual(["ok/"]);
+    expect(
+      readGrantedOutputs({ pull_request: { ...stored.pull_request, protectedPaths: [] } }),
+    ).not.toHaveProperty("pull_request.protectedPaths");
+  });
+});
+
+describe("the access review: the installation's permissions", () => {
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+
+  /** GitHub's `GET /app/installations/{id}` for a JWT this app signed, else 401. */
+  function github(answer: () => Response | Promise<Response>) {
+    const seen: string[] = [];
+    const outbound = async (input: string | URL, init?: RequestInit) => {
+      seen.push(String(input));
+      const auth = new Headers(init?.headers).get("authorization") ?? "";
+      const [header, payload, signature] = auth.replace(/^Bearer /, "").split(".");
+      const valid = createVerify("RSA-SHA256")
+        .update(`${header}.${payload}`)
+        .verify(publicKey, Buffer.from(signature ?? "", "base64url"));
+      const claims = JSON.parse(Buffer.from(payload ?? "", "base64url").toString()) as {
+        iss: string;
+      };
+      if (!valid || claims.iss !== "77")
+        return Response.json({ message: "Bad JWT" }, { status: 401 });
+      return answer();
+    };
+    return { seen, outbound };
+  }
+
+  async function appTenant(db: Db, name: string, endpoint = "https://api.github.com") {
+    const tenant = await seedTenant(db, name);
+    const id = randomUUID();
+    await db.connection.create({
+      data: {
+        id,
+        workspaceId: tenant.workspaceId,
+        kind: "GITHUB",
+        label: "app",
+        endpoint,
+        authType: "GITHUB_APP",
+        settings: { appId: 77, installationId: "4242" },
+        credentialCiphertext: await encryptField(keyring, pem, {
+          workspaceId: tenant.workspaceId,
+          table: "Connection",
+          rowId: id,
+          field: "credentialCiphertext",
+        }),
+      },
+    });
+    await db.repository.update({ where: { id: tenant.repositoryId }, data: { connectionId: id } });
+    return tenant;
+  }
+
+  test("[O02] lists per kind what the installation lacks, read with the App's JWT", async ({
+    db,
+  }) => {
+    const t = await appTenant(db, "perm-read", "https://ghe.example.com/api/v3/");
+    const j = await requesting(db, t, "perm");
+    const gh = github(() =>
+      Response.json({
+        id: 4242,
+        permissions: { contents: "write", issues: "read", metadata: "read" },
+      }),
+    );
+    const review = await getAccessReview(
+      { ...as(db, t, t.viewerId), outbound: gh.outbound },
+      { jobId: j.jobId },
+    );
+    expect(gh.seen).toEqual(["https://ghe.example.com/api/v3/app/installations/4242"]);
+    expect(review.outputs).toMatchObject({
+      permissionsChecked: true,
+      permissionsReason: null,
+      missing: {
+        comment: ["Issues: write"],
+        issue: ["Issues: write"],
+        pull_request: ["Pull requests: write"],
+      },
+    });
+
+    const admin = github(() =>
+      Response.json({
+        permissions: { contents: "admin", issues: "write", pull_requests: "write" },
+      }),
+    );
+    const full = await getAccessReview(
+      { ...as(db, t, t.viewerId), outbound: admin.outbound },
+      { jobId: j.jobId },
+    );
+    expect(full.outputs.missing).toEqual({ comment: [], issue: [], pull_request: [] });
+  });
+
+  test("[O02] GitHub refusing, unreachable or answering nonsense: the review still renders, approving stays possible", async ({
+    db,
+  }) => {
+    const t = await appTenant(db, "perm-fail");
+    const j = await requesting(db, t, "perm-fail");
+    const cases: Array<[() => Response | Promise<Response>, string]> = [
+      [() => Response.json({ message: "Not Found" }, { status: 404 }), "HTTP 404"],
+      [() => Response.json({ message: "boom" }, { status: 502 }), "HTTP 502"],
+      [() => Promise.reject(new TypeError("fetch failed")), "could not be reached"],
+      [() => new Response("<html>", { status: 200 }), "named no permissions"],
+    ];
+    for (const [answer, words] of cases) {
+      const gh = github(answer);
+      const review = await getAccessReview(
+        { ...as(db, t, t.ownerId), outbound: gh.outbound },
+        { jobId: j.jobId },
+      );
+      expect(review.outputs).toMatchObject({ permissionsChecked: false, missing: {} });
+      expect(review.outputs.permissionsReason).toContain(words);
+    }
+    // A JWT for another app id: GitHub's 401 is a reason too.
+    await db.connection.updateMany({
+      where: { workspaceId: t.workspaceId },
+      data: { settings: { appId: 78, installationId: 4242 } },
+    });
+    const gh = github(() => Response.json({ permissions: {} }));
+    const refused = await getAccessReview(
+      { ...as(db, t, t.ownerId), outbound: gh.outbound },
+      { jobId: j.jobId },
+    );
+    expect(refused.outputs.permissionsReason).toContain("HTTP 401");
+    // Not a blocker: the grant is decided from the request alone.
+    await expect(
+      approveJob(as(db, t, t.ownerId), { ...j, outputs: { pull_request: {} } }),
+    ).resolves.toMatchObject({ grantId: expect.any(String) as unknown });
   });
 });

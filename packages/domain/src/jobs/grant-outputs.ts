@@ -12,14 +12,28 @@ import {
   type OutputMode,
   type RequestedOutputs,
 } from "@secondshift/vocabulary";
-import type { DbClient } from "../context.ts";
+import type { ActorContext, DbClient } from "../context.ts";
+import {
+  missingPermissions,
+  permissionLabel,
+  readInstallationPermissions,
+} from "../outputs/installation.ts";
+import { PROTECTED_PATH_LIMITS, protectedPathProblem } from "../outputs/protected-paths.ts";
 import { hasOutputs, readGrantedOutputs, readRequestedOutputs } from "../outputs/stored.ts";
 
 export interface OutputsChoice {
   comment?: { mode?: OutputMode; max?: number; target?: CommentTarget };
   issue?: { mode?: OutputMode; max?: number };
-  /** Draft and labels are the request's; the owner lowers the size limits only. */
-  pull_request?: { mode?: OutputMode; maxFiles?: number; maxChangedLines?: number };
+  /**
+   * Draft and labels are the request's; the owner lowers the size limits and may list paths a
+   * pull request never changes without an owner's approval (O04).
+   */
+  pull_request?: {
+    mode?: OutputMode;
+    maxFiles?: number;
+    maxChangedLines?: number;
+    protectedPaths?: string[];
+  };
 }
 
 export type OutputsAvailability =
@@ -56,6 +70,25 @@ function checkMax(kind: string, chosen: number | undefined, requested: number): 
       "OUTPUT_LIMIT_ABOVE_REQUEST",
     );
   return chosen;
+}
+
+/** The owner's protected paths, trimmed and without duplicates; a BAD_REQUEST names a bad one. */
+function checkProtectedPaths(paths: readonly string[] | undefined): string[] {
+  const listed = [...new Set((paths ?? []).map((p) => p.trim()).filter((p) => p !== ""))];
+  if (listed.length > PROTECTED_PATH_LIMITS.maxPaths)
+    refuse(
+      `List at most ${PROTECTED_PATH_LIMITS.maxPaths} protected paths; a folder such as "migrations/" covers everything under it.`,
+      "OUTPUT_PROTECTED_PATH_INVALID",
+    );
+  for (const path of listed) {
+    const problem = protectedPathProblem(path);
+    if (problem)
+      refuse(
+        `The protected path "${path.slice(0, PROTECTED_PATH_LIMITS.maxLength)}" ${problem}; write a folder such as "migrations/" or a file such as "db/schema.sql".`,
+        "OUTPUT_PROTECTED_PATH_INVALID",
+      );
+  }
+  return listed;
 }
 
 /** The granted outputs for the owner's choice, or a BAD_REQUEST saying what to change. */
@@ -96,11 +129,13 @@ export function decideOutputs(
       choice.pull_request.maxChangedLines,
       wanted.maxChangedLines,
     );
+    const protectedPaths = checkProtectedPaths(choice.pull_request.protectedPaths);
     granted.pull_request = {
       ...wanted,
       maxFiles,
       maxChangedLines,
       mode: choice.pull_request.mode ?? "hold",
+      ...(protectedPaths.length > 0 ? { protectedPaths } : {}),
     };
   }
   // The threat review is the job's to ask for: the grant copies it (the file turns it off).
@@ -115,21 +150,26 @@ export interface ReviewOutputs {
   available: boolean;
   /** Why outputs cannot be granted here (null when they can). */
   unavailableReason: string | null;
-  /**
-   * The GitHub App permissions each requested kind needs ("Issues: write"). The installation's
-   * actual permissions are not read yet: the screen shows these as what the App must have.
-   */
+  /** The GitHub App permissions each requested kind needs ("Issues: write"). */
   permissions: Partial<Record<OutputKind, string[]>>;
+  /**
+   * Whether the installation's permissions were read from GitHub just now. Only then does
+   * `missing` say what it lacks; approving never waits for it (the installation may change).
+   */
+  permissionsChecked: boolean;
+  /** Why they were not read (no GitHub App connection, GitHub unreachable…); null when read. */
+  permissionsReason: string | null;
+  /** Per requested kind, the needed permissions the installation lacks ("Pull requests: write"). */
+  missing: Partial<Record<OutputKind, string[]>>;
 }
 
-const permissionLabel = (name: string, level: string): string =>
-  `${name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase())}: ${level}`;
-
+/** Outputs, plus what the repository's GitHub App installation lacks for them (read live). */
 export async function reviewOutputs(
-  db: DbClient,
+  ctx: ActorContext,
   job: { workspaceId: string; repositoryId: string; requestedOutputs: unknown },
   grantOutputs: unknown,
 ): Promise<ReviewOutputs> {
+  const { db } = ctx;
   const requested = readRequestedOutputs(job.requestedOutputs);
   const availability = await outputsAvailability(db, job.workspaceId, job.repositoryId);
   const permissions: ReviewOutputs["permissions"] = {};
@@ -137,11 +177,25 @@ export async function reviewOutputs(
     permissions[kind] = Object.entries(OUTPUT_PERMISSIONS[kind]).map(([name, level]) =>
       permissionLabel(name, level),
     );
+  const kinds = Object.keys(permissions) as OutputKind[];
+  const installation =
+    kinds.length === 0
+      ? ({ checked: false, reason: "The job requests no outputs." } as const)
+      : availability.available
+        ? await readInstallationPermissions(ctx, availability.connectionId)
+        : ({ checked: false, reason: availability.reason } as const);
+  const missing: ReviewOutputs["missing"] = {};
+  if (installation.checked)
+    for (const kind of kinds)
+      missing[kind] = missingPermissions(OUTPUT_PERMISSIONS[kind], installation.permissions);
   return {
     requested,
     granted: readGrantedOutputs(grantOutputs),
     available: availability.available,
     unavailableReason: availability.available ? null : availability.reason,
     permissions,
+    permissionsChecked: installation.checked,
+    permissionsReason: installation.checked ? null : installation.reason,
+    missing,
   };
 }

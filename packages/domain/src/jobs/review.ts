@@ -171,7 +171,7 @@ export async function getAccessReview(
         }
       : null,
     changes,
-    outputs: await reviewOutputs(db, job, grant?.outputs),
+    outputs: await reviewOutputs(ctx, job, grant?.outputs),
     canApprove: can(role, "own"),
   };
 }

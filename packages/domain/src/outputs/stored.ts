@@ -13,6 +13,7 @@ import {
   type RequestedOutputs,
   type RequestedPullRequestOutput,
 } from "@secondshift/vocabulary";
+import { readProtectedPaths } from "./protected-paths.ts";
 
 type Loose = Record<string, unknown>;
 const isObject = (v: unknown): v is Loose =>
@@ -73,8 +74,11 @@ export function readGrantedOutputs(value: unknown): GrantedOutputs {
   const issueMode = m("issue");
   if (requested.issue && issueMode) out.issue = { ...requested.issue, mode: issueMode };
   const prMode = m("pull_request");
-  if (requested.pull_request && prMode)
+  if (requested.pull_request && prMode) {
     out.pull_request = { ...requested.pull_request, mode: prMode };
+    const paths = readProtectedPaths((value.pull_request as Loose).protectedPaths);
+    if (paths.length > 0) out.pull_request.protectedPaths = paths;
+  }
   if (requested.threatReview && hasOutputs(out)) out.threatReview = true;
   return out;
 }

@@ -1,9 +1,13 @@
 // The access review's "Outputs" section (issue #24 phases (a) and (b)): per requested kind a
 // grant checkbox, "hold for my approval" (default) or "apply automatically", and limits no
 // higher than the request (a comment's or issue's count; a pull request's files and changed
-// lines, its draft flag and labels shown as requested). A request grants nothing: unchecked
-// kinds are not granted.
+// lines, its draft flag and labels shown as requested, and paths that always wait for the
+// owner). Per kind it says what the repository's GitHub App installation lacks, when the review
+// could ask GitHub; that never blocks approving. A request grants nothing: unchecked kinds are
+// not granted.
+import { useState } from "react";
 import type { OutputMode } from "@secondshift/vocabulary";
+import { parseProtectedPaths, pathsInWords, permissionNote } from "./output-access-words.ts";
 
 type CountKind = "comment" | "issue";
 type Kind = CountKind | "pull_request";
@@ -17,7 +21,7 @@ interface PullRequestLimits {
 export interface OutputChoice {
   comment?: { mode: OutputMode; max: number };
   issue?: { mode: OutputMode; max: number };
-  pull_request?: PullRequestLimits & { mode: OutputMode };
+  pull_request?: PullRequestLimits & { mode: OutputMode; protectedPaths?: string[] };
 }
 
 interface RequestedPullRequest extends PullRequestLimits {
@@ -34,11 +38,15 @@ export interface ReviewOutputsData {
   granted: {
     comment?: { max: number; mode: OutputMode };
     issue?: { max: number; mode: OutputMode };
-    pull_request?: RequestedPullRequest & { mode: OutputMode };
+    pull_request?: RequestedPullRequest & { mode: OutputMode; protectedPaths?: string[] };
   };
   available: boolean;
   unavailableReason: string | null;
   permissions: Partial<Record<Kind, string[]>>;
+  /** Whether the installation's permissions were read from GitHub (then `missing` says). */
+  permissionsChecked: boolean;
+  permissionsReason: string | null;
+  missing: Partial<Record<Kind, string[]>>;
 }
 
 /** The current grant as a choice: only mode and limits. */
@@ -54,6 +62,7 @@ export function choiceFromGrant(granted: ReviewOutputsData["granted"]): OutputCh
       mode: pr.mode,
       maxFiles: pr.maxFiles,
       maxChangedLines: pr.maxChangedLines,
+      ...(pr.protectedPaths?.length ? { protectedPaths: pr.protectedPaths } : {}),
     };
   return choice;
 }
@@ -107,7 +116,11 @@ export function ReviewOutputs({
               key={kind}
               requested={outputs.requested.pull_request!}
               granted={outputs.granted.pull_request}
-              permissions={outputs.permissions.pull_request ?? []}
+              permission={permissionNote(
+                outputs,
+                outputs.permissions.pull_request ?? [],
+                outputs.missing.pull_request,
+              )}
               value={choice.pull_request}
               editable={canEdit}
               onChange={(value) => set("pull_request", value)}
@@ -118,7 +131,11 @@ export function ReviewOutputs({
               kind={kind}
               requestedMax={outputs.requested[kind]?.max ?? 1}
               granted={outputs.granted[kind]}
-              permissions={outputs.permissions[kind] ?? []}
+              permission={permissionNote(
+                outputs,
+                outputs.permissions[kind] ?? [],
+                outputs.missing[kind],
+              )}
               value={choice[kind]}
               editable={canEdit}
               onChange={(value) => set(kind, value)}
@@ -189,7 +206,7 @@ function OutputRow(props: {
   kind: CountKind;
   requestedMax: number;
   granted: { max: number; mode: OutputMode } | undefined;
-  permissions: string[];
+  permission: PermissionNote;
   value: { mode: OutputMode; max: number } | undefined;
   editable: boolean;
   onChange: (value: { mode: OutputMode; max: number } | undefined) => void;
@@ -224,8 +241,8 @@ function OutputRow(props: {
           />
         </div>
       ) : null}
+      <PermissionLine note={props.permission} />
       <p className="ml-6 text-slate-600">
-        The GitHub App needs {props.permissions.join(", ")}.{" "}
         {granted
           ? `Granted now: at most ${granted.max}, ${modeWords(granted.mode)}.`
           : "Not granted now."}
@@ -236,8 +253,8 @@ function OutputRow(props: {
 
 function PullRequestRow(props: {
   requested: RequestedPullRequest;
-  granted: (RequestedPullRequest & { mode: OutputMode }) | undefined;
-  permissions: string[];
+  granted: (RequestedPullRequest & { mode: OutputMode; protectedPaths?: string[] }) | undefined;
+  permission: PermissionNote;
   value: OutputChoice["pull_request"];
   editable: boolean;
   onChange: (value: OutputChoice["pull_request"]) => void;
@@ -245,6 +262,10 @@ function PullRequestRow(props: {
   const { requested, granted, value, editable, onChange } = props;
   const kind = "pull_request" as const;
   const labels = requested.labels.length > 0 ? requested.labels.join(", ") : "none";
+  // The owner's lines as typed (a blank line while typing stays); the choice gets them parsed.
+  const [pathsText, setPathsText] = useState(() => (value?.protectedPaths ?? []).join("\n"));
+  const grantedPaths = granted?.protectedPaths ?? [];
+  const typedPaths = parseProtectedPaths(pathsText);
   return (
     <li className="flex flex-col gap-1">
       <label className="flex items-center gap-2">
@@ -259,6 +280,7 @@ function PullRequestRow(props: {
                     mode: "hold",
                     maxFiles: requested.maxFiles,
                     maxChangedLines: requested.maxChangedLines,
+                    ...(typedPaths.length > 0 ? { protectedPaths: typedPaths } : {}),
                   }
                 : undefined,
             )
@@ -295,12 +317,52 @@ function PullRequestRow(props: {
           />
         </div>
       ) : null}
+      {value ? (
+        <div className="ml-6 flex flex-col gap-1">
+          <label htmlFor="output-pull_request-paths">
+            Paths that always wait for my approval (one per line, at most 20): a folder such as{" "}
+            <span className="font-mono">migrations/</span> or a file such as{" "}
+            <span className="font-mono">db/schema.sql</span>.{" "}
+            <span className="font-mono">.github/</span> and{" "}
+            <span className="font-mono">.secondshift.yaml</span> always wait.
+          </label>
+          <textarea
+            id="output-pull_request-paths"
+            rows={3}
+            value={pathsText}
+            className="w-full max-w-md rounded border border-slate-300 px-1 font-mono"
+            onChange={(e) => {
+              setPathsText(e.target.value);
+              const { protectedPaths: _old, ...rest } = value;
+              const paths = parseProtectedPaths(e.target.value);
+              onChange(paths.length > 0 ? { ...rest, protectedPaths: paths } : rest);
+            }}
+          />
+        </div>
+      ) : null}
+      <PermissionLine note={props.permission} />
       <p className="ml-6 text-slate-600">
-        The GitHub App needs {props.permissions.join(", ")}.{" "}
         {granted
-          ? `Granted now: at most ${granted.maxFiles} files and ${granted.maxChangedLines} changed lines, ${modeWords(granted.mode)}.`
+          ? `Granted now: at most ${granted.maxFiles} files and ${granted.maxChangedLines} changed lines, ${modeWords(granted.mode)}${grantedPaths.length > 0 ? `; changes to ${pathsInWords(grantedPaths)} wait for approval` : ""}.`
           : "Not granted now."}
       </p>
     </li>
+  );
+}
+
+type PermissionNote = ReturnType<typeof permissionNote>;
+
+/** What the GitHub App lacks (a warning), that it has what is needed, or what it needs. */
+function PermissionLine({ note }: { note: PermissionNote }) {
+  const tone =
+    note.tone === "warn"
+      ? "rounded-md bg-amber-50 p-2 text-amber-900"
+      : note.tone === "ok"
+        ? "text-emerald-800"
+        : "text-slate-600";
+  return (
+    <p className={`ml-6 ${tone}`} role={note.tone === "warn" ? "status" : undefined}>
+      {note.text}
+    </p>
   );
 }

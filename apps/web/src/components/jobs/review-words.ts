@@ -1,5 +1,6 @@
 // The access review in plain words, for an owner who is not a developer.
 import { KIND_WORDS } from "../connections/words.ts";
+import { pathsInWords } from "./output-access-words.ts";
 
 export type GroupKind = keyof typeof KIND_WORDS;
 
@@ -81,7 +82,12 @@ export function changeSentences(change: GroupChange, sameRequest = false): strin
 export function outputSentences(choice: {
   comment?: { mode: "hold" | "auto"; max: number };
   issue?: { mode: "hold" | "auto"; max: number };
-  pull_request?: { mode: "hold" | "auto"; maxFiles: number; maxChangedLines: number };
+  pull_request?: {
+    mode: "hold" | "auto";
+    maxFiles: number;
+    maxChangedLines: number;
+    protectedPaths?: string[];
+  };
 }): string[] {
   const how = (mode: "hold" | "auto") =>
     mode === "auto" ? "applied automatically" : "held for your approval";
@@ -90,6 +96,10 @@ export function outputSentences(choice: {
   if (pr)
     sentences.push(
       `Pull requests: one per run, at most ${pr.maxFiles} files and ${pr.maxChangedLines} changed lines, ${how(pr.mode)}.`,
+    );
+  if (pr?.protectedPaths?.length)
+    sentences.push(
+      `A pull request changing ${pathsInWords(pr.protectedPaths)} always waits for your approval.`,
     );
   if (comment) sentences.push(`Comments: at most ${comment.max} per run, ${how(comment.mode)}.`);
   if (issue) sentences.push(`New issues: at most ${issue.max} per run, ${how(issue.mode)}.`);

@@ -1,6 +1,6 @@
 // Owner: approve the request as reviewed (refused if it changed since), with the chosen
 // connection and narrowed tools per group (C04).
-import { approveJob } from "@secondshift/domain";
+import { approveJob, PROTECTED_PATH_LIMITS } from "@secondshift/domain";
 import { COMMENT_TARGETS, OUTPUT_CAPS, OUTPUT_MODES } from "@secondshift/vocabulary";
 import { z } from "zod";
 import { id } from "../fields.ts";
@@ -32,6 +32,11 @@ const outputs = z
           .int()
           .min(1)
           .max(OUTPUT_CAPS.maxPullRequestChangedLines)
+          .optional(),
+        // Owner-listed paths held for approval (O04); the domain checks each one's form.
+        protectedPaths: z
+          .array(z.string().max(PROTECTED_PATH_LIMITS.maxLength))
+          .max(PROTECTED_PATH_LIMITS.maxPaths)
           .optional(),
       })
       .strict()

@@ -33,6 +33,11 @@ const pullRequest = z.object({
   maxChangedLines: z.number(),
 });
 const mode = z.enum(OUTPUT_MODES);
+const perKind = z.object({
+  comment: z.array(z.string()).optional(),
+  issue: z.array(z.string()).optional(),
+  pull_request: z.array(z.string()).optional(),
+});
 const reviewOutputs = z.object({
   requested: z.object({
     comment: comment.optional(),
@@ -42,16 +47,20 @@ const reviewOutputs = z.object({
   granted: z.object({
     comment: comment.extend({ mode }).optional(),
     issue: issue.extend({ mode }).optional(),
-    pull_request: pullRequest.extend({ mode }).optional(),
+    pull_request: pullRequest
+      .extend({ mode, protectedPaths: z.array(z.string()).optional() })
+      .optional(),
   }),
   available: z.boolean(),
   unavailableReason: z.string().nullable(),
   /** GitHub App permissions each requested kind needs, e.g. "Issues: write". */
-  permissions: z.object({
-    comment: z.array(z.string()).optional(),
-    issue: z.array(z.string()).optional(),
-    pull_request: z.array(z.string()).optional(),
-  }),
+  permissions: perKind,
+  /** Whether the installation's permissions were read from GitHub for this review. */
+  permissionsChecked: z.boolean(),
+  /** Why not (no GitHub App, GitHub unreachable or refusing); null when read. */
+  permissionsReason: z.string().nullable(),
+  /** Per requested kind, what the installation lacks ("Pull requests: write"); read only. */
+  missing: perKind,
 });
 
 export const accessReview = z.object({
