@@ -11,6 +11,7 @@ import {
 } from "./executor/finalize.ts";
 import { prepareRun } from "./executor/prepare.ts";
 import { openRunContext, type ExecutorDeps, type RunContext } from "./executor/run-context.ts";
+import { reviewModel } from "./executor/threat-review.ts";
 
 export type { ExecuteRunResult };
 
@@ -28,10 +29,13 @@ export async function executeRun(deps: ExecutorDeps, runId: string): Promise<Exe
 }
 
 async function runSteps(ctx: RunContext): Promise<StepsOutcome> {
+  // Kept for finalize's threat review even when the agent loop fails after preparing.
+  let model: StepsOutcome["model"];
   try {
     const prepared = await prepareRun(ctx);
-    return await runAgentLoop(ctx, prepared);
+    model = reviewModel(ctx, prepared);
+    return { ...(await runAgentLoop(ctx, prepared)), model };
   } catch (error) {
-    return { diff: null, failure: await reportFailure(ctx, error) };
+    return { diff: null, failure: await reportFailure(ctx, error), ...(model ? { model } : {}) };
   }
 }

@@ -1,12 +1,13 @@
 // Step 3, always run: give back what the steps acquired (token, sandbox, checkout, the broker's
 // hold on the run), record the result through the run lifecycle, and enqueue the webhook reports.
-import type { AgentResult } from "@secondshift/agent";
+import type { AgentResult, ModelConfig } from "@secondshift/agent";
 import type { RunStatus } from "@secondshift/db";
 import { finishRun, type FinalStatus } from "@secondshift/run-lifecycle";
 import { statusFor } from "../outcome.ts";
 import { revokeRunTokens } from "../run-token.ts";
 import { checkOutputs, enqueueReadyOutputs } from "./outputs.ts";
 import type { RunContext } from "./run-context.ts";
+import { threatReviewCall } from "./threat-review.ts";
 import { StepFailed } from "./steps.ts";
 
 export interface ExecuteRunResult {
@@ -19,6 +20,8 @@ export interface StepsOutcome {
   result?: AgentResult;
   diff: string | null;
   failure?: string;
+  /** The run's model and token, once prepared: finalize's threat review calls it (issue #24). */
+  model?: ModelConfig;
 }
 
 /** Turns a step's failure into the run's error: masked, logged, and shown in the transcript. */
@@ -42,8 +45,10 @@ export async function finalizeRun(
 ): Promise<ExecuteRunResult> {
   ctx.watch.close();
   const status = finalStatus(ctx, outcome);
-  // While the run's secrets are still known and before the sandbox goes (O05).
-  const checked = await checkOutputs(ctx, status);
+  // While the run's secrets are still known and before the sandbox goes (O05); the threat
+  // review, when the plan asks for it, needs the run token: before it is revoked.
+  const review = outcome.model ? threatReviewCall(outcome.model) : undefined;
+  const checked = await checkOutputs(ctx, status, review);
   await revokeRunTokens(ctx.deps.db, ctx.scope).catch((e: unknown) =>
     ctx.log.error({ err: e }, "token revocation failed"),
   );
