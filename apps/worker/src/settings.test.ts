@@ -2,7 +2,8 @@
 import { randomBytes } from "node:crypto";
 import { createKeyring } from "@secondshift/crypto";
 import { describe, expect, it } from "vitest";
-import { installationOf } from "./settings.ts";
+import { loadWorkerEnv } from "@secondshift/config";
+import { installationOf, settingsFromEnv } from "./settings.ts";
 
 const key = () => new Uint8Array(randomBytes(32));
 
@@ -32,5 +33,28 @@ describe("installation id", () => {
       id: "acme-prod",
       previousIds: [],
     });
+  });
+});
+
+describe("outputs settings", () => {
+  const env = (extra: Record<string, string>) =>
+    loadWorkerEnv({
+      DATABASE_URL: "postgresql://u@127.0.0.1:5432/db",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      SECONDSHIFT_ENCRYPTION_KEY: Buffer.from(key()).toString("base64"),
+      SECONDSHIFT_ENV: "development",
+      SECONDSHIFT_PUBLIC_URL: "https://secondshift.example.com",
+      SECONDSHIFT_GATEWAY_URL: "http://gateway:4000",
+      ...extra,
+    });
+
+  it("[O04] OUTPUTS_ALLOW_WORKFLOW_CHANGES is parsed once at the entry, default off", () => {
+    const keyring = createKeyring(key());
+    expect(settingsFromEnv(env({}), keyring).outputs.allowWorkflowChanges).toBe(false);
+    const on = settingsFromEnv(env({ OUTPUTS_ALLOW_WORKFLOW_CHANGES: "true" }), keyring);
+    expect(on.outputs.allowWorkflowChanges).toBe(true);
+    expect(() => env({ OUTPUTS_ALLOW_WORKFLOW_CHANGES: "maybe" })).toThrow(
+      /OUTPUTS_ALLOW_WORKFLOW_CHANGES/,
+    );
   });
 });
