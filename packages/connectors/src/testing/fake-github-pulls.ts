@@ -10,9 +10,10 @@
 // the same entries make the same tree SHA; a commit's SHA includes the time it was made, so a
 // retried commit has another. It accepts only live tokens the fake app minted, for this
 // repository, with `contents` (git data, compare) or `pull_requests` (pulls, labels) — write to
-// change, read to look. It records every call (method, path, body, token); `latencyMs` delays
-// every answer; `failNext` answers the next calls with a status; `dropAfterCreate` makes the
-// object (all kinds, or one) and then cuts the connection — GitHub did it, the caller never heard.
+// change, read to look. It records every call (method, path, body, token) and hands it to
+// `onCall` before acting on it (a test kills the caller there); `latencyMs` delays every
+// answer; `failNext` answers the next calls with a status; `dropAfterCreate` makes the object
+// (all kinds, or one) and then cuts the connection — GitHub did it, the caller never heard.
 import { createHash } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { FakeGithubApp } from "./fake-github-app.ts";
@@ -81,6 +82,8 @@ export interface FakeGithubPulls {
   /** True for every create, or the one kind of object to drop the answer after. */
   dropAfterCreate: boolean | FakePullsCreate;
   latencyMs: number;
+  /** Called with each call as it is recorded, after the latency and before it is acted on. */
+  onCall?: (call: FakePullsCall) => void;
 }
 
 const ROUTE =
@@ -258,7 +261,9 @@ export function startFakeGithubPulls(
     if (fake.latencyMs > 0) await new Promise((r) => setTimeout(r, fake.latencyMs));
     const token = (req.headers.authorization ?? "").replace(/^(Bearer|token) /i, "");
     const body = req.body === "" ? null : (JSON.parse(req.body) as unknown);
-    fake.calls.push({ method: req.method, path: req.path, query: req.query, body, token });
+    const call = { method: req.method, path: req.path, query: req.query, body, token };
+    fake.calls.push(call);
+    fake.onCall?.(call);
     const resource = match[3]!;
     const contents = resource.startsWith("git/") || resource.startsWith("compare/");
     const refusal = refuse(token, req.method, match, contents);
