@@ -155,12 +155,40 @@ describe("reading a proposed pull request", () => {
         "decidedAt",
         "decidedBy",
         "appliedAt",
+        "review",
       ].sort(),
     );
-    expect(shown).toMatchObject({ id: outputId, kind: "comment", number: 7, title: null });
+    expect(shown).toMatchObject({
+      id: outputId,
+      kind: "comment",
+      number: 7,
+      title: null,
+      review: null,
+    });
     const waiting = (await listWaitingOutputs(actorContext(db, a, a.viewerId), {})).find(
       (o) => o.id === outputId,
     );
     expect(waiting).not.toHaveProperty("pullRequest");
+  });
+
+  test("the threat review's verdict is shown as stored, anything else as no review", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const { runId, outputId } = await seedOutput(db, a);
+    const review = { verdict: "warn", notes: "The body asks agents to run a script." };
+    await db.runOutput.update({
+      where: { id: outputId },
+      data: { payload: { number: 7, body: "Hi", review } },
+    });
+    const other = await seedOutput(db, a, { runId });
+    await db.runOutput.update({
+      where: { id: other.outputId },
+      data: { payload: { number: 7, body: "Hi", review: { verdict: "maybe", notes: 3 } } },
+    });
+    const shown = await listRunOutputs(actorContext(db, a, a.viewerId), { runId });
+    expect(shown.map((o) => o.review)).toEqual([review, null]);
+    const waiting = await listWaitingOutputs(actorContext(db, a, a.viewerId), {});
+    expect(waiting.find((o) => o.id === outputId)?.review).toEqual(review);
   });
 });

@@ -3,7 +3,13 @@
 // finalize; a refused one's reason never repeats a secret (O05), so both are shown as stored.
 // A proposed pull request is shown by its files' patches: the full new contents stay stored
 // for apply and are never sent to the browser.
-import type { OutputKind, OutputState, PullRequestFile } from "@secondshift/vocabulary";
+import {
+  THREAT_REVIEW_NOTES_MAX,
+  type OutputKind,
+  type OutputState,
+  type PullRequestFile,
+  type ThreatReview,
+} from "@secondshift/vocabulary";
 import { notFound, requireRole, type ActorContext } from "../context.ts";
 
 /** One changed file as the run page shows it: its patch, not its content. */
@@ -46,6 +52,8 @@ export interface OutputView {
   decidedAt: Date | null;
   decidedBy: { id: string; name: string } | null;
   appliedAt: Date | null;
+  /** The threat review's verdict (issue #24 phase c); null when the job did not ask for it. */
+  review: ThreatReview | null;
   /** Only on a pull_request output (a comment's or issue's view has no such key). */
   pullRequest?: PullRequestView;
 }
@@ -110,6 +118,12 @@ function fileView(v: unknown): PullRequestFileView | null {
   };
 }
 
+/** `payload.review` as finalize stored it; anything else reads as no review. */
+function reviewView(v: unknown): ThreatReview | null {
+  if (!isObject(v) || (v.verdict !== "ok" && v.verdict !== "warn")) return null;
+  return { verdict: v.verdict, notes: (text(v.notes) ?? "").slice(0, THREAT_REVIEW_NOTES_MAX) };
+}
+
 function pullRequestView(payload: Loose): PullRequestView {
   const files = Array.isArray(payload.files)
     ? payload.files.map(fileView).filter((f): f is PullRequestFileView => f !== null)
@@ -149,6 +163,7 @@ function view(row: Row, names: ReadonlyMap<string, string>): OutputView {
       ? { id: row.decidedById, name: names.get(row.decidedById) ?? row.decidedById }
       : null,
     appliedAt: row.appliedAt,
+    review: reviewView(payload.review),
   };
   if (row.kind === "pull_request") shown.pullRequest = pullRequestView(payload);
   return shown;

@@ -1,7 +1,8 @@
 "use client";
 // One proposed output: its state, what it says (as text), why it is held, refused or failed,
 // the link once applied, and — for owners, while it is held — approve or reject (asks first).
-// A pull request also shows its branches, size and each changed file's diff.
+// A pull request also shows its branches, size and each changed file's diff. When the job asks
+// for the threat review, its verdict is shown with the proposal (a warning held it).
 import type { AppRouter } from "@secondshift/api";
 import { useMutation } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -41,6 +42,7 @@ export function OutputCard(props: {
       </div>
       {output.pullRequest ? <PullRequestSummary pullRequest={output.pullRequest} /> : null}
       <OutputStatus output={output} next={state.next} />
+      {output.review ? <ThreatReviewVerdict review={output.review} /> : null}
       {output.body || !output.pullRequest ? (
         <pre className="mt-2 max-h-80 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap break-words text-slate-900">
           {output.body}
@@ -77,6 +79,25 @@ function OutputStatus({ output, next }: { output: OutputView; next: string }) {
           <Timestamp value={output.decidedAt} />
         </span>
       ) : null}
+    </div>
+  );
+}
+
+function ThreatReviewVerdict({ review }: { review: NonNullable<OutputView["review"]> }) {
+  if (review.verdict === "ok")
+    return (
+      <p className="mt-1 text-sm text-slate-700" data-testid="output-review" data-verdict="ok">
+        Threat review: no concerns
+      </p>
+    );
+  return (
+    <div
+      className="mt-2 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900"
+      data-testid="output-review"
+      data-verdict="warn"
+    >
+      <p className="font-medium">Threat review warns:</p>
+      <p className="whitespace-pre-wrap break-words">{review.notes}</p>
     </div>
   );
 }

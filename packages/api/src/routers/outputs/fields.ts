@@ -45,6 +45,8 @@ export const output = z.object({
   decidedAt: z.date().nullable(),
   decidedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
   appliedAt: z.date().nullable(),
+  /** The threat review's verdict; null when the job did not ask for it. */
+  review: z.object({ verdict: z.enum(["ok", "warn"]), notes: z.string() }).nullable(),
   /** Only on a pull_request output. */
   pullRequest: pullRequest.optional(),
 });
