@@ -199,7 +199,10 @@ export interface PullRequestProposal {
 
 /** The branch a run's pull request is pushed to: under `secondshift/`, one per run. */
 export function pullRequestBranch(jobKey: string, runId: string): string {
-  const job = jobKey.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 60);
+  const job = jobKey
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[-.]+|[-.]+$/g, "")
+    .slice(0, 60);
   return `secondshift/${job || "job"}-${runId}`;
 }
 
