@@ -4,7 +4,6 @@
 // tools, the tokens are counted on the run, the clean one keeps "apply automatically" and the
 // warned one is held for the owner with the review's reasons.
 import { runNow } from "@secondshift/domain";
-import { THREAT_REVIEW_SYSTEM_PROMPT } from "@secondshift/outputs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   githubAppWorkspace,
@@ -86,7 +85,11 @@ describe("the threat review", () => {
     expect(reviews).toHaveLength(2);
     for (const review of reviews) {
       expect(review.body).not.toHaveProperty("tools");
-      expect(review.body.system).toBe(THREAT_REVIEW_SYSTEM_PROMPT);
+      // The fixed prompt (packages/outputs/src/review/prompt.ts), the proposal as untrusted data.
+      expect(review.body.system).toEqual(expect.stringContaining('exactly "VERDICT: WARN"'));
+      expect(JSON.stringify(review.body.messages)).toContain(
+        '<untrusted-data source=\\"proposal:comment\\">',
+      );
     }
     // The gateway counted the review's tokens on the run, like the loop's turns.
     const counted = await waitFor("the review's usage counted", async () => {
