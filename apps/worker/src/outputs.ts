@@ -47,7 +47,13 @@ export function buildOutputs(
     apply,
     enqueueOutputApply: (output: { outputId: string; workspaceId: string }) =>
       addOutputToQueue(parts.queues.outputQueue, output),
-    startOutputWorker: () => createOutputWorker({ ...parts.queues.queueOptions, logger, apply }),
+    startOutputWorker: () =>
+      createOutputWorker({
+        ...parts.queues.queueOptions,
+        logger,
+        apply,
+        queueLockMs: settings.queueLockMs,
+      }),
     expireHeldOutputs: async () => {
       const expired = await expireHeldOutputs(db, { holdDays: settings.outputs.holdDays });
       if (expired > 0) logger.info({ expired }, "held outputs expired");

@@ -69,6 +69,20 @@ describe("outputs queue", () => {
     await services.enqueueOutputApply!(data);
     expect(await queue.count()).toBe(1);
     expect((await queue.getJob(outputJobId("out-1")))?.data).toEqual(data);
+    // A finished job (the output was held again after its first attempt) is replaced, so a
+    // second approval is applied without waiting for recovery.
+    const worker = createOutputWorker({
+      ...conn,
+      logger: createLogger({ name: "t", destination: createMemorySink().stream }),
+      apply: () => Promise.resolve(),
+    });
+    const state = () => queue.getJob(outputJobId("out-1")).then((j) => j?.getState());
+    for (let i = 0; i < 100 && (await state()) !== "completed"; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    await worker.close();
+    expect(await state()).toBe("completed");
+    await services.enqueueOutputApply!(data);
+    expect(await (await queue.getJob(outputJobId("out-1")))?.getState()).toBe("waiting");
     // Without an outputs queue the port is absent, so callers know approvals wait for recovery.
     const without = createWorkspaceServices({ db, runQueue, scheduleQueue, syncQueue });
     expect("enqueueOutputApply" in without).toBe(false);

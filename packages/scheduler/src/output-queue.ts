@@ -26,6 +26,14 @@ export const outputJobOptions: JobsOptions = {
   removeOnFail: { count: 1_000 },
 };
 
+const LIVE_JOB_STATES = new Set([
+  "waiting",
+  "delayed",
+  "active",
+  "prioritized",
+  "waiting-children",
+]);
+
 /** BullMQ job ids must not be bare integers; the prefix also names what the job is. */
 export const outputJobId = (outputId: string): string => `output-${outputId}`;
 
@@ -36,8 +44,13 @@ export function createOutputQueue(options: QueueConnection): OutputQueue {
   });
 }
 
-/** Puts an output on the queue. Idempotent: the job id is the output's. */
+/**
+ * Puts an output on the queue. Idempotent while a job for it is live (the job id is the
+ * output's); a finished one (an output held again, then approved again) is replaced.
+ */
 export async function addOutputToQueue(queue: OutputQueue, data: OutputJobData): Promise<void> {
+  const existing = await queue.getJob(outputJobId(data.outputId));
+  if (existing && !LIVE_JOB_STATES.has(await existing.getState())) await existing.remove();
   await queue.add(
     OUTPUT_JOB_NAME,
     { outputId: data.outputId, workspaceId: data.workspaceId },
@@ -50,6 +63,8 @@ export interface OutputWorkerOptions extends QueueConnection {
   /** Applies one output (the worker passes @secondshift/outputs' applyOutput). */
   apply: (output: OutputJobData) => Promise<unknown>;
   concurrency?: number;
+  /** BullMQ `lockDuration` and `stalledInterval`: how soon a crashed worker's job moves on. */
+  queueLockMs?: number;
 }
 
 export function createOutputWorker(options: OutputWorkerOptions): Worker<OutputJobData, void> {
@@ -58,7 +73,13 @@ export function createOutputWorker(options: OutputWorkerOptions): Worker<OutputJ
     async (job: Job<OutputJobData>) => {
       await options.apply({ outputId: job.data.outputId, workspaceId: job.data.workspaceId });
     },
-    { ...withPrefix(options), concurrency: options.concurrency ?? 2 },
+    {
+      ...withPrefix(options),
+      concurrency: options.concurrency ?? 2,
+      ...(options.queueLockMs
+        ? { lockDuration: options.queueLockMs, stalledInterval: options.queueLockMs }
+        : {}),
+    },
   ).on("failed", (job, err) =>
     options.logger.warn(
       { err, outputId: job?.data.outputId, attempt: job?.attemptsMade },
@@ -66,14 +87,6 @@ export function createOutputWorker(options: OutputWorkerOptions): Worker<OutputJ
     ),
   );
 }
-
-const LIVE_JOB_STATES = new Set([
-  "waiting",
-  "delayed",
-  "active",
-  "prioritized",
-  "waiting-children",
-]);
 
 /**
  * Re-adds outputs of ended runs still READY, APPROVED or APPLYING (a crash, a lost enqueue, or
@@ -98,8 +111,6 @@ export async function requeueOutputs(
     const existing = await queue.getJob(outputJobId(output.id));
     const state = existing ? await existing.getState() : "missing";
     if (LIVE_JOB_STATES.has(state)) continue;
-    // A finished queue job blocks re-adding the same id, so it is removed first.
-    if (existing) await existing.remove();
     await addOutputToQueue(queue, { outputId: output.id, workspaceId: output.workspaceId });
     requeued++;
   }
