@@ -15,7 +15,7 @@ import type {
 } from "@secondshift/vocabulary";
 import { reviewProposals, type ReviewModelCall } from "../review/review-proposals.ts";
 import { limitProblem, proposalTexts } from "./limits.ts";
-import { protectedPathHold } from "./pull-request.ts";
+import { protectedPathHold, type OutputCheckConfig } from "./pull-request.ts";
 import { secretFinding, type KnownSecrets } from "./scan.ts";
 
 export interface CheckRun {
@@ -47,9 +47,11 @@ async function verdict(
   granted: GrantedOutputs,
   run: CheckRun,
   known: KnownSecrets,
+  config: OutputCheckConfig = {},
 ): Promise<Verdict> {
   const problem =
-    limitProblem(output, index, granted) ?? (await secretFinding(proposalTexts(output), known));
+    limitProblem(output, index, granted, config) ??
+    (await secretFinding(proposalTexts(output), known));
   if (problem) return { state: "REFUSED", reason: problem };
   if (!run.succeeded)
     return {
@@ -58,7 +60,10 @@ async function verdict(
     };
   const protectedPath =
     output.kind === "pull_request"
-      ? protectedPathHold((output.payload ?? {}) as Record<string, unknown>)
+      ? protectedPathHold(
+          (output.payload ?? {}) as Record<string, unknown>,
+          granted.pull_request?.protectedPaths,
+        )
       : null;
   if (protectedPath) return { state: "HELD", reason: protectedPath };
   const mode = granted[output.kind as OutputKind]?.mode;
@@ -131,7 +136,14 @@ async function applyThreatReview(
 
 /** Checks every PROPOSED output of the run, in seq order; returns what each became. */
 export async function checkRunOutputs(
-  deps: { db: Db; known: KnownSecrets; now?: () => Date; review?: ReviewModelCall },
+  deps: {
+    db: Db;
+    known: KnownSecrets;
+    now?: () => Date;
+    review?: ReviewModelCall;
+    /** The operator's settings (OUTPUTS_ALLOW_WORKFLOW_CHANGES), from the worker's entry. */
+    config?: OutputCheckConfig;
+  },
   run: CheckRun,
   granted: GrantedOutputs,
 ): Promise<CheckedOutput[]> {
@@ -144,7 +156,7 @@ export async function checkRunOutputs(
   for (const output of outputs) {
     const index = perKind.get(output.kind) ?? 0;
     perKind.set(output.kind, index + 1);
-    verdicts.set(output.id, await verdict(output, index, granted, run, deps.known));
+    verdicts.set(output.id, await verdict(output, index, granted, run, deps.known, deps.config));
   }
   if (granted.threatReview) await applyThreatReview(deps, outputs, verdicts);
   const checked: CheckedOutput[] = [];
