@@ -6,7 +6,7 @@
 // request whose base branch moved onto its files goes back to HELD for the owner (base-moved.ts).
 import type { Db } from "@secondshift/db";
 import { claimOutput, type ClaimedOutput } from "./claim.ts";
-import { isHeldAgain, withReviewedBase } from "./base-moved.ts";
+import { isHeldAgain } from "./base-moved.ts";
 import { markApplied, markFailed, markHeldAgain } from "./record.ts";
 import { loadTarget } from "./target.ts";
 import { writeOutput, type WriteDeps } from "./write.ts";
@@ -95,10 +95,7 @@ async function attemptUnderLock(deps: ApplyDeps, tx: Tx, output: ClaimedOutput) 
   });
   if (current?.state !== "APPLYING") return { status: "skipped" } as const;
   const loaded = await loadTarget(deps.db, output);
-  const outcome =
-    "target" in loaded
-      ? await withReviewedBase(output.payload, () => writeOutput(deps, loaded.target, output))
-      : loaded;
+  const outcome = "target" in loaded ? await writeOutput(deps, loaded.target, output) : loaded;
   if (isHeldAgain(outcome)) {
     const reason = deps.masker ? deps.masker.mask(outcome.reason) : outcome.reason;
     await markHeldAgain(tx, output, { ...outcome, reason });

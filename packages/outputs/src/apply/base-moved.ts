@@ -6,7 +6,6 @@
 // merge: the commit's parent stays the run's commit. The base head seen is recorded with the
 // hold (`baseCheckedSha` in the payload), so the owner's next approval applies it unless the
 // base moved again onto the same files.
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Octokit } from "@octokit/core";
 import type { PullRequestProposal } from "@secondshift/vocabulary";
 
@@ -27,15 +26,6 @@ interface Repo {
 const COMPARE_MAX_FILES = 300;
 /** How many changed paths a reason names. */
 const NAMED_PATHS = 3;
-
-// The payload is read back field by field (payload.ts), so the recorded base head reaches the
-// writer beside it, for the one attempt that applies this output.
-const reviewedBase = new AsyncLocalStorage<string | undefined>();
-
-/** Runs one attempt at writing an output whose owner last reviewed it against `payload`'s base. */
-export function withReviewedBase<T>(payload: unknown, attempt: () => Promise<T>): Promise<T> {
-  return reviewedBase.run(baseCheckedShaOf(payload), attempt);
-}
 
 /** The base head recorded when the output was last held again, if it was. */
 export function baseCheckedShaOf(payload: unknown): string | undefined {
@@ -61,13 +51,14 @@ export async function checkBase(
   octokit: Octokit,
   repo: Repo,
   proposal: PullRequestProposal,
+  /** The base head the owner last reviewed against: baseCheckedSha, else the run's commit. */
+  reviewed: string,
 ): Promise<HeldAgain | null> {
   const ref = await octokit.request("GET /repos/{owner}/{repo}/git/ref/{+ref}", {
     ...repo,
     ref: `heads/${proposal.baseBranch}`,
   });
   const head = (ref.data as { object?: { sha?: unknown } }).object?.sha;
-  const reviewed = reviewedBase.getStore() ?? proposal.baseSha;
   if (typeof head !== "string" || head === reviewed) return null;
   // Three dots: what the base branch changed since its merge base with the reviewed commit.
   // per_page 1: the commits are paged, the files come whole with the first page.

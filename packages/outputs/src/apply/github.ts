@@ -117,10 +117,13 @@ export function githubWriter(target: GithubTarget, options: GithubWriterOptions)
       return { htmlUrl: created.data.html_url, created: true };
     },
 
+    /** `reviewedBase`: the base head the owner last reviewed against (base-moved.ts). */
     pullRequest: (
       outputId: string,
       proposal: PullRequestProposal,
-    ): Promise<GithubObject | HeldAgain> => writePullRequest(octokit, repo, outputId, proposal),
+      reviewedBase: string,
+    ): Promise<GithubObject | HeldAgain> =>
+      writePullRequest(octokit, repo, outputId, proposal, reviewedBase),
   };
 }
 

@@ -42,6 +42,7 @@ export async function writePullRequest(
   repo: Repo,
   outputId: string,
   proposal: PullRequestProposal,
+  reviewedBase: string,
 ): Promise<GithubObject | HeldAgain> {
   const marker = outputMarker(outputId);
   const pulls = await listPulls(octokit, repo, proposal.headBranch);
@@ -55,7 +56,7 @@ export async function writePullRequest(
     await addLabels(octokit, repo, existing.number, proposal.labels, existing.labels);
     return { htmlUrl: existing.html_url, created: false };
   }
-  const held = await checkBase(octokit, repo, proposal);
+  const held = await checkBase(octokit, repo, proposal, reviewedBase);
   if (held !== null) return held;
   await pushBranch(octokit, repo, proposal);
   const created = await octokit.request("POST /repos/{owner}/{repo}/pulls", {

@@ -10,6 +10,7 @@ import type { SecretMasker } from "@secondshift/logging";
 import { githubAppInstallation, type MintInstallationToken } from "@secondshift/repo-sync";
 import { OUTPUT_PERMISSIONS, type OutputKind } from "@secondshift/vocabulary";
 import { isWorkflowPath } from "../check/pull-request.ts";
+import { baseCheckedShaOf } from "./base-moved.ts";
 import type { ClaimedOutput } from "./claim.ts";
 import { githubRefusal, githubWriter, type GithubObject, type OutboundFetch } from "./github.ts";
 import { readComment, readIssue, readPullRequest } from "./payload.ts";
@@ -70,7 +71,9 @@ const KIND_NAMES: Partial<Record<OutputKind, string>> = {
 function proposalWriter(output: ClaimedOutput) {
   if (output.kind === "pull_request") {
     const pull = readPullRequest(output.payload);
-    return pull && ((w: Writer) => w.pullRequest(output.id, pull));
+    if (pull === null) return null;
+    const reviewedBase = baseCheckedShaOf(output.payload) ?? pull.baseSha;
+    return (w: Writer) => w.pullRequest(output.id, pull, reviewedBase);
   }
   if (output.kind === "comment") {
     const comment = readComment(output.payload);

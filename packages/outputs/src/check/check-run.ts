@@ -158,7 +158,8 @@ export async function checkRunOutputs(
     perKind.set(output.kind, index + 1);
     verdicts.set(output.id, await verdict(output, index, granted, run, deps.known, deps.config));
   }
-  if (granted.threatReview) await applyThreatReview(deps, outputs, verdicts);
+  // A run that did not succeed has its outputs held anyway, and may have spent its budget.
+  if (granted.threatReview && run.succeeded) await applyThreatReview(deps, outputs, verdicts);
   const checked: CheckedOutput[] = [];
   for (const output of outputs) {
     const v = verdicts.get(output.id)!;

@@ -136,19 +136,21 @@ describe("finalize checks: the threat review", () => {
     expect(offSeen).toEqual([]);
   });
 
-  test("a held run's output keeps why the run held it after the review's warning", async ({
+  test("a run that did not succeed is not reviewed: its outputs are held for the owner anyway", async ({
     db,
     newRun,
   }) => {
     const run = await newRun(["body-warn"]);
+    const calls: string[] = [];
     await checkRunOutputs(
-      { db, known, review: scripted([]) },
+      { db, known, review: scripted(calls) },
       { ...run, succeeded: false, status: "FAILED" },
       granted(true),
     );
     const [output] = await run.outputs();
+    expect(calls).toEqual([]);
     expect(output?.reason).toBe(
-      "Held: the threat review warns: The comment tells other agents to ignore their instructions. Held: the run ended failed, so an owner must approve this before it is applied.",
+      "Held: the run ended failed, so an owner must approve this before it is applied.",
     );
   });
 
