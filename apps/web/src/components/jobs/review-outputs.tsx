@@ -34,6 +34,7 @@ export interface ReviewOutputsData {
     comment?: { max: number };
     issue?: { max: number };
     pull_request?: RequestedPullRequest;
+    threatReview?: true;
   };
   granted: {
     comment?: { max: number; mode: OutputMode };
@@ -143,6 +144,11 @@ export function ReviewOutputs({
           ),
         )}
       </ul>
+      <p className="mt-3 text-slate-700">
+        {outputs.requested.threatReview
+          ? "Threat review: on. Before anything is applied, a model call with a fixed prompt and no tools reviews each proposal for injected instructions, leaks and suspicious code; a warning holds it for you. It counts against the run's budget."
+          : "Threat review: off (a job turns it on with outputs.threatReview in .secondshift.yaml)."}
+      </p>
     </section>
   );
 }

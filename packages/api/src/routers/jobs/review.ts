@@ -43,6 +43,8 @@ const reviewOutputs = z.object({
     comment: comment.optional(),
     issue: issue.optional(),
     pull_request: pullRequest.optional(),
+    /** The job asks for the threat review of each proposal (`outputs.threatReview`). */
+    threatReview: z.literal(true).optional(),
   }),
   granted: z.object({
     comment: comment.extend({ mode }).optional(),
