@@ -17,6 +17,7 @@ export { connectorReasons, isConnectorError } from "./shared/errors.ts";
 export type { ConnectorReason } from "./shared/errors.ts";
 export { githubTools } from "./github/tools.ts";
 export { sentryTools } from "./sentry/tools.ts";
+export { appJwt } from "./github/app-auth.ts";
 export { DEFAULT_GITHUB_API } from "./github/connector.ts";
 export { DEFAULT_SENTRY_URL } from "./sentry/connector.ts";
 export { parseOperations } from "./http/operations.ts";

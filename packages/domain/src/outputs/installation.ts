@@ -4,7 +4,7 @@
 // decrypted for this one request and never leaves it. Whatever goes wrong — no outbound wiring,
 // a key that does not decrypt, GitHub unreachable or refusing — is a reason in words, never an
 // exception: the review renders without the check, and approving stays possible.
-import { createPrivateKey, createSign } from "node:crypto";
+import { appJwt } from "@secondshift/connectors";
 import { decryptField } from "@secondshift/crypto";
 import { isAppError } from "@secondshift/errors";
 import type { ActorContext } from "../context.ts";
@@ -34,18 +34,6 @@ export const permissionLabel = (name: string, level: string): string =>
 
 const unchecked = (reason: string): InstallationPermissions => ({ checked: false, reason });
 const NOT_ASKED = "SecondShift could not ask GitHub what the App may do:";
-
-/** The JWT GitHub Apps authenticate as (RS256; iat 60 s back for clock drift, 9 min long). */
-function appJwt(appId: string, privateKeyPem: string, nowMs: number): string {
-  const b64 = (data: string | Buffer) => Buffer.from(data).toString("base64url");
-  const now = Math.floor(nowMs / 1000);
-  const header = b64(JSON.stringify({ alg: "RS256", typ: "JWT" }));
-  const payload = b64(JSON.stringify({ iat: now - 60, exp: now + 540, iss: appId }));
-  const signature = createSign("RSA-SHA256")
-    .update(`${header}.${payload}`)
-    .sign(createPrivateKey(privateKeyPem));
-  return `${header}.${payload}.${b64(signature)}`;
-}
 
 const numericId = (value: unknown): string | null =>
   (typeof value === "number" && Number.isSafeInteger(value) && value > 0) ||
