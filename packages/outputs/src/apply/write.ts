@@ -159,7 +159,7 @@ function issueHint(status: number, fullName: string): string {
 
 function pullRequestHint(status: number, fullName: string): string {
   if (status === 401 || status === 403)
-    return `The GitHub App may not push branches or open pull requests in ${fullName}; ask the workspace owner to grant it "Contents: Read and write" and "Pull requests: Read and write".`;
+    return `The GitHub App may not push branches or open pull requests in ${fullName}; ask the workspace owner to grant it "Contents: Read and write" and "Pull requests: Read and write" (and "Workflows: Read and write" for a change under .github/workflows/).`;
   if (status === 404 || status === 410)
     return `The run's commit or the base branch is not in ${fullName}, or the app cannot see it; check it, then run the job again.`;
   return "GitHub did not accept the branch or the pull request (the base branch may have moved or been protected, or the branch name is taken); run the job again.";
