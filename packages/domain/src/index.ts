@@ -70,6 +70,7 @@ export type { AuditEntry } from "./audit/record.ts";
 export type { AuditAction, AuditTargetType } from "@secondshift/vocabulary";
 export { groupKey, normaliseRequest, requestHash, storedRequest } from "./request.ts";
 export { hasOutputs, readGrantedOutputs, readRequestedOutputs } from "./outputs/stored.ts";
+export { readRequestedTriggers } from "./triggers/stored.ts";
 export { PROTECTED_PATH_LIMITS } from "./outputs/protected-paths.ts";
 export {
   approveOutput,

@@ -3,8 +3,13 @@
 // (a tool, a group, a label, `required`) hashes differently and so needs a new approval (C04).
 import { createHash } from "node:crypto";
 import { compareGroups, type RequestedToolGroup } from "@secondshift/config";
-import type { RequestedOutputs } from "@secondshift/vocabulary";
+import {
+  hasTriggers,
+  type RequestedOutputs,
+  type RequestedTriggers,
+} from "@secondshift/vocabulary";
 import { hasOutputs, readRequestedOutputs } from "./outputs/stored.ts";
+import { readRequestedTriggers } from "./triggers/stored.ts";
 
 export type { RequestedToolGroup } from "@secondshift/config";
 
@@ -31,22 +36,25 @@ export function normaliseRequest(groups: readonly RequestedToolGroup[]): Request
 }
 
 /**
- * The request's hash: its tools and, when it requests any, its outputs (a job without outputs
- * keeps the hash it had before outputs existed, so its approval stands).
+ * The request's hash: its tools and, when it requests any, its outputs and its triggers (a job
+ * without outputs or triggers keeps the hash it had before they existed, so its approval
+ * stands). Adding, widening or narrowing a trigger changes the hash: the owner approves again.
  */
 export function requestHash(
   groups: readonly RequestedToolGroup[],
   outputs: RequestedOutputs = {},
+  triggers: RequestedTriggers = {},
 ): string {
   const normalised = readRequestedOutputs(outputs);
+  const on = readRequestedTriggers(triggers);
   const canonical = JSON.stringify({
     v: 1,
     groups: normaliseRequest(groups),
     ...(hasOutputs(normalised) ? { outputs: normalised } : {}),
+    ...(hasTriggers(on) ? { triggers: on } : {}),
   });
   return createHash("sha256").update(canonical).digest("hex");
 }
-
 /** Reads Job.requestedTools back (written by upsertJobsFromConfig, so trusted in shape). */
 export function storedRequest(value: unknown): RequestedToolGroup[] {
   return Array.isArray(value) ? normaliseRequest(value as RequestedToolGroup[]) : [];

@@ -1,6 +1,7 @@
 // Repository sync's job writes: a repository only requests, so a new or changed request always
 // lands in NEEDS_APPROVAL, only an unchanged one keeps its decision, and the writes are audited
 // as the repo-sync system actor.
+import { createHash } from "node:crypto";
 import { approveJob } from "@secondshift/domain";
 import {
   job,
@@ -116,6 +117,60 @@ describe("upsertJobsFromConfig", () => {
       outputs: { comment: { max: 3, target: "triggering" } },
     });
     expect(more).toMatchObject({ status: "NEEDS_APPROVAL", change: "request_changed" });
+  });
+  test("[C04] triggers are stored canonically; adding, widening or narrowing one needs approval again", async ({
+    db,
+    tenants: { a },
+  }) => {
+    // A job without triggers keeps exactly the hash it had before triggers existed.
+    const created = await upsertOne(db, a, "reviewer", []);
+    const before = await db.job.findUniqueOrThrow({ where: { id: created.jobId } });
+    expect(before.requestedTriggers).toEqual({});
+    const legacy = createHash("sha256")
+      .update(JSON.stringify({ v: 1, groups: [] }))
+      .digest("hex");
+    expect(before.requestHash).toBe(legacy);
+    await approveJob(as(a, a.ownerId, db), { jobId: created.jobId, requestHash: legacy });
+    expect(await upsertOne(db, a, "reviewer", [], { triggers: {} })).toMatchObject({
+      status: "APPROVED",
+      change: "updated",
+    });
+
+    // Adding a trigger: back to needing approval, the trigger stored in the vocabulary's shape.
+    const opened = { pull_request: { actions: ["opened" as const], bots: false } };
+    const added = await upsertOne(db, a, "reviewer", [], { triggers: opened });
+    expect(added).toMatchObject({ status: "NEEDS_APPROVAL", change: "request_changed" });
+    const row = await db.job.findUniqueOrThrow({ where: { id: created.jobId } });
+    expect(row.requestedTriggers).toEqual(opened);
+    expect(row.requestHash).not.toBe(legacy);
+    await approveJob(as(a, a.ownerId, db), { jobId: created.jobId, requestHash: row.requestHash });
+    expect(await upsertOne(db, a, "reviewer", [], { triggers: opened })).toMatchObject({
+      status: "APPROVED",
+      change: "updated",
+    });
+
+    // Widening it (another action, bots, another kind) and narrowing it are changed requests.
+    const widened = [
+      { pull_request: { actions: ["opened" as const, "synchronize" as const], bots: false } },
+      { pull_request: { actions: ["opened" as const], bots: true } },
+      { ...opened, comment_command: { bots: false } },
+    ];
+    for (const triggers of widened) {
+      await db.job.update({ where: { id: created.jobId }, data: { status: "APPROVED" } });
+      expect(await upsertOne(db, a, "reviewer", [], { triggers })).toMatchObject({
+        status: "NEEDS_APPROVAL",
+        change: "request_changed",
+      });
+    }
+    await db.job.update({ where: { id: created.jobId }, data: { status: "APPROVED" } });
+    const narrowed = await upsertOne(db, a, "reviewer", [], { triggers: opened });
+    expect(narrowed).toMatchObject({ status: "NEEDS_APPROVAL", change: "request_changed" });
+    // Removing every trigger is the original request again: the first grant counts.
+    const removed = await upsertOne(db, a, "reviewer", [], { triggers: {} });
+    const back = await db.job.findUniqueOrThrow({ where: { id: created.jobId } });
+    expect(removed.change).toBe("request_changed");
+    expect(back.requestHash).toBe(legacy);
+    expect(back.requestedTriggers).toEqual({});
   });
   test("each row names the job as the file called it then; a removal keeps the last name", async ({
     db,

@@ -9,16 +9,19 @@ import {
   normaliseRequest,
   notFound,
   readRequestedOutputs,
+  readRequestedTriggers,
   recordAudit,
   requestHash,
   SYSTEM_REPO_SYNC,
 } from "@secondshift/domain";
 
 /** A parsed job whose promptFile the worker has already read from the commit. */
-export type SyncedJob = Omit<RepoJob, "prompt" | "promptFile" | "outputs"> & {
+export type SyncedJob = Omit<RepoJob, "prompt" | "promptFile" | "outputs" | "triggers"> & {
   prompt: string;
   /** Absent: the job requests no outputs (as a file without `outputs:`). */
   outputs?: RepoJob["outputs"];
+  /** Absent: the job requests no triggers (as a file without `on:`). */
+  triggers?: RepoJob["triggers"];
 };
 
 export type SyncChange = "created" | "request_changed" | "updated" | "restored" | "removed";
@@ -64,7 +67,10 @@ export async function upsertJobsFromConfig(
       const requestedTools = normaliseRequest(job.tools);
       // A change of outputs is a request change like a change of tools: NEEDS_APPROVAL again.
       const requestedOutputs = readRequestedOutputs(job.outputs ?? {});
-      const hash = requestHash(requestedTools, requestedOutputs);
+      // So is a change of triggers (`on:`): adding, widening or narrowing one. Requests only in
+      // this version (issue #25 item 2): no event starts a run yet.
+      const requestedTriggers = readRequestedTriggers(job.triggers ?? {});
+      const hash = requestHash(requestedTools, requestedOutputs, requestedTriggers);
       const fields = {
         name: job.name,
         description: job.description,
@@ -76,6 +82,7 @@ export async function upsertJobsFromConfig(
         timeoutSeconds: job.timeoutSeconds,
         requestedTools: requestedTools as unknown as Prisma.InputJsonValue,
         requestedOutputs: requestedOutputs as unknown as Prisma.InputJsonValue,
+        requestedTriggers: requestedTriggers as unknown as Prisma.InputJsonValue,
         requestHash: hash,
         configCommit: commit,
       };

@@ -76,3 +76,23 @@ export type {
   RequestedPullRequestOutput,
   ThreatReview,
 } from "./outputs.ts";
+export {
+  COMMENT_COMMAND_PREFIX,
+  commentCommand,
+  EVENTS_NOT_ACTIVE_NOTE,
+  EVENTS_NOT_GITHUB_REASON,
+  hasTriggers,
+  ISSUE_TRIGGER_ACTIONS,
+  PULL_REQUEST_TRIGGER_ACTIONS,
+  TRIGGER_CAPS,
+  TRIGGER_KINDS,
+} from "./triggers.ts";
+export type {
+  IssueTriggerAction,
+  PullRequestTriggerAction,
+  RequestedCommentCommandTrigger,
+  RequestedIssueTrigger,
+  RequestedPullRequestTrigger,
+  RequestedTriggers,
+  TriggerKind,
+} from "./triggers.ts";

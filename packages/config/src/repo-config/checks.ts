@@ -1,5 +1,5 @@
 // Rules JSON Schema cannot express: a parseable cron, a real IANA zone, the operator's own
-// maximums, one prompt source, unique labels. They run on values the schema already typed.
+// maximums, one prompt source, unique labels, labels for an issue trigger on "labeled". They run on values the schema already typed.
 import { CronExpressionParser } from "cron-parser";
 import { shorten, type PathSegments } from "./positions.ts";
 import type { RepoConfigLimits } from "./types.ts";
@@ -83,6 +83,15 @@ export function checkJob(key: string, job: Json, limits: RepoConfigLimits): Chec
     problems.push({
       path: at("tokenBudget"),
       message: `must be at most ${limits.maxTokenBudget} (this server's maximum token budget per run)`,
+    });
+  }
+  const issues = (job.on as Json | null | undefined)?.issues as Json | null | undefined;
+  const types = issues?.types;
+  if (Array.isArray(types) && types.includes("labeled") && issues?.labels === undefined) {
+    problems.push({
+      path: at("on", "issues", "types", types.indexOf("labeled")),
+      message:
+        '"labeled" needs the labels it waits for: add labels, e.g. labels: [triage], under issues',
     });
   }
   const tools = job.tools as Json | undefined;

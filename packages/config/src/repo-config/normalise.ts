@@ -1,6 +1,12 @@
 // Turns a validated document into the stable structure the platform stores: defaults filled,
 // groups in a fixed order, tool names sorted — so equal requests compare (and hash) equal.
-import type { CommentTarget, RequestedOutputs } from "@secondshift/vocabulary";
+import {
+  ISSUE_TRIGGER_ACTIONS,
+  PULL_REQUEST_TRIGGER_ACTIONS,
+  type CommentTarget,
+  type RequestedOutputs,
+  type RequestedTriggers,
+} from "@secondshift/vocabulary";
 import type {
   RepoConfig,
   RepoConfigLimits,
@@ -82,6 +88,40 @@ function normaliseOutputs(raw: Json | undefined): RequestedOutputs {
   return out;
 }
 
+/** The listed actions in the vocabulary's order, each once. */
+function actions<T extends string>(order: readonly T[], listed: unknown): T[] {
+  const given = Array.isArray(listed) ? listed : [];
+  return order.filter((action) => given.includes(action));
+}
+
+// The file says `pullRequest` / `issues` / `commentCommand`; the platform's kinds are
+// `pull_request` / `issue` / `comment_command`. Fixed key order, actions in the vocabulary's
+// order, labels sorted: equal requests store and hash the same. Requests only (issue #25 item
+// 2): nothing starts a run on an event yet.
+function normaliseTriggers(raw: Json | undefined): RequestedTriggers {
+  const out: RequestedTriggers = {};
+  const pullRequest = raw?.pullRequest as Json | undefined;
+  if (pullRequest) {
+    out.pull_request = {
+      actions: actions(PULL_REQUEST_TRIGGER_ACTIONS, pullRequest.types),
+      bots: pullRequest.bots === true,
+    };
+  }
+  const issues = raw?.issues as Json | undefined;
+  if (issues) {
+    out.issue = {
+      actions: actions(ISSUE_TRIGGER_ACTIONS, issues.types),
+      labels: [...new Set((issues.labels as string[] | undefined) ?? [])].sort(),
+      bots: issues.bots === true,
+    };
+  }
+  const command = raw?.commentCommand;
+  if (command === true) out.comment_command = { bots: false };
+  else if (typeof command === "object" && command !== null)
+    out.comment_command = { bots: (command as Json).bots === true };
+  return out;
+}
+
 export function normaliseJob(key: string, raw: Json, limits: RepoConfigLimits): RepoJob {
   const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
   return {
@@ -100,6 +140,7 @@ export function normaliseJob(key: string, raw: Json, limits: RepoConfigLimits): 
       60,
     tools: normaliseTools(raw.tools as Json | undefined),
     outputs: normaliseOutputs(raw.outputs as Json | undefined),
+    triggers: normaliseTriggers(raw.on as Json | undefined),
   };
 }
 

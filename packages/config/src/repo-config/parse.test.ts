@@ -375,6 +375,7 @@ jobs:
               { kind: "HTTP", label: "status api", required: false, tools: ["get_status"] },
             ],
             outputs: {},
+            triggers: {},
           },
           {
             key: "weekly-deps",
@@ -397,6 +398,7 @@ jobs:
               },
             ],
             outputs: {},
+            triggers: {},
           },
         ],
       },

@@ -6,7 +6,12 @@
 // The schema describes requests only. Nothing in it can name an endpoint, credential,
 // connection, grant or sandbox setting (see forbidden-keys.ts for the explicit refusal).
 
-import { OUTPUT_CAPS } from "@secondshift/vocabulary";
+import {
+  ISSUE_TRIGGER_ACTIONS,
+  OUTPUT_CAPS,
+  PULL_REQUEST_TRIGGER_ACTIONS,
+  TRIGGER_CAPS,
+} from "@secondshift/vocabulary";
 
 export const REPO_CONFIG_VERSION = 1;
 export const REPO_CONFIG_FILE = ".secondshift.yaml";
@@ -197,10 +202,88 @@ const outputs = {
   },
 } as const;
 
+const bots = {
+  type: "boolean",
+  description:
+    "true: events caused by other bots (e.g. Dependabot) count too; SecondShift's own App never triggers a run. Default false.",
+} as const;
+
+// `on:` (issue #25 item 2): requests only. The triggers are stored with the job, hashed into its
+// request (adding or widening one needs approval again) and shown in the access review; no
+// delivery is received and no run is started by an event yet (intake is issue #25 item 1).
+const triggers = {
+  type: "object",
+  description:
+    "Events the job asks to run on, beside or instead of its schedule (GitHub repositories only; the workspace owner approves them in the access review; events do not start runs yet in this version). Allowed keys: pullRequest, issues, commentCommand.",
+  additionalProperties: false,
+  properties: {
+    pullRequest: {
+      type: "object",
+      description: "Pull requests of this repository. Allowed keys: types, bots.",
+      additionalProperties: false,
+      required: ["types"],
+      properties: {
+        types: {
+          type: "array",
+          description: `Which pull request events start the job, at least one, no duplicates: ${PULL_REQUEST_TRIGGER_ACTIONS.join(", ")} (synchronize: new commits were pushed).`,
+          minItems: 1,
+          uniqueItems: true,
+          items: {
+            type: "string",
+            description: `A pull request event: ${PULL_REQUEST_TRIGGER_ACTIONS.join(", ")}.`,
+            enum: PULL_REQUEST_TRIGGER_ACTIONS,
+          },
+        },
+        bots,
+      },
+    },
+    issues: {
+      type: "object",
+      description: "Issues of this repository. Allowed keys: types, labels, bots.",
+      additionalProperties: false,
+      required: ["types"],
+      properties: {
+        types: {
+          type: "array",
+          description: `Which issue events start the job, at least one, no duplicates: ${ISSUE_TRIGGER_ACTIONS.join(", ")} (labeled: one of labels was added; it needs labels).`,
+          minItems: 1,
+          uniqueItems: true,
+          items: {
+            type: "string",
+            description: `An issue event: ${ISSUE_TRIGGER_ACTIONS.join(", ")}.`,
+            enum: ISSUE_TRIGGER_ACTIONS,
+          },
+        },
+        labels: {
+          type: "array",
+          description: `Label names, at most ${TRIGGER_CAPS.maxIssueLabels}, no duplicates: "labeled" matches when one of them is added; "opened" then matches only an issue opened with one of them.`,
+          minItems: 1,
+          maxItems: TRIGGER_CAPS.maxIssueLabels,
+          uniqueItems: true,
+          items: {
+            type: "string",
+            description:
+              "A GitHub label name: 1 to 50 characters, no control characters, no space at either end.",
+            pattern: ISSUE_LABEL_PATTERN,
+          },
+        },
+        bots,
+      },
+    },
+    commentCommand: {
+      type: ["boolean", "object"],
+      description:
+        'true: a comment "/secondshift <job-key>" on an issue or pull request of this repository starts the job; or a map with the key bots. Default false.',
+      additionalProperties: false,
+      properties: { bots },
+    },
+  },
+} as const;
+
 const job = {
   type: "object",
   description:
-    "A job. Allowed keys: name, description, prompt or promptFile, schedule, timezone, model, tokenBudget, timeoutMinutes, tools, outputs.",
+    "A job. Allowed keys: name, description, prompt or promptFile, schedule, on, timezone, model, tokenBudget, timeoutMinutes, tools, outputs.",
   additionalProperties: false,
   required: ["name"],
   properties: {
@@ -230,10 +313,11 @@ const job = {
     schedule: {
       type: "string",
       description:
-        'A five-field cron expression (minute hour day-of-month month day-of-week), e.g. "0 6 * * 1-5". Omit for run-on-demand only.',
+        'A five-field cron expression (minute hour day-of-month month day-of-week), e.g. "0 6 * * 1-5". Omit for run-on-demand only (or events only, with on).',
       minLength: 1,
       maxLength: 100,
     },
+    on: triggers,
     timezone: {
       type: "string",
       description: 'An IANA time zone for the schedule, e.g. "Europe/Berlin". Default: UTC.',

@@ -1,5 +1,5 @@
 // The parsed, normalised form of `.secondshift.yaml` that the rest of the platform consumes.
-import type { RepoConfigError, RequestedOutputs } from "@secondshift/vocabulary";
+import type { RepoConfigError, RequestedOutputs, RequestedTriggers } from "@secondshift/vocabulary";
 
 /** Connection kinds as the database spells them. */
 export type RequestedKind = "GITHUB" | "SENTRY" | "MCP" | "HTTP";
@@ -30,6 +30,11 @@ export interface RepoJob {
   tools: RequestedToolGroup[];
   /** Output kinds the job requests (`comment`, `issue`); an absent kind is not requested. */
   outputs: RequestedOutputs;
+  /**
+   * Events the job asks to run on (`on:`; `pull_request`, `issue`, `comment_command`); empty
+   * for schedule or on-demand only. Requested and reviewed only: no event starts a run yet.
+   */
+  triggers: RequestedTriggers;
 }
 
 export interface RepoConfig {

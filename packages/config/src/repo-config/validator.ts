@@ -7,6 +7,8 @@ import { repoConfigSchema } from "./schema.ts";
 
 const ajv = new Ajv2020({
   strict: true,
+  // `on.commentCommand` is `true` or a map; a type list reads better in errors than anyOf.
+  allowUnionTypes: true,
   allErrors: true,
   verbose: true,
   coerceTypes: false,
@@ -69,6 +71,13 @@ export function schemaProblems(data: unknown): SchemaProblem[] {
             message: `has a value that is not allowed${describe(error)}`,
           });
         }
+        break;
+      case "enum":
+        problems.push({
+          path,
+          atKey: false,
+          message: `${JSON.stringify(shorten(String(error.data)))} is not allowed; allowed values: ${(params.allowedValues as unknown[]).map(String).join(", ")}${describe(error)}`,
+        });
         break;
       case "const":
         problems.push({

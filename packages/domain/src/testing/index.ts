@@ -20,16 +20,19 @@ import {
 } from "../connections/manage.ts";
 import type { ActorContext, McpAuthorizer, ToolDiscovery, WorkspaceServices } from "../context.ts";
 import { readRequestedOutputs } from "../outputs/stored.ts";
+import { readRequestedTriggers } from "../triggers/stored.ts";
 import { normaliseRequest, requestHash } from "../request.ts";
 import type { DiscoveredTool } from "../tools.ts";
 
 export type Tenant = SeededTenant;
 
 /** A job as a repository's config declares it (repo-sync's SyncedJob: the prompt file read). */
-export type DeclaredJob = Omit<RepoJob, "prompt" | "promptFile" | "outputs"> & {
+export type DeclaredJob = Omit<RepoJob, "prompt" | "promptFile" | "outputs" | "triggers"> & {
   prompt: string;
   /** Absent: the job requests no outputs. */
   outputs?: RepoJob["outputs"];
+  /** Absent: the job requests no triggers. */
+  triggers?: RepoJob["triggers"];
 };
 
 export const testKeyring = (): Keyring => createKeyring(new Uint8Array(randomBytes(32)));
@@ -292,12 +295,14 @@ export async function requestJob(
 ): Promise<{ jobId: string; status: JobStatus }> {
   const requestedTools = normaliseRequest(declared.tools);
   const requestedOutputs = readRequestedOutputs(declared.outputs ?? {});
-  const hash = requestHash(requestedTools, requestedOutputs);
-  const { key, tools: _tools, outputs: _outputs, ...fields } = declared;
+  const requestedTriggers = readRequestedTriggers(declared.triggers ?? {});
+  const hash = requestHash(requestedTools, requestedOutputs, requestedTriggers);
+  const { key, tools: _tools, outputs: _outputs, triggers: _triggers, ...fields } = declared;
   const data = {
     ...fields,
     requestedTools: requestedTools as unknown as Prisma.InputJsonValue,
     requestedOutputs: requestedOutputs as unknown as Prisma.InputJsonValue,
+    requestedTriggers: requestedTriggers as unknown as Prisma.InputJsonValue,
     requestHash: hash,
     configCommit: "c1",
   };

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Job" ADD COLUMN     "requestedTriggers" JSONB NOT NULL DEFAULT '{}';
