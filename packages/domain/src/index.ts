@@ -25,6 +25,7 @@ export { isSchedulable } from "./jobs/schedulable.ts";
 export type { SchedulableJob } from "./jobs/schedulable.ts";
 export type { AccessReview, ReviewConnection, ReviewGroup, ReviewTool } from "./jobs/review.ts";
 export type { ChangedTool, LastApproval, ReviewChange } from "./jobs/review-diff.ts";
+export type { ReviewTriggers } from "./jobs/review-triggers.ts";
 export type { MemberSummary } from "./members/list.ts";
 export type {
   CreatedInvitation,

@@ -6,6 +6,7 @@ import { can } from "@secondshift/vocabulary";
 import { notFound, requireRole, type ActorContext, type DbClient } from "../context.ts";
 import { groupKey, storedRequest } from "../request.ts";
 import { reviewOutputs, type ReviewOutputs } from "./grant-outputs.ts";
+import { reviewTriggers, type ReviewTriggers } from "./review-triggers.ts";
 import { readDiscoveredTools } from "../tools.ts";
 import {
   diffAgainstGrant,
@@ -58,6 +59,11 @@ export interface AccessReview {
   changes: ReviewChange[];
   /** Requested output kinds, the current grant's, and whether they can be granted here. */
   outputs: ReviewOutputs;
+  /**
+   * Requested triggers (`on:`) and whether events can reach this repository (GitHub only).
+   * Part of the request: approving approves them. No event starts a run yet in this version.
+   */
+  triggers: ReviewTriggers;
   canApprove: boolean;
 }
 
@@ -172,6 +178,7 @@ export async function getAccessReview(
       : null,
     changes,
     outputs: await reviewOutputs(ctx, job, grant?.outputs),
+    triggers: await reviewTriggers(db, job),
     canApprove: can(role, "own"),
   };
 }

@@ -1,9 +1,9 @@
 "use client";
 // The access review: per requested group the connection it binds to (a picker when several
 // fit; preselected only when the API proposes one — exactly one fits), per tool whether it may
-// change data, what changed since the last approval, and — for owners only — approve, reject
-// and revoke. Everyone else reads the same review without any control; the API refuses their
-// decisions anyway (C02).
+// change data, the outputs and triggers it asks for, what changed since the last approval, and —
+// for owners only — approve, reject and revoke. Everyone else reads the same review without any
+// control; the API refuses their decisions anyway (C02).
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "../../trpc/react.tsx";
@@ -20,6 +20,8 @@ import {
   type ReviewOutputsData,
 } from "./review-outputs.tsx";
 import { ReviewGroupCard, type Choice, type ConnectionFacts, type Group } from "./review-group.tsx";
+import { ReviewTriggers, type ReviewTriggersData } from "./review-triggers.tsx";
+import { triggerSentences } from "./trigger-words.ts";
 import {
   accessSentences,
   groupTitle,
@@ -75,6 +77,7 @@ export function AccessReview({ workspaceId, jobId }: { workspaceId: string; jobI
         editable={review.canApprove}
         onChange={setOutputChoice}
       />
+      <ReviewTriggers triggers={review.triggers} jobKey={review.job.key} />
       {review.canApprove ? (
         <Decisions
           workspaceId={workspaceId}
@@ -95,6 +98,7 @@ export function AccessReview({ workspaceId, jobId }: { workspaceId: string; jobI
 interface Review {
   job: {
     id: string;
+    key: string;
     name: string;
     status: string;
     requestHash: string;
@@ -105,6 +109,7 @@ interface Review {
   lastApproval: LastApproval | null;
   changes: Array<GroupChange & { key: string }>;
   outputs: ReviewOutputsData;
+  triggers: ReviewTriggersData;
   canApprove: boolean;
 }
 
@@ -266,6 +271,9 @@ function Decisions({
           ))}
           {outputSentences(outputs).map((sentence) => (
             <li key={sentence}>{sentence}</li>
+          ))}
+          {triggerSentences(review.triggers.requested, review.job.key).map((sentence) => (
+            <li key={sentence}>Trigger: {sentence} (events do not start runs yet).</li>
           ))}
         </ul>
       </ConfirmDialog>

@@ -111,6 +111,24 @@ describe("outputs access over HTTP", () => {
     expect(api.logs()).not.toContain(secretLine);
   });
 
+  test("[C04] the review carries the job's triggers and that events can reach a GitHub repository", async ({
+    db,
+    acme,
+    viewer,
+  }) => {
+    const triggers = {
+      pull_request: { actions: ["opened" as const, "synchronize" as const], bots: false },
+      comment_command: { bots: false },
+    };
+    const { jobId } = await requestJob(db, acme, job("on-events", [], { triggers }));
+    const review = await viewer.trpc.jobs.review.query({ workspaceId: acme.workspaceId, jobId });
+    expect(review.triggers).toEqual({
+      requested: triggers,
+      eventsAvailable: true,
+      eventsUnavailableReason: null,
+    });
+  });
+
   test("[O02] GitHub refusing or unreachable: the review renders with the reason and approving works", async ({
     db,
     app,

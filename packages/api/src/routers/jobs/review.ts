@@ -1,7 +1,12 @@
 // Every member: the access review (each requested tool, its connection, whether it may change
 // data); `canApprove` only tells the UI whether to show the buttons.
 import { getAccessReview } from "@secondshift/domain";
-import { COMMENT_TARGETS, OUTPUT_MODES } from "@secondshift/vocabulary";
+import {
+  COMMENT_TARGETS,
+  ISSUE_TRIGGER_ACTIONS,
+  OUTPUT_MODES,
+  PULL_REQUEST_TRIGGER_ACTIONS,
+} from "@secondshift/vocabulary";
 import { z } from "zod";
 import { connectionKind, jobStatus } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
@@ -65,6 +70,27 @@ const reviewOutputs = z.object({
   missing: perKind,
 });
 
+/** The job's `on:` request; events do not start runs yet in this version (issue #25 item 2). */
+const reviewTriggers = z.object({
+  requested: z.object({
+    pull_request: z
+      .object({ actions: z.array(z.enum(PULL_REQUEST_TRIGGER_ACTIONS)), bots: z.boolean() })
+      .optional(),
+    issue: z
+      .object({
+        actions: z.array(z.enum(ISSUE_TRIGGER_ACTIONS)),
+        labels: z.array(z.string()),
+        bots: z.boolean(),
+      })
+      .optional(),
+    comment_command: z.object({ bots: z.boolean() }).optional(),
+  }),
+  /** Whether the repository's connection is GitHub (App or token), so events could reach it. */
+  eventsAvailable: z.boolean(),
+  /** Why not ("Events come from GitHub; …"); null when available. */
+  eventsUnavailableReason: z.string().nullable(),
+});
+
 export const accessReview = z.object({
   job: z.object({
     id: z.string(),
@@ -105,6 +131,7 @@ export const accessReview = z.object({
     .nullable(),
   changes: z.array(reviewChange),
   outputs: reviewOutputs,
+  triggers: reviewTriggers,
   canApprove: z.boolean(),
 });
 
