@@ -19,6 +19,7 @@ export type { KnownSecrets } from "./check/scan.ts";
 export { attachPullRequestChanges } from "./changes/attach-changes.ts";
 export type { RunSource } from "./changes/attach-changes.ts";
 export { collectChanges } from "./changes/collect-changes.ts";
+export { workspaceDiff } from "./changes/workspace-diff.ts";
 export type { BaseTree, ChangeLimits, CollectedChanges } from "./changes/collect-changes.ts";
 export type { ExecSandbox } from "./changes/workspace-index.ts";
 export { createOutputMetrics } from "./metrics.ts";

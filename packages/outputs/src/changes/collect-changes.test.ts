@@ -17,6 +17,7 @@ import { listCommitTree, readObject } from "@secondshift/repo-sync";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { localSandbox } from "../testing/local-sandbox.ts";
 import { collectChanges, type BaseTree, type ChangeLimits } from "./collect-changes.ts";
+import { workspaceDiff } from "./workspace-diff.ts";
 
 const limits: ChangeLimits = {
   maxFiles: 20,
@@ -165,5 +166,43 @@ describe("collectChanges", () => {
         },
       ],
     });
+  });
+});
+
+describe("workspaceDiff (the run's Changes)", () => {
+  const diff = (maxBytes = 100_000) =>
+    workspaceDiff(localSandbox(workspace), base, { maxBytes, timeoutMs: 30_000 });
+
+  it("is empty for an untouched workspace and git's format for changes, a binary named only", async () => {
+    expect(await diff()).toBe("");
+    writeFileSync(at("src/a.ts"), "export const a = 1;\nexport const b = 3;\n");
+    writeFileSync(at("new.txt"), "hello\n");
+    unlinkSync(at("README.md"));
+    chmodSync(at("run.sh"), 0o755);
+    writeFileSync(at("logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 9, 9]));
+    const text = await diff();
+    expect(text).toContain(
+      "diff --git a/README.md b/README.md\ndeleted file mode 100644\n--- a/README.md\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-# App\n",
+    );
+    expect(text).toContain(
+      "diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+hello\n",
+    );
+    expect(text).toContain("diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n");
+    expect(text).toContain("-export const b = 2;\n+export const b = 3;\n");
+    expect(text).toContain("Binary files a/logo.png and b/logo.png differ");
+  });
+
+  it("[O04] shows what a rewritten sandbox .git would hide, and says where it was cut", async () => {
+    writeFileSync(at("src/a.ts"), "export const a = 'changed';\n");
+    writeFileSync(at("hidden.txt"), "sneaked in\n");
+    git(workspace, "init", "-q");
+    git(workspace, "add", "-A");
+    git(workspace, "commit", "-qm", "looks like the base");
+    writeFileSync(at(".git/info/exclude"), "hidden.txt\n");
+    const text = await diff();
+    expect(text).toContain("+++ b/hidden.txt");
+    expect(text).toContain("+export const a = 'changed';");
+    expect(text).not.toContain(".git/");
+    expect(await diff(40)).toMatch(/\[diff truncated at 40 bytes\]$/);
   });
 });

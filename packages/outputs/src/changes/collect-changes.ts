@@ -5,6 +5,7 @@
 import { isUtf8 } from "node:buffer";
 import type { CommitTreeEntry } from "@secondshift/repo-sync";
 import type { PullRequestFile } from "@secondshift/vocabulary";
+import { changedPaths, type Change } from "./changed-paths.ts";
 import { filePatch } from "./patch.ts";
 import { blobId, readWorkspaceFiles, type ReadFile } from "./read-files.ts";
 import { indexWorkspace, type ExecSandbox, type IndexedFile } from "./workspace-index.ts";
@@ -23,25 +24,6 @@ export interface ChangeLimits {
 }
 
 export type CollectedChanges = { files: PullRequestFile[] } | { problem: string };
-
-interface Change {
-  path: string;
-  before: CommitTreeEntry | undefined;
-  after: IndexedFile | undefined;
-}
-
-function changedPaths(base: CommitTreeEntry[], after: Map<string, IndexedFile>): Change[] {
-  const before = new Map(base.filter((e) => e.mode !== "160000").map((e) => [e.path, e]));
-  const changes: Change[] = [];
-  for (const [path, entry] of after) {
-    const was = before.get(path);
-    if (!was || was.sha !== entry.sha || was.mode !== entry.mode)
-      changes.push({ path, before: was, after: entry });
-  }
-  for (const [path, was] of before)
-    if (!after.has(path)) changes.push({ path, before: was, after: undefined });
-  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
 
 function insideSubmodule(base: CommitTreeEntry[], changes: Change[]): string | null {
   const submodules = base.filter((e) => e.mode === "160000").map((e) => `${e.path}/`);

@@ -2,8 +2,8 @@
 // external stop) which also reaches every command the loop runs there. Then the diff.
 import { runAgent as defaultRunAgent, type AgentResult, type BrokerPort } from "@secondshift/agent";
 import { isAppError } from "@secondshift/errors";
-import { attachPullRequestChanges } from "@secondshift/outputs";
-import { checkWorkspaceFiles, type RunSandbox } from "@secondshift/sandbox";
+import { attachPullRequestChanges, workspaceDiff } from "@secondshift/outputs";
+import { checkWorkspaceFiles } from "@secondshift/sandbox";
 import { captureDiff } from "../workspace-diff.ts";
 import type { PreparedRun } from "./prepare.ts";
 import type { RunContext } from "./run-context.ts";
@@ -39,9 +39,7 @@ export async function runAgentLoop(ctx: RunContext, prepared: PreparedRun): Prom
       masker: deps.masker,
     }),
   );
-  const diff = prepared.canDiff
-    ? await collectChanges(ctx, prepared.sandbox, prepared.diffBase)
-    : null;
+  const diff = await collectChanges(ctx, prepared);
   await attachPullRequest(ctx, prepared);
   return { result, diff };
 }
@@ -65,16 +63,15 @@ async function attachPullRequest(ctx: RunContext, prepared: PreparedRun): Promis
 }
 
 /**
- * The diff, once the workspace is known to be within the file cap: `git add -A` would otherwise
- * hash and index every file the run made (a million small files: minutes, and more memory).
- * Past the cap the run fails naming the limit. Any other failure here (the sandbox is gone: the
- * agent's result already says why) leaves the run without a diff, as before.
+ * The diff, once the workspace is known to be within the file cap: indexing would otherwise
+ * hash every file the run made (a million small files: minutes, and more memory). Past the cap
+ * the run fails naming the limit. The diff is the worker's own (workspaceDiff: the sandbox's
+ * files against the run commit's tree from the worker's git), so a rewritten sandbox `.git`
+ * hides nothing; only a source without that tree falls back to the sandbox's git. Any other
+ * failure here (the sandbox is gone: the agent's result already says why) leaves no diff.
  */
-async function collectChanges(
-  ctx: RunContext,
-  sandbox: RunSandbox,
-  diffBase: Parameters<typeof captureDiff>[2],
-): Promise<string | null> {
+async function collectChanges(ctx: RunContext, prepared: PreparedRun): Promise<string | null> {
+  const { sandbox, checkout } = prepared;
   try {
     const count = await checkWorkspaceFiles(sandbox, ctx.limits.maxWorkspaceFiles);
     ctx.log.info({ event: "run.workspace_counted", ...count }, "workspace counted");
@@ -84,8 +81,17 @@ async function collectChanges(
     ctx.log.warn({ err: error }, "could not count the workspace; no diff");
     return null;
   }
-  return captureDiff(sandbox, ctx.limits.maxDiffBytes, diffBase).catch(() => null);
+  const maxBytes = ctx.limits.maxDiffBytes;
+  if (checkout.tree)
+    return checkout
+      .tree()
+      .then((base) => workspaceDiff(sandbox, base, { maxBytes, timeoutMs: DIFF_TIMEOUT_MS }))
+      .catch(() => null);
+  if (!prepared.canDiff) return null;
+  return captureDiff(sandbox, maxBytes, prepared.diffBase).catch(() => null);
 }
+
+const DIFF_TIMEOUT_MS = 120_000;
 
 function brokerRun(ctx: RunContext) {
   const { run } = ctx;
