@@ -87,6 +87,9 @@ describe("a proposed pull request", () => {
     const finishedAt = run.finishedAt!.getTime();
     expect(offered).toContain("secondshift_propose_pull_request");
     expect(writesDuringRun).toBe(0); // [O01]
+    // The run's own Changes are the worker's too: the excluded file and the committed edit show.
+    expect(run.diff).toContain("+++ b/.hidden-note");
+    expect(run.diff).toContain('+{"name":"widgets","version":"1.1.0"}');
     // The sandbox's own git saw nothing changed; the model was told nothing was posted.
     expect(shellResult, shellResult).toMatch(/porcelain=0\b/);
     expect(proposeResult).toMatch(/nothing has been posted/i);
