@@ -45,6 +45,12 @@ export const PROMPT_FILE_PATTERN = "^(?!/)(?!(.*/)?\\.\\.(/|$))[A-Za-z0-9_./-]{1
 // \x escapes only, so the pattern reads the same in ECMAScript (ajv) and RE2.
 export const ISSUE_LABEL_PATTERN =
   "^[^\\x00-\\x20\\x7f]([^\\x00-\\x1f\\x7f]{0,48}[^\\x00-\\x20\\x7f])?$";
+const githubLabel = {
+  type: "string",
+  description:
+    "A GitHub label name: 1 to 50 characters, no control characters, no space at either end.",
+  pattern: ISSUE_LABEL_PATTERN,
+} as const;
 export const TITLE_PREFIX_PATTERN = "^[^\\x00-\\x1f\\x7f]*$";
 export const MODEL_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}$";
 
@@ -149,12 +155,7 @@ const outputs = {
           description: `Labels every new issue carries, at most ${OUTPUT_CAPS.maxLabels}, no duplicates.`,
           maxItems: OUTPUT_CAPS.maxLabels,
           uniqueItems: true,
-          items: {
-            type: "string",
-            description:
-              "A GitHub label name: 1 to 50 characters, no control characters, no space at either end.",
-            pattern: ISSUE_LABEL_PATTERN,
-          },
+          items: githubLabel,
         },
       },
     },
@@ -173,12 +174,7 @@ const outputs = {
           description: `Labels the pull request carries, at most ${OUTPUT_CAPS.maxLabels}, no duplicates.`,
           maxItems: OUTPUT_CAPS.maxLabels,
           uniqueItems: true,
-          items: {
-            type: "string",
-            description:
-              "A GitHub label name: 1 to 50 characters, no control characters, no space at either end.",
-            pattern: ISSUE_LABEL_PATTERN,
-          },
+          items: githubLabel,
         },
         maxFiles: {
           type: "integer",
@@ -260,12 +256,7 @@ const triggers = {
           minItems: 1,
           maxItems: TRIGGER_CAPS.maxIssueLabels,
           uniqueItems: true,
-          items: {
-            type: "string",
-            description:
-              "A GitHub label name: 1 to 50 characters, no control characters, no space at either end.",
-            pattern: ISSUE_LABEL_PATTERN,
-          },
+          items: githubLabel,
         },
         bots,
       },
