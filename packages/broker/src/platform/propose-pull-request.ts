@@ -3,23 +3,15 @@
 // finalize the worker takes the run's changes from the sandbox's files against the run commit
 // (its own copy), the job's repository, the default branch as base and `secondshift/<job>-<run>`
 // as head. One pull request per run.
-import { OUTPUT_CAPS, PLATFORM_TOOLS } from "@secondshift/vocabulary";
+import { PLATFORM_TOOLS } from "@secondshift/vocabulary";
 import { planOutputs } from "../plan.ts";
-import { limitReached, NOT_YET, storeProposal } from "./propose.ts";
+import { limitReached, NOT_YET, storeProposal, TITLE_AND_BODY } from "./propose.ts";
 import type { PlatformTool, PlatformToolContext, PlatformToolOutput } from "./tool.ts";
 
 export const proposePullRequestTool: PlatformTool = {
   name: PLATFORM_TOOLS.propose_pull_request.name,
   description: `Propose that this run's changes to the repository's files become one pull request with this title and body, on a new branch. Make every change first: the pull request holds the files as they are when the run ends (at most the owner's file and line limits). ${NOT_YET}`,
-  inputSchema: {
-    type: "object",
-    properties: {
-      title: { type: "string", minLength: 1, maxLength: OUTPUT_CAPS.maxTitleLength },
-      body: { type: "string", maxLength: OUTPUT_CAPS.maxBodyLength },
-    },
-    required: ["title", "body"],
-    additionalProperties: false,
-  },
+  inputSchema: TITLE_AND_BODY,
   grantedBy: (plan) => planOutputs(plan).pull_request !== undefined,
   async call(ctx: PlatformToolContext, args): Promise<PlatformToolOutput> {
     const grant = planOutputs(ctx.plan).pull_request;

@@ -76,6 +76,17 @@ export async function storeProposal(
   }
 }
 
+/** The arguments of a proposal with a title and a body (an issue, a pull request). */
+export const TITLE_AND_BODY = {
+  type: "object",
+  properties: {
+    title: { type: "string", minLength: 1, maxLength: OUTPUT_CAPS.maxTitleLength },
+    body: { type: "string", maxLength: OUTPUT_CAPS.maxBodyLength },
+  },
+  required: ["title", "body"],
+  additionalProperties: false,
+};
+
 export const limitReached = (max: number, what: string): PlatformToolOutput => ({
   text: `Not recorded: this run may propose at most ${max} ${what}, and it already has.`,
   isError: true,
@@ -113,15 +124,7 @@ export const proposeCommentTool: PlatformTool = {
 export const proposeIssueTool: PlatformTool = {
   name: PLATFORM_TOOLS.propose_issue.name,
   description: `Propose a new issue in this job's repository. The title gets the owner's prefix and the issue the owner's labels. ${NOT_YET}`,
-  inputSchema: {
-    type: "object",
-    properties: {
-      title: { type: "string", minLength: 1, maxLength: OUTPUT_CAPS.maxTitleLength },
-      body: { type: "string", maxLength: OUTPUT_CAPS.maxBodyLength },
-    },
-    required: ["title", "body"],
-    additionalProperties: false,
-  },
+  inputSchema: TITLE_AND_BODY,
   grantedBy: (plan) => planOutputs(plan).issue !== undefined,
   async call(ctx: PlatformToolContext, args): Promise<PlatformToolOutput> {
     const grant = planOutputs(ctx.plan).issue;
