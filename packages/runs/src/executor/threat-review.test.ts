@@ -9,33 +9,15 @@ import type { Db, Prisma } from "@secondshift/db";
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import { THREAT_REVIEW_SYSTEM_PROMPT } from "@secondshift/outputs";
-import type { RunSandbox } from "@secondshift/sandbox";
 import type { GrantedOutputs } from "@secondshift/vocabulary";
 import { describe, expect } from "vitest";
 import { executeRun } from "../executor.ts";
 import type { RunExecutorDeps } from "../ports.ts";
-import { seedRunningRun } from "../testing/fixtures.ts";
+import { quietSandbox, seedRunningRun } from "../testing/fixtures.ts";
 
 const usage = { inputTokens: 1, outputTokens: 1 };
 
-const sandbox: RunSandbox = {
-  exec: (command) =>
-    Promise.resolve({
-      exitCode: 0,
-      stdout: command.startsWith("find /workspace ") ? "1 1\n" : "",
-      stderr: "",
-      truncated: false,
-      timedOut: false,
-      aborted: false,
-    }),
-  readFile: () => Promise.resolve(Buffer.from("")),
-  writeFile: () => Promise.resolve(),
-  listFiles: () => Promise.resolve([]),
-  copyInArchive: async (archive) => {
-    for await (const _ of archive) void _;
-  },
-  destroy: () => Promise.resolve(),
-};
+const sandbox = quietSandbox;
 
 interface SeenRequest {
   at: Date;
