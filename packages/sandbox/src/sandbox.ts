@@ -85,11 +85,16 @@ export class Sandbox implements RunSandbox {
     let containerGone = raw.containerGone;
     // A command killed with the whole sandbox (out of memory) can end its stream a moment
     // before the engine reports the container stopped: after a kill-like exit, give the
-    // container watch up to 2 s to see it, so the death is reported, not missed.
-    if (!containerGone && !raw.timedOut && (raw.exitCode === null || raw.exitCode >= 128)) {
+    // container watch time to see it, so the death is reported, not missed. No exit code at all
+    // (runsc lost the process: "urpc … WaitPID failed: EOF") is the usual sign and can take the
+    // engine several seconds on a loaded machine; a plain signal exit (a command's own crash)
+    // waits only briefly, since it is mostly just that.
+    const stoppedByUs = raw.timedOut || raw.aborted;
+    if (!containerGone && !stoppedByUs && (raw.exitCode === null || raw.exitCode >= 128)) {
+      const graceMs = raw.exitCode === null ? 10_000 : 2_000;
       containerGone = await Promise.race([
         this.gone.then(() => true),
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000).unref()),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), graceMs).unref()),
       ]);
     }
     if (containerGone) {
