@@ -327,6 +327,10 @@ describe("a run's results", () => {
     await lines.fill("999"); // above the request: kept at the request's limit
     expect(await lines.inputValue()).toBe("200");
     await outputs.getByLabel("Pull requests: mode").selectOption("auto");
+    // [O04] paths the owner wants to approve by hand, one per line.
+    await outputs
+      .getByLabel(/Paths that always wait for my approval/)
+      .fill("migrations/\ndb/schema.sql\n");
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Approve", exact: true }).click();
     await page
@@ -342,10 +346,13 @@ describe("a run's results", () => {
           maxFiles: 2,
           maxChangedLines: 200,
           mode: "auto",
+          protectedPaths: ["migrations/", "db/schema.sql"],
         },
       });
     await outputs
-      .getByText(/Granted now: at most 2 files and 200 changed lines, applied automatically\./)
+      .getByText(
+        'Granted now: at most 2 files and 200 changed lines, applied automatically; changes to "migrations/" and "db/schema.sql" wait for approval.',
+      )
       .waitFor();
     await page.close();
   }, 60_000);
