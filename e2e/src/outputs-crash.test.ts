@@ -47,7 +47,7 @@ const count = (method: string, path: string) =>
 
 describe("scenario: worker killed while applying an output", () => {
   it(
-    "[O06] a pull request whose worker was killed after creating its branch ends APPLIED with one branch and one pull request",
+    "[O03][O06] a pull request whose worker was killed after creating its branch ends APPLIED with one branch and one pull request, and both attempts' tokens revoked",
     { timeout: 300_000 },
     async () => {
       const files = { ".secondshift.yaml": pullRequestConfig("deps"), "package.json": PACKAGE };
@@ -164,10 +164,15 @@ describe("scenario: worker killed while applying an output", () => {
         ["output.approved", null],
         ["output.applied", "created"],
       ]);
-      // Two write tokens, one per attempt; the next worker's was revoked after its apply.
+      // [O03] Two write tokens, one per attempt: the killed worker's, kept encrypted on the
+      // output's row, was revoked by the next attempt before it minted its own, revoked after.
       const writeMints = g.app.mints.filter((m) => m.body.permissions?.pull_requests);
       expect(writeMints).toHaveLength(2);
-      expect(g.app.revoked).toContain(writeMints[1]!.token);
+      expect(g.app.revoked).toEqual(
+        expect.arrayContaining([writeMints[0]!.token, writeMints[1]!.token]),
+      );
+      const row = await p.t.db.runOutput.findFirstOrThrow({ where: { kind: "pull_request" } });
+      expect(row.writeTokenCiphertext).toBeNull();
     },
   );
 });

@@ -11,7 +11,14 @@ import {
   createModelProvider,
   createWebhook,
 } from "@secondshift/domain";
-import { seedTenant, testKeyring, type Tenant } from "@secondshift/domain/testing";
+import { encryptField } from "@secondshift/crypto";
+import {
+  createRun,
+  seedJob,
+  seedTenant,
+  testKeyring,
+  type Tenant,
+} from "@secondshift/domain/testing";
 import { encryptedColumns, type Db, type Pool } from "@secondshift/db";
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { SecretMasker } from "@secondshift/logging";
@@ -175,6 +182,22 @@ async function writeOtherSecrets(owner: Owner): Promise<void> {
   planted.set("repository push secret", repository.pushSecret);
 }
 
+/** An apply attempt's installation token, sealed as @secondshift/outputs keeps it meanwhile. */
+async function writeOutputToken(db: Db, tenant: Tenant): Promise<void> {
+  const jobId = await seedJob(db, tenant);
+  const runId = await createRun(db, tenant.workspaceId, jobId);
+  const output = await db.runOutput.create({
+    data: { workspaceId: tenant.workspaceId, runId, jobId, seq: 0, kind: "comment", payload: {} },
+  });
+  const sealed = await encryptField(keyring, plant("output write token"), {
+    workspaceId: tenant.workspaceId,
+    table: "RunOutput",
+    rowId: output.id,
+    field: "writeTokenCiphertext",
+  });
+  await db.runOutput.update({ where: { id: output.id }, data: { writeTokenCiphertext: sealed } });
+}
+
 describe("credentials at rest", () => {
   test("[C23] no credential of any kind is stored in the clear or base64-encoded, in any column", async ({
     db,
@@ -186,6 +209,7 @@ describe("credentials at rest", () => {
     const oauthConnection = await writeConnections(owner, oauth);
     await refreshOAuth({ db, tenant, oauth }, oauthConnection);
     await writeOtherSecrets(owner);
+    await writeOutputToken(db, tenant);
 
     // Every ciphertext column holds a value written above: a new secret column fails this test
     // until it is written here too.

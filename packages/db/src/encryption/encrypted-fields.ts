@@ -1,7 +1,7 @@
 // Every column that holds a credential ciphertext. Rotation and the tests that scan for
 // plaintext use this list; a new secret column must be added here.
 export interface EncryptedColumn {
-  table: "ModelProvider" | "Connection" | "Repository" | "Webhook";
+  table: "ModelProvider" | "Connection" | "Repository" | "Webhook" | "RunOutput";
   field: string;
 }
 
@@ -13,4 +13,5 @@ export const encryptedColumns: readonly EncryptedColumn[] = [
   { table: "Repository", field: "webhookSecretCiphertext" },
   { table: "Webhook", field: "urlCiphertext" },
   { table: "Webhook", field: "secretCiphertext" },
+  { table: "RunOutput", field: "writeTokenCiphertext" },
 ];

@@ -3,6 +3,7 @@
 // `issues: write` for the job's repository, minted after the run ended and revoked (O03).
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { outputMarker } from "@secondshift/vocabulary";
+import { githubAppInstallation } from "@secondshift/repo-sync";
 import { describe, expect } from "vitest";
 import {
   connectGithubApp,
@@ -12,6 +13,7 @@ import {
 } from "../testing/apply-fixture.ts";
 import { applyOutput } from "./apply-output.ts";
 import { expireHeldOutputs } from "./expire.ts";
+import { writeTokenStore } from "./write-token.ts";
 
 const test = dbTest.extend("fx", async ({ db, seed }, { onCleanup }) => {
   const fx = await startApplyFixture(db);
@@ -271,5 +273,33 @@ describe("expireHeldOutputs", () => {
     const audit = await db.auditEvent.findMany({ where: { targetId: old.id } });
     expect(audit.map((a) => [a.action, a.actorType])).toEqual([["output.expired", "SYSTEM"]]);
     expect(await expireHeldOutputs(db, { holdDays: 14, now })).toBe(0);
+  });
+
+  test("[O03] a token a killed attempt left behind is revoked by the next attempt; none is kept after", async ({
+    db,
+    seed,
+    fx,
+  }) => {
+    const target = fx.github.seedIssue("Tests fail on main");
+    const output = await seedOutput(db, seed, comment(target.number));
+    // What a worker killed mid-attempt leaves: its live token, kept encrypted on the row.
+    const connection = await db.connection.findFirstOrThrow({
+      where: { workspaceId: seed.workspaceId, authType: "GITHUB_APP" },
+    });
+    const installation = await githubAppInstallation(fx.deps.keyring, connection, "acme/app", {
+      issues: "write",
+    });
+    const left = await fx.deps.mintToken(installation);
+    await writeTokenStore(db, fx.deps.keyring, output).keep(left.token);
+    const stored = await db.runOutput.findUniqueOrThrow({ where: { id: output.id } });
+    expect(Buffer.from(stored.writeTokenCiphertext!).toString("latin1")).not.toContain(left.token);
+
+    expect(await applyOutput(fx.deps, { outputId: output.id })).toMatchObject({
+      status: "applied",
+    });
+    expect(fx.app.revoked).toContain(left.token);
+    expectAllRevoked(fx);
+    const row = await db.runOutput.findUniqueOrThrow({ where: { id: output.id } });
+    expect(row.writeTokenCiphertext).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { claimOutput, type ClaimedOutput } from "./claim.ts";
 import { isHeldAgain } from "./base-moved.ts";
 import { markApplied, markFailed, markHeldAgain } from "./record.ts";
 import { loadTarget } from "./target.ts";
+import { writeTokenStore } from "./write-token.ts";
 import { writeOutput, type WriteDeps } from "./write.ts";
 
 export interface ApplyDeps extends WriteDeps {
@@ -95,7 +96,9 @@ async function attemptUnderLock(deps: ApplyDeps, tx: Tx, output: ClaimedOutput) 
   });
   if (current?.state !== "APPLYING") return { status: "skipped" } as const;
   const loaded = await loadTarget(deps.db, output);
-  const outcome = "target" in loaded ? await writeOutput(deps, loaded.target, output) : loaded;
+  const tokens = writeTokenStore(deps.db, deps.keyring, output);
+  const outcome =
+    "target" in loaded ? await writeOutput(deps, loaded.target, output, tokens) : loaded;
   if (isHeldAgain(outcome)) {
     const reason = deps.masker ? deps.masker.mask(outcome.reason) : outcome.reason;
     await markHeldAgain(tx, output, { ...outcome, reason });

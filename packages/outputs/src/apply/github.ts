@@ -117,6 +117,11 @@ export function githubWriter(target: GithubTarget, options: GithubWriterOptions)
       return { htmlUrl: created.data.html_url, created: true };
     },
 
+    /** Revokes the token this writer uses (GitHub's `DELETE /installation/token`). */
+    revokeToken: async (): Promise<void> => {
+      await octokit.request("DELETE /installation/token");
+    },
+
     /** `reviewedBase`: the base head the owner last reviewed against (base-moved.ts). */
     pullRequest: (
       outputId: string,

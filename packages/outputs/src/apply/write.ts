@@ -17,6 +17,7 @@ import { readComment, readIssue, readPullRequest } from "./payload.ts";
 import { OutputConflict } from "./pull-request.ts";
 import { transientFailure } from "./transient.ts";
 import type { OutputTarget } from "./target.ts";
+import type { WriteTokenStore } from "./write-token.ts";
 
 export interface WriteDeps {
   keyring: Keyring;
@@ -35,6 +36,7 @@ export async function writeOutput(
   deps: WriteDeps,
   target: OutputTarget,
   output: ClaimedOutput,
+  tokens?: WriteTokenStore,
 ): Promise<WriteOutcome> {
   const write = proposalWriter(output);
   if (write === null)
@@ -42,25 +44,47 @@ export async function writeOutput(
       reason: `The stored proposal is not a valid ${KIND_NAMES[output.kind as OutputKind] ?? "output"}; it is not applied.`,
       code: "bad_payload",
     };
+  if (tokens) await revokeLeftover(deps, target, tokens);
   const minted = await mint(deps, target, tokenPermissions(output));
   if ("reason" in minted) return minted;
   const secrets = deps.masker?.scope();
   secrets?.add(minted.token);
   try {
-    const writer = githubWriter(
-      { apiBase: target.connection.endpoint, owner: target.owner, repo: target.repo },
-      { fetch: deps.fetch, token: minted.token, userAgent: deps.userAgent },
-    );
+    await tokens?.keep(minted.token);
+    const writer = writerFor(deps, target, minted.token);
     return await write(writer, new Date(output.proposedAt.getTime() - CLOCK_SLACK_MS)).catch(
       (error: unknown) => refusedOrThrow(error, target, output, deps.masker),
     );
   } finally {
     await minted.revoke().catch(() => undefined);
+    await tokens?.clear().catch(() => undefined);
     secrets?.close();
   }
 }
 
 type Writer = ReturnType<typeof githubWriter>;
+
+const writerFor = (deps: WriteDeps, target: OutputTarget, token: string): Writer =>
+  githubWriter(
+    { apiBase: target.connection.endpoint, owner: target.owner, repo: target.repo },
+    { fetch: deps.fetch, token, userAgent: deps.userAgent },
+  );
+
+/** A token an attempt killed before its `finally` left behind: revoked before a new one. */
+async function revokeLeftover(deps: WriteDeps, target: OutputTarget, tokens: WriteTokenStore) {
+  const leftover = await tokens.leftover().catch(() => null);
+  if (leftover === null) return;
+  const secrets = deps.masker?.scope();
+  secrets?.add(leftover);
+  try {
+    await writerFor(deps, target, leftover)
+      .revokeToken()
+      .catch(() => undefined);
+    await tokens.clear();
+  } finally {
+    secrets?.close();
+  }
+}
 
 const KIND_NAMES: Partial<Record<OutputKind, string>> = {
   comment: "comment",

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "RunOutput" ADD COLUMN     "writeTokenCiphertext" BYTEA;
