@@ -11,6 +11,7 @@ import {
   type ThreatReview,
 } from "@secondshift/vocabulary";
 import { notFound, requireRole, type ActorContext } from "../context.ts";
+import { isObject, type Loose } from "../stored-json.ts";
 
 /** One changed file as the run page shows it: its patch, not its content. */
 export type PullRequestFileView = Omit<PullRequestFile, "content">;
@@ -94,9 +95,6 @@ type Row = {
   appliedAt: Date | null;
 };
 
-type Loose = Record<string, unknown>;
-const isObject = (v: unknown): v is Loose =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const text = (v: unknown) => (typeof v === "string" ? v : null);
 const lines = (v: unknown) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : 0);
 const FILE_STATUSES = ["added", "modified", "deleted"] as const;

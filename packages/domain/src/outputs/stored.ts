@@ -14,10 +14,8 @@ import {
   type RequestedPullRequestOutput,
 } from "@secondshift/vocabulary";
 import { readProtectedPaths } from "./protected-paths.ts";
+import { isObject, type Loose } from "../stored-json.ts";
 
-type Loose = Record<string, unknown>;
-const isObject = (v: unknown): v is Loose =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const count = (v: unknown): number | null =>
   typeof v === "number" && Number.isInteger(v) && v >= 1 ? v : null;
 const labels = (v: unknown): string[] =>

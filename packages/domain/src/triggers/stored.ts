@@ -11,10 +11,8 @@ import {
   type RequestedPullRequestTrigger,
   type RequestedTriggers,
 } from "@secondshift/vocabulary";
+import { isObject } from "../stored-json.ts";
 
-type Loose = Record<string, unknown>;
-const isObject = (v: unknown): v is Loose =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const inOrder = <T extends string>(order: readonly T[], v: unknown): T[] =>
   Array.isArray(v) ? order.filter((action) => v.includes(action)) : [];
 const labels = (v: unknown): string[] =>
