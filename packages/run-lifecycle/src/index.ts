@@ -7,8 +7,10 @@ export {
   failRun,
   finishRun,
   heartbeat,
+  refuseEventActor,
   requestCancel,
   revokeRun,
+  supersedeRun,
 } from "./lifecycle.ts";
 export type { ClaimResult, FinishInput, LostRun, Queryable, RunRef } from "./lifecycle.ts";
 export { appendRunEvent } from "./events.ts";

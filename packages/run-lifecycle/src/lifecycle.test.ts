@@ -13,8 +13,10 @@ import {
   failRun,
   finishRun,
   heartbeat,
+  refuseEventActor,
   requestCancel,
   revokeRun,
+  supersedeRun,
   type RunRef,
 } from "./lifecycle.ts";
 import { FINAL_STATUSES, TRANSITIONS, type TransitionName } from "./transitions.ts";
@@ -28,6 +30,11 @@ const attempt: Record<TransitionName, (db: Db, run: RunRef, to: RunStatus) => Pr
   cancelQueued: async (db, run) => {
     const before = await statusOf(db, run);
     return before === "QUEUED" && (await requestCancel(db, run)) === "CANCELLED";
+  },
+  supersede: (db, run) => supersedeRun(db, run, "A newer event replaced it."),
+  refuseEventActor: async (db, run) => {
+    const before = await statusOf(db, run);
+    return (await refuseEventActor(db, run, "no write access")) && before === "QUEUED";
   },
   fail: (db, run) => failRun(db, run, "it broke"),
   finish: async (db, run, to) => {
@@ -58,6 +65,8 @@ const FINAL = FINAL_STATUSES.join(" ");
 const EXPECTED: Record<TransitionName, string> = {
   claim: "QUEUED>RUNNING",
   cancelQueued: "QUEUED>CANCELLED",
+  supersede: "QUEUED>SUPERSEDED",
+  refuseEventActor: "QUEUED>CANCELLED",
   fail: "QUEUED>FAILED RUNNING>FAILED",
   finish: FINAL.split(" ")
     .map((to) => `RUNNING>${to}`)

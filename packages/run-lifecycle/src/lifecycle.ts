@@ -154,6 +154,35 @@ export async function failRun(
   });
 }
 
+/** QUEUED → SUPERSEDED: a newer event for the same pull request replaces this queued run. */
+export async function supersedeRun(db: Queryable, run: RunRef, error: string): Promise<boolean> {
+  return move(db, {
+    run,
+    name: "supersede",
+    to: "SUPERSEDED",
+    error,
+    set: Prisma.sql`"error" = ${error}, "finishedAt" = now()`,
+  });
+}
+
+/**
+ * QUEUED → CANCELLED before start: the worker found that the event's actor may not start this
+ * job (E03). The message says who and why.
+ */
+export async function refuseEventActor(
+  db: Queryable,
+  run: RunRef,
+  error: string,
+): Promise<boolean> {
+  return move(db, {
+    run,
+    name: "refuseEventActor",
+    to: "CANCELLED",
+    error,
+    set: Prisma.sql`"error" = ${error}, "finishedAt" = now()`,
+  });
+}
+
 /** The gateway: RUNNING → BUDGET_EXHAUSTED, and the run's tokens stop working at once. */
 export async function exhaustBudget(db: Queryable, run: RunRef): Promise<boolean> {
   const moved = await move(db, {

@@ -24,6 +24,12 @@ export interface RunQueueWorkerOptions extends QueueConnection {
    * while the run is still RUNNING, the run is marked FAILED here.
    */
   execute: (run: RunModel, context: ExecuteContext) => Promise<void>;
+  /**
+   * Called for a queued run before it is claimed (after queueing, before start): may end it
+   * without starting it (an event run whose actor may not start the job, E03). The claim that
+   * follows then finds it not queued.
+   */
+  screen?: (run: { id: string; workspaceId: string }) => Promise<void>;
   logger: Logger;
   /** Stored on claimed runs; defaults to a random id per worker instance. */
   workerId?: string;
@@ -54,6 +60,7 @@ export function createRunQueueWorker(options: RunQueueWorkerOptions): Worker<Run
     RUN_QUEUE,
     async (job, token) => {
       const { runId, workspaceId } = job.data;
+      await options.screen?.({ id: runId, workspaceId });
       const claim = await claimRun(db, { id: runId, workspaceId }, workerId);
       if (claim === "not_queued") {
         // Already started elsewhere, finished, or cancelled while waiting: nothing to do.

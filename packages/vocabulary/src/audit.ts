@@ -56,6 +56,14 @@ export const AUDIT_ACTIONS = [
   "output.applied",
   "output.failed",
   "output.expired",
+  // Events (trigger-events.ts): a GitHub event queued a job's run, or was dropped with a
+  // reason; a newer event superseded a queued run; the worker refused the event's actor.
+  "event.run_queued",
+  "event.dropped",
+  "event.superseded",
+  "event.actor_refused",
+  "job.outsider_events_changed",
+  "connection.webhook_secret_set",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -73,6 +81,7 @@ export const AUDIT_TARGET_TYPES = [
   "ModelProvider",
   "Workspace",
   "RunOutput",
+  "TriggerEvent",
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

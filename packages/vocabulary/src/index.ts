@@ -96,3 +96,16 @@ export type {
   RequestedTriggers,
   TriggerKind,
 } from "./triggers.ts";
+export {
+  EVENT_TEXT_TOOL,
+  hasWriteAccess,
+  isTriggerEventDropReason,
+  OUTSIDER_HOLD_REASON,
+  RUN_TRIGGER_LABELS,
+  RUN_TRIGGERS,
+  SUPERSEDED_HOLD_REASON,
+  TRIGGER_EVENT_DROP_REASONS,
+  TRIGGER_EVENT_OUTCOMES,
+  WRITE_PERMISSIONS,
+} from "./trigger-events.ts";
+export type { TriggerEventDropReason, TriggerEventOutcome } from "./trigger-events.ts";

@@ -11,6 +11,7 @@ export const RUN_STATUSES = [
   "CANCELLED",
   "BUDGET_EXHAUSTED",
   "REVOKED",
+  "SUPERSEDED",
 ] as const;
 
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -28,6 +29,8 @@ export const FINAL_STATUSES = [
   "CANCELLED",
   "BUDGET_EXHAUSTED",
   "REVOKED",
+  /** A queued event run replaced by a newer event for the same pull request (E04). */
+  "SUPERSEDED",
 ] as const satisfies readonly RunStatus[];
 
 export type FinalStatus = (typeof FINAL_STATUSES)[number];

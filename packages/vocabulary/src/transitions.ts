@@ -15,6 +15,13 @@ export const TRANSITIONS = {
   claim: { from: ["QUEUED"], to: ["RUNNING"] },
   /** The owner or an admin cancels a run that has not started. */
   cancelQueued: { from: ["QUEUED"], to: ["CANCELLED"] },
+  /** A newer event for the same pull request and job replaces a queued event run (E04). */
+  supersede: { from: ["QUEUED"], to: ["SUPERSEDED"] },
+  /**
+   * The worker, before start: the event's actor may not start this job (no write access and the
+   * owner did not allow it, E03), so the queued run never starts.
+   */
+  refuseEventActor: { from: ["QUEUED"], to: ["CANCELLED"] },
   /** The run cannot go on: plan refused, executor error, executor left it running. */
   fail: { from: ["QUEUED", "RUNNING"], to: ["FAILED"] },
   /** The executor records how the agent loop ended. */

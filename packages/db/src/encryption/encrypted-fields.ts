@@ -10,6 +10,7 @@ export const encryptedColumns: readonly EncryptedColumn[] = [
   { table: "Connection", field: "credentialCiphertext" },
   { table: "Connection", field: "oauthAccessTokenCiphertext" },
   { table: "Connection", field: "oauthRefreshTokenCiphertext" },
+  { table: "Connection", field: "webhookSecretCiphertext" },
   { table: "Repository", field: "webhookSecretCiphertext" },
   { table: "Webhook", field: "urlCiphertext" },
   { table: "Webhook", field: "secretCiphertext" },

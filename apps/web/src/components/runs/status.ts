@@ -12,6 +12,7 @@ export const STATUS_WORDS: Record<RunStatus, { word: string; tone: BadgeTone }> 
   CANCELLED: { word: "Cancelled", tone: "warn" },
   BUDGET_EXHAUSTED: { word: "Budget exhausted", tone: "bad" },
   REVOKED: { word: "Access revoked", tone: "bad" },
+  SUPERSEDED: { word: "Superseded", tone: "neutral" },
 };
 
 export function statusWord(status: RunStatus): { word: string; tone: BadgeTone } {
