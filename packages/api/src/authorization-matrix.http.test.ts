@@ -8,6 +8,7 @@ import type { Need } from "@secondshift/domain";
 import {
   createRun,
   recordingServices,
+  seedAppConnection,
   seedConnection,
   seedFailedDelivery,
   modelsListFetch,
@@ -369,6 +370,11 @@ const matrix: Record<string, Row> = {
       }),
     }),
   },
+  "connections.setWebhookSecret": {
+    access: "own",
+    scope: "row",
+    input: async (x, db) => ({ connectionId: await seedAppConnection(db, keyring, x) }),
+  },
   // repositories
   "repositories.list": { access: "read", scope: "list", input: () => ({}) },
   "repositories.syncNow": {
@@ -640,7 +646,8 @@ describe("owner API authorization matrix over HTTP", () => {
 });
 
 describe("no procedure returns a secret", () => {
-  test("[C27] a webhook's signing secret and a repository's push secret are shown once, at creation", async ({
+  test("[C27] a webhook's signing secret, a repository's push secret and a GitHub App's webhook secret are shown once", async ({
+    db,
     api,
     acme,
     browsers,
@@ -655,12 +662,24 @@ describe("no procedure returns a secret", () => {
       workspaceId: acme.workspaceId,
       cloneUrl: `https://github.com/acme/once-${randomUUID()}.git`,
     });
+    const connectionId = await seedAppConnection(db, keyring, acme);
+    const app = await call(api, owner, "connections.setWebhookSecret", {
+      workspaceId: acme.workspaceId,
+      connectionId,
+    });
     const { secret } = hook.result as { secret: string };
     const { pushSecret, pushUrl, id } = repo.result as Record<string, string>;
     expect(pushUrl).toBe(`${api.origin}/webhooks/repositories/${id}/push`);
-    for (const path of ["webhooks.list", "repositories.list", "audit.list"])
+    const { webhookSecret, webhookUrl } = app.result as Record<string, string>;
+    expect(webhookUrl).toBe(`${api.origin}/webhooks/github-app/${connectionId}`);
+    for (const path of ["webhooks.list", "repositories.list", "connections.list", "audit.list"])
       await call(api, owner, path, { workspaceId: acme.workspaceId });
-    for (const value of [secret, pushSecret])
+    const shown = await call(api, owner, "connections.get", {
+      workspaceId: acme.workspaceId,
+      connectionId,
+    });
+    expect(shown.result).toMatchObject({ webhook: { url: webhookUrl, secretSet: true } });
+    for (const value of [secret, pushSecret, webhookSecret])
       expect(api.bodies.filter((body) => body.includes(value!))).toHaveLength(1);
   });
 

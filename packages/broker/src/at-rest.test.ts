@@ -10,6 +10,7 @@ import {
   createConnection,
   createModelProvider,
   createWebhook,
+  setConnectionWebhookSecret,
 } from "@secondshift/domain";
 import { encryptField } from "@secondshift/crypto";
 import {
@@ -102,7 +103,7 @@ async function writeConnections(owner: Owner, oauth: FakeOAuthServer): Promise<s
     authHeaderName: "X-Api-Key",
     credential: plant("header credential"),
   });
-  await createConnection(owner, {
+  const app = await createConnection(owner, {
     kind: "GITHUB",
     label: "github",
     endpoint: "https://api.github.com",
@@ -111,6 +112,8 @@ async function writeConnections(owner: Owner, oauth: FakeOAuthServer): Promise<s
     credential: `-----BEGIN RSA PRIVATE KEY-----\n${plant("GitHub App private key")}\n-----END RSA PRIVATE KEY-----\n`,
     settings: { appId: 12345, installationId: 678 },
   });
+  const appWebhook = await setConnectionWebhookSecret(owner, { connectionId: app.id });
+  planted.set("GitHub App webhook secret", appWebhook.webhookSecret);
   const refreshToken = plant("OAuth refresh token (connect)");
   oauth.valid.add(refreshToken);
   const { id } = await createConnection(owner, {
@@ -219,7 +222,7 @@ describe("credentials at rest", () => {
       );
       expect(Number(rows[0]?.n), `${table}.${field} written`).toBeGreaterThan(0);
     }
-    expect(planted.size).toBeGreaterThanOrEqual(11);
+    expect(planted.size).toBeGreaterThanOrEqual(12);
     expect(await scanDatabase(testDatabase.pool, planted)).toEqual([]);
   });
 

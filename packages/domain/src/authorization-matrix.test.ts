@@ -12,6 +12,7 @@ import {
   actorContext,
   createRun,
   recordingServices,
+  seedAppConnection,
   seedConnection,
   seedFailedDelivery,
   seedJob,
@@ -303,6 +304,12 @@ const matrix: Record<UseCaseName, MatrixRow> = {
       }),
       redirectUrl: "https://secondshift.example.test/api/oauth/callback",
     }),
+  },
+  // triggers (issue #25)
+  setConnectionWebhookSecret: {
+    need: "own",
+    scope: "row",
+    prepare: async (x, db) => ({ connectionId: await seedAppConnection(db, keyring, x) }),
   },
   // repositories
   syncRepositoryNow: {

@@ -7,11 +7,12 @@ export * from "./members/index.ts";
 export * from "./providers/index.ts";
 export * from "./repositories/index.ts";
 export * from "./runs/index.ts";
+export * from "./triggers/index.ts";
 export * from "./webhooks/index.ts";
 export * from "./workspaces/index.ts";
 export type { CreateConnectionInput } from "./connections/manage.ts";
 export type { FirstDiscovery } from "./connections/discovered-tools.ts";
-export type { ConnectionDetail, ConnectionSummary } from "./connections/list.ts";
+export type { ConnectionDetail, ConnectionSummary, ConnectionWebhook } from "./connections/list.ts";
 export type { ConnectionTool, ReconnectNeeded } from "./connections/view.ts";
 // The OAuth callback: not a workspace use case (the state names the workspace), so not in the
 // connections area's index (and its matrix); it authorizes with requireRole itself.
@@ -72,6 +73,8 @@ export type { AuditAction, AuditTargetType } from "@secondshift/vocabulary";
 export { groupKey, normaliseRequest, requestHash, storedRequest } from "./request.ts";
 export { hasOutputs, readGrantedOutputs, readRequestedOutputs } from "./outputs/stored.ts";
 export { readRequestedTriggers } from "./triggers/stored.ts";
+export { githubAppWebhookPath } from "./triggers/webhook-secret.ts";
+export type { ConnectionWebhookSecret } from "./triggers/webhook-secret.ts";
 export { PROTECTED_PATH_LIMITS } from "./outputs/protected-paths.ts";
 export {
   approveOutput,

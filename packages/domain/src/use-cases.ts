@@ -8,6 +8,7 @@ import * as outputs from "./outputs/index.ts";
 import * as providers from "./providers/index.ts";
 import * as repositories from "./repositories/index.ts";
 import * as runs from "./runs/index.ts";
+import * as triggers from "./triggers/index.ts";
 import * as webhooks from "./webhooks/index.ts";
 import * as workspaces from "./workspaces/index.ts";
 
@@ -20,6 +21,7 @@ export const useCases = {
   ...providers,
   ...repositories,
   ...runs,
+  ...triggers,
   ...webhooks,
   ...workspaces,
 };

@@ -1,8 +1,9 @@
 // Seeded workspaces for the HTTP authorization matrix: users who sign in through the real
 // signIn procedure, rows of every kind, and planted secrets (a connection credential, a model
-// provider key, a webhook URL and secret, a repository push secret) that no response may carry.
+// provider key, a webhook URL and secret, a repository push secret, a GitHub App webhook secret)
+// that no response may carry.
 import { randomUUID } from "node:crypto";
-import { seedConnection, tool, type Tenant } from "@secondshift/domain/testing";
+import { seedAppConnection, seedConnection, tool, type Tenant } from "@secondshift/domain/testing";
 import { createUser } from "@secondshift/accounts/testing";
 import { encryptField, type Keyring } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
@@ -99,9 +100,11 @@ export async function seedHttpTenant(db: Db, keyring: Keyring, name: string): Pr
     allowed: ["search"],
     credential,
   });
+  const appWebhookSecret = await plantAppWebhookSecret(db, keyring, tenant);
   const planted = [
     credential,
     pushSecret,
+    appWebhookSecret,
     ...(await plantProviderAndWebhook(db, keyring, workspaceId)),
   ];
   return {
@@ -109,6 +112,24 @@ export async function seedHttpTenant(db: Db, keyring: Keyring, name: string): Pr
     emails: { owner: owner.email, admin: admin.email, viewer: viewer.email },
     planted,
   };
+}
+
+/** A GitHub App connection whose webhook secret is set (sealed as the use case seals it). */
+async function plantAppWebhookSecret(db: Db, keyring: Keyring, tenant: Tenant): Promise<string> {
+  const connectionId = await seedAppConnection(db, keyring, tenant);
+  const value = secret("app-webhook-secret");
+  const cell = { workspaceId: tenant.workspaceId, table: "Connection", rowId: connectionId };
+  await db.connection.update({
+    where: { id: connectionId },
+    data: {
+      webhookSecretCiphertext: await sealed(
+        keyring,
+        { ...cell, field: "webhookSecretCiphertext" },
+        value,
+      ),
+    },
+  });
+  return value;
 }
 
 /** A browser signed in through the real signIn procedure. */

@@ -3,6 +3,7 @@
 import type { ConnectionAuth, ConnectionKind } from "@secondshift/db";
 import { notFound, requireRole, type ActorContext } from "../context.ts";
 import { addressProblem } from "../urls.ts";
+import { githubAppWebhookPath, withWebhookSecret } from "../triggers/webhook-secret.ts";
 import { getConnectionImpact, type AffectedJob } from "./impact.ts";
 import {
   connectionTools,
@@ -23,8 +24,24 @@ export interface ConnectionSummary {
   reconnect: ReconnectNeeded | null;
   /** What the outbound policy refuses about the endpoint today (rows saved before the save check). */
   addressProblem: string | null;
+  /** A GitHub App connection's webhook: its path and whether a secret is set; null otherwise. */
+  webhook: ConnectionWebhook | null;
   createdAt: Date;
 }
+
+export interface ConnectionWebhook {
+  /** Path on the web app (the API prefixes the public URL). */
+  path: string;
+  secretSet: boolean;
+}
+
+const webhookOf = (
+  row: { id: string; authType: ConnectionAuth },
+  secrets: ReadonlySet<string>,
+): ConnectionWebhook | null =>
+  row.authType === "GITHUB_APP"
+    ? { path: githubAppWebhookPath(row.id), secretSet: secrets.has(row.id) }
+    : null;
 
 export interface ConnectionDetail extends Omit<ConnectionSummary, "discoveredTools"> {
   authHeaderName: string | null;
@@ -59,8 +76,13 @@ export async function listConnections(
     select: columns,
     orderBy: { label: "asc" },
   });
+  const secrets = await withWebhookSecret(
+    ctx,
+    rows.filter((r) => r.authType === "GITHUB_APP").map((r) => r.id),
+  );
   return rows.map(({ reconnectRequiredAt, authError, discoveredTools, ...row }) => ({
     ...row,
+    webhook: webhookOf(row, secrets),
     discoveredTools: connectionTools(discoveredTools, []).map((t) => ({
       name: t.name,
       mayChangeData: t.mayChangeData,
@@ -81,9 +103,13 @@ export async function getConnection(
   });
   if (!row) throw notFound("Connection");
   const { reconnectRequiredAt, authError, discoveredTools, settings, ...rest } = row;
-  const { jobs } = await getConnectionImpact(ctx, { connectionId: row.id });
+  const [{ jobs }, secrets] = await Promise.all([
+    getConnectionImpact(ctx, { connectionId: row.id }),
+    withWebhookSecret(ctx, row.authType === "GITHUB_APP" ? [row.id] : []),
+  ]);
   return {
     ...rest,
+    webhook: webhookOf(row, secrets),
     settings: (settings ?? {}) as Record<string, unknown>,
     tools: connectionTools(discoveredTools, row.allowedTools),
     jobs,

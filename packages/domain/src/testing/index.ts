@@ -81,6 +81,19 @@ export async function seedConnection(
   return id;
 }
 
+/** A GitHub App connection (a PEM-shaped stand-in key: nothing here signs with it). */
+export const seedAppConnection = (db: Db, keyring: Keyring, tenant: Tenant): Promise<string> =>
+  seedConnection(db, keyring, tenant, {
+    kind: "GITHUB",
+    label: `app-${randomUUID().slice(0, 8)}`,
+    endpoint: "https://api.github.com",
+    authType: "GITHUB_APP",
+    credential: "-----BEGIN RSA PRIVATE KEY-----\nstand-in\n-----END RSA PRIVATE KEY-----\n",
+    settings: { appId: 12345, installationId: 678 },
+    tools: [],
+    allowed: [],
+  });
+
 export function job(
   key: string,
   tools: RepoJob["tools"],

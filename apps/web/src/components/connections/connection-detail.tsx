@@ -1,7 +1,7 @@
 "use client";
 // One connection: what it is, whether the owner must reconnect, its discovered tools with
-// their data-changing marks and the allowed-tools checklist (owner only), the jobs that use it,
-// and deletion — which first says which jobs lose their approval.
+// their data-changing marks and the allowed-tools checklist (owner only), a GitHub App's webhook
+// for events, the jobs that use it, and deletion — which first says which jobs lose their approval.
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
@@ -16,6 +16,7 @@ import { EmptyState, ErrorState } from "../ui/states.tsx";
 import { StatusNote } from "../ui/status-note.tsx";
 import { formatUtc } from "../ui/time-format.ts";
 import { Timestamp } from "../ui/timestamp.tsx";
+import { AppWebhook } from "./app-webhook.tsx";
 import { DiscoverTools, OAuthConnect } from "./connection-actions.tsx";
 import { AUTH_WORDS, KIND_WORDS, reconnectState } from "./words.ts";
 
@@ -90,6 +91,14 @@ export function ConnectionDetail({ workspaceId, connectionId, role }: Props) {
             label="Connect with OAuth"
           />
         </section>
+      ) : null}
+      {connection.webhook ? (
+        <AppWebhook
+          workspaceId={workspaceId}
+          connectionId={connection.id}
+          webhook={connection.webhook}
+          owner={owner}
+        />
       ) : null}
       <ToolsChecklist workspaceId={workspaceId} connection={connection} owner={owner} />
       <JobsUsing workspaceId={workspaceId} connectionId={connectionId} />

@@ -19,3 +19,18 @@ export const affectedJob = z.object({
   repositoryId: z.string(),
   grantId: z.string(),
 });
+
+/** A GitHub App connection's webhook: the URL to paste and whether a secret is set. */
+export const appWebhook = z.object({ url: z.string(), secretSet: z.boolean() }).nullable();
+
+/** The domain's webhook path on this server's public URL. */
+export const withWebhookUrl = <T extends { webhook: { path: string; secretSet: boolean } | null }>(
+  connection: T,
+  publicUrl: string,
+) => ({
+  ...connection,
+  webhook: connection.webhook && {
+    url: new URL(connection.webhook.path, publicUrl).toString(),
+    secretSet: connection.webhook.secretSet,
+  },
+});

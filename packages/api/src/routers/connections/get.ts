@@ -4,7 +4,7 @@ import { getConnection } from "@secondshift/domain";
 import { z } from "zod";
 import { connectionAuth, connectionKind, id } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
-import { affectedJob, connectionTool, reconnect } from "./fields.ts";
+import { affectedJob, appWebhook, connectionTool, reconnect, withWebhookUrl } from "./fields.ts";
 
 export const get = workspaceProcedure
   .input(z.object({ connectionId: id }))
@@ -21,9 +21,15 @@ export const get = workspaceProcedure
       tools: z.array(connectionTool),
       reconnect,
       addressProblem: z.string().nullable(),
+      webhook: appWebhook,
       jobs: z.array(affectedJob),
       createdAt: z.date(),
       updatedAt: z.date(),
     }),
   )
-  .query(({ ctx, input }) => getConnection(ctx.workspace, { connectionId: input.connectionId }));
+  .query(async ({ ctx, input }) =>
+    withWebhookUrl(
+      await getConnection(ctx.workspace, { connectionId: input.connectionId }),
+      ctx.deps.publicUrl,
+    ),
+  );

@@ -9,6 +9,7 @@ import { impact } from "./impact.ts";
 import { list } from "./list.ts";
 import { oauthStart } from "./oauth-start.ts";
 import { setAllowedTools } from "./set-allowed-tools.ts";
+import { setWebhookSecret } from "./set-webhook-secret.ts";
 
 export const connectionsRouter = router({
   list,
@@ -19,4 +20,5 @@ export const connectionsRouter = router({
   oauthStart,
   delete: remove,
   setAllowedTools,
+  setWebhookSecret,
 });

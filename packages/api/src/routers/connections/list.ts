@@ -4,7 +4,7 @@ import { listConnections } from "@secondshift/domain";
 import { z } from "zod";
 import { connectionAuth, connectionKind } from "../fields.ts";
 import { workspaceProcedure } from "../../trpc.ts";
-import { reconnect } from "./fields.ts";
+import { appWebhook, reconnect, withWebhookUrl } from "./fields.ts";
 
 export const connectionSummary = z.object({
   id: z.string(),
@@ -16,9 +16,12 @@ export const connectionSummary = z.object({
   discoveredTools: z.array(z.object({ name: z.string(), mayChangeData: z.boolean() })),
   reconnect,
   addressProblem: z.string().nullable(),
+  webhook: appWebhook,
   createdAt: z.date(),
 });
 
 export const list = workspaceProcedure
   .output(z.array(connectionSummary))
-  .query(({ ctx }) => listConnections(ctx.workspace, {}));
+  .query(async ({ ctx }) =>
+    (await listConnections(ctx.workspace, {})).map((c) => withWebhookUrl(c, ctx.deps.publicUrl)),
+  );

@@ -1,0 +1,2 @@
+// Use cases only: the authorization matrix enumerates these exports.
+export { setConnectionWebhookSecret } from "./webhook-secret.ts";
