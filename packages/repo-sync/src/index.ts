@@ -26,7 +26,22 @@ export { syncRepository } from "./sync.ts";
 export { upsertJobsFromConfig } from "./upsert-jobs.ts";
 export type { SyncChange, SyncedJob, UpsertJobsInput, UpsertJobsResult } from "./upsert-jobs.ts";
 export type { SyncDeps, SyncResult } from "./sync.ts";
-export { handlePushWebhook } from "./push-webhook.ts";
-export type { PushWebhookDeps, PushWebhookResponse } from "./push-webhook.ts";
+export {
+  handlePushWebhook,
+  REPLAYED,
+  SECRET_UNREADABLE,
+  syncOnPush,
+  UNAUTHORIZED,
+  verifyRepositoryDelivery,
+  webhookHeader,
+} from "./push-webhook.ts";
+export type {
+  DeliveryInput,
+  PushWebhookDeps,
+  PushWebhookResponse,
+  RepositoryDeliveryCheck,
+  WebhookHeaders,
+  WebhookRepository,
+} from "./push-webhook.ts";
 export { exportHistory } from "./export-history.ts";
 export type { ExportedHistory, ExportHistoryOptions, HistoryLimits } from "./export-history.ts";

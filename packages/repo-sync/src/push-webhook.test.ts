@@ -169,3 +169,20 @@ describe("handlePushWebhook", () => {
     ).toBe(404);
   });
 });
+
+describe("handlePushWebhook and other GitHub events", () => {
+  test("[E01] a signed pull_request delivery never starts a sync", async ({
+    db,
+    repository: { repositoryId },
+  }) => {
+    const { deps, synced } = setup(db);
+    const pr = Buffer.from(JSON.stringify({ action: "opened", pull_request: { number: 1 } }));
+    const headers = {
+      "X-Hub-Signature-256": gitHubSignatureHeader(SECRET, pr),
+      "X-GitHub-Event": "pull_request",
+    };
+    const answer = await handlePushWebhook(db, deps, { repositoryId, headers, rawBody: pr, now });
+    expect(answer).toEqual({ status: 202, message: "Ignored: only push deliveries start a sync." });
+    expect(synced).toEqual([]);
+  });
+});

@@ -25,6 +25,8 @@ export const TRIGGER_EVENT_DROP_REASONS = {
   rate_limit: "Dropped: the workspace's limit of event-started runs per hour was reached.",
   job_not_approved: "Dropped: the job is not approved (or paused), so events do not start it.",
   bot: "Ignored: sent by a bot, and this job's trigger does not take bots.",
+  own_app:
+    "Ignored: written by SecondShift's own GitHub App; its own actions never start runs (no loops).",
   actor_not_allowed:
     "Not started: the sender has no write access to the repository, and the owner has not allowed events from others for this job.",
   actor_check_failed:

@@ -1,0 +1,45 @@
+// Bursts coalesce (E04): a newer pull_request event for a pull request replaces the job's
+// queued (not yet started) event runs for the same pull request. A running run finishes; the
+// worker holds its pull request output as superseded.
+import type { Prisma } from "@secondshift/db";
+import { recordAudit } from "@secondshift/domain";
+import { supersedeRun } from "@secondshift/run-lifecycle";
+import { SYSTEM_EVENTS, type EventContext } from "./rows.ts";
+
+type Tx = Prisma.TransactionClient;
+
+export async function supersedeQueued(tx: Tx, c: EventContext): Promise<number> {
+  const { delivery: d } = c;
+  if (c.job.match.kind !== "pull_request" || d.pullRequest === null) return 0;
+  const older = await tx.triggerEvent.findMany({
+    where: {
+      workspaceId: c.workspaceId,
+      jobId: c.job.id,
+      kind: "pull_request",
+      subjectNumber: d.subject.number,
+      outcome: "queued",
+      run: { is: { status: "QUEUED" } },
+    },
+    select: { id: true, runId: true },
+  });
+  const message = `Superseded by a newer event for pull request #${d.subject.number} (commit ${d.pullRequest.headSha.slice(0, 7)}).`;
+  let superseded = 0;
+  for (const event of older) {
+    if (event.runId === null) continue;
+    const run = { id: event.runId, workspaceId: c.workspaceId };
+    if (!(await supersedeRun(tx, run, message))) continue;
+    await tx.triggerEvent.update({ where: { id: event.id }, data: { outcome: "superseded" } });
+    await recordAudit(tx, {
+      workspaceId: c.workspaceId,
+      actorType: "SYSTEM",
+      actorId: SYSTEM_EVENTS,
+      action: "event.superseded",
+      targetType: "Run",
+      targetId: run.id,
+      targetLabel: c.job.name,
+      outcome: "superseded",
+    });
+    superseded += 1;
+  }
+  return superseded;
+}

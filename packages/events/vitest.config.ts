@@ -1,0 +1,3 @@
+import { workspaceTestConfig } from "../../vitest.shared.ts";
+
+export default workspaceTestConfig(import.meta.dirname);
