@@ -270,6 +270,11 @@ const matrix: Record<string, Row> = {
   "jobs.runNow": { access: "operate", scope: "row", input: job },
   "jobs.pause": { access: "operate", scope: "row", input: job },
   "jobs.resume": { access: "operate", scope: "row", input: job },
+  "jobs.setOutsiderEvents": {
+    access: "operate",
+    scope: "row",
+    input: async (x, db) => ({ ...(await job(x, db)), allow: true }),
+  },
   // runs
   "runs.list": {
     access: "read",
@@ -472,7 +477,7 @@ const matrix: Record<string, Row> = {
   "workspace.update": {
     access: "own",
     scope: "list",
-    input: () => ({ maxConcurrentRuns: 3, defaultTokenBudget: 150_000 }),
+    input: () => ({ maxConcurrentRuns: 3, defaultTokenBudget: 150_000, eventRunsPerHour: 90 }),
   },
   // Not workspace-scoped; the default policy "owners": an owner of any workspace may.
   "workspace.create": {

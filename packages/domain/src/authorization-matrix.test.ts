@@ -311,6 +311,11 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     scope: "row",
     prepare: async (x, db) => ({ connectionId: await seedAppConnection(db, keyring, x) }),
   },
+  setOutsiderEvents: {
+    need: "operate",
+    scope: "row",
+    prepare: async (x, db) => ({ jobId: await seedJob(db, x), allow: true }),
+  },
   // repositories
   syncRepositoryNow: {
     need: "operate",
@@ -415,7 +420,11 @@ const matrix: Record<UseCaseName, MatrixRow> = {
   // workspace settings
   getWorkspace: { need: "read", scope: "list", prepare: () => ({}) },
   getOnboarding: { need: "read", scope: "list", prepare: () => ({}) },
-  updateWorkspace: { need: "own", scope: "list", prepare: () => ({ maxConcurrentRuns: 3 }) },
+  updateWorkspace: {
+    need: "own",
+    scope: "list",
+    prepare: () => ({ maxConcurrentRuns: 3, eventRunsPerHour: 30 }),
+  },
   // audit
   listAuditEvents: { need: "read", scope: "list", prepare: () => ({ limit: 100 }) },
   exportAuditEvents: { need: "read", scope: "list", prepare: () => ({}) },

@@ -130,6 +130,8 @@ export interface JobDetail extends JobSummary {
   /** What its next run gets: its own budget, or the workspace's default. */
   effectiveTokenBudget: number;
   timeoutSeconds: number;
+  /** The owner's choice: events from people without write access may start it (E03). */
+  allowOutsiderEvents: boolean;
   /** The latest skipped fires, newest first (at most 20). */
   recentSkippedFires: SkippedFire[];
 }
@@ -139,7 +141,14 @@ export async function getJob(ctx: ActorContext, input: { jobId: string }): Promi
   const now = nowOf(ctx);
   const job = await ctx.db.job.findFirst({
     where: { id: input.jobId, workspaceId: ctx.workspaceId },
-    select: { ...columns, prompt: true, model: true, tokenBudget: true, timeoutSeconds: true },
+    select: {
+      ...columns,
+      prompt: true,
+      model: true,
+      tokenBudget: true,
+      timeoutSeconds: true,
+      allowOutsiderEvents: true,
+    },
   });
   if (!job) throw notFound("Job");
   const [skips, recent, effectiveTokenBudget] = await Promise.all([
@@ -159,6 +168,7 @@ export async function getJob(ctx: ActorContext, input: { jobId: string }): Promi
     tokenBudget: job.tokenBudget,
     effectiveTokenBudget,
     timeoutSeconds: job.timeoutSeconds,
+    allowOutsiderEvents: job.allowOutsiderEvents,
     recentSkippedFires: recent.map((r) => ({ at: r.createdAt, reason: r.outcome ?? "unknown" })),
   };
 }

@@ -43,6 +43,31 @@ describe("workspace settings", () => {
     await updateWorkspace(capped, { defaultTokenBudget: 50_000 });
   });
 
+  test("[E04] an owner sets the event-started runs per hour (1 to 10000, default 60); an admin may not", async ({
+    db,
+    tenants: { a },
+  }) => {
+    const owner = actorContext(db, a, a.ownerId);
+    expect((await getWorkspace(owner, {})).eventRunsPerHour).toBe(60);
+    await updateWorkspace(owner, { eventRunsPerHour: 250 });
+    expect((await getWorkspace(actorContext(db, a, a.viewerId), {})).eventRunsPerHour).toBe(250);
+    for (const eventRunsPerHour of [0, 10_001, 2.5]) {
+      await expect(updateWorkspace(owner, { eventRunsPerHour })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+        reason: "EVENT_RUNS_OUT_OF_RANGE",
+      });
+    }
+    await expect(
+      updateWorkspace(actorContext(db, a, a.adminId), { eventRunsPerHour: 5 }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await getWorkspace(owner, {})).eventRunsPerHour).toBe(250);
+    const audit = await db.auditEvent.findFirst({
+      where: { workspaceId: a.workspaceId, action: "workspace.updated" },
+      orderBy: { id: "desc" },
+    });
+    expect(audit?.actorId).toBe(a.ownerId);
+  });
+
   test("a job without its own budget runs with the workspace default as it stands at each run", async ({
     db,
     tenants: { a },

@@ -1,5 +1,6 @@
-// Owner: the workspace's name, how many of its runs may run at once, and the token budget of a
-// run whose job declares none. Every member may read them.
+// Owner: the workspace's name, how many of its runs may run at once, the token budget of a
+// run whose job declares none, and how many event-started runs an hour it takes (E04). Every
+// member may read them.
 import { repoConfigCaps } from "@secondshift/config";
 import { AppError } from "@secondshift/errors";
 import { recordAudit } from "../audit/record.ts";
@@ -11,10 +12,13 @@ export interface WorkspaceSettings {
   name: string;
   maxConcurrentRuns: number;
   defaultTokenBudget: number;
+  eventRunsPerHour: number;
 }
 
 export const MAX_CONCURRENT_RUNS_LIMIT = 50;
 /** The same bounds a job's own tokenBudget has in .secondshift.yaml. */
+/** Event-started runs per hour a workspace may allow; past it a matching event is dropped. */
+export const EVENT_RUNS_PER_HOUR_RANGE = { min: 1, max: 10_000 } as const;
 export const TOKEN_BUDGET_RANGE = { min: 1_000, max: repoConfigCaps.maxTokenBudget } as const;
 
 export async function getWorkspace(
@@ -24,7 +28,14 @@ export async function getWorkspace(
   await requireRole(ctx, "read");
   const workspace = await ctx.db.workspace.findUnique({
     where: { id: ctx.workspaceId },
-    select: { id: true, slug: true, name: true, maxConcurrentRuns: true, defaultTokenBudget: true },
+    select: {
+      id: true,
+      slug: true,
+      name: true,
+      maxConcurrentRuns: true,
+      defaultTokenBudget: true,
+      eventRunsPerHour: true,
+    },
   });
   if (!workspace) throw notFound("Workspace");
   return workspace;
@@ -34,6 +45,18 @@ export interface UpdateWorkspaceInput {
   name?: string;
   maxConcurrentRuns?: number;
   defaultTokenBudget?: number;
+  eventRunsPerHour?: number;
+}
+
+function checkEventRuns(perHour: number | undefined): void {
+  const { min, max } = EVENT_RUNS_PER_HOUR_RANGE;
+  if (perHour !== undefined && (!Number.isInteger(perHour) || perHour < min || perHour > max)) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `Allow between ${min} and ${max} event-started runs per hour.`,
+      { reason: "EVENT_RUNS_OUT_OF_RANGE" },
+    );
+  }
 }
 
 function checkSettings(input: UpdateWorkspaceInput, maxBudget: number): void {
@@ -59,6 +82,7 @@ function checkSettings(input: UpdateWorkspaceInput, maxBudget: number): void {
       { reason: "BUDGET_OUT_OF_RANGE" },
     );
   }
+  checkEventRuns(input.eventRunsPerHour);
 }
 
 export async function updateWorkspace(
@@ -90,6 +114,9 @@ export async function updateWorkspace(
         ...(input.defaultTokenBudget === undefined
           ? {}
           : { defaultTokenBudget: input.defaultTokenBudget }),
+        ...(input.eventRunsPerHour === undefined
+          ? {}
+          : { eventRunsPerHour: input.eventRunsPerHour }),
       },
     });
     await recordAudit(tx, {

@@ -14,6 +14,7 @@ export const SECTIONS = [
   { path: "/webhooks", label: "Webhooks" },
   { path: "/members", label: "Members" },
   { path: "/audit", label: "Audit log" },
+  { path: "/settings", label: "Settings" },
 ] as const;
 
 export function WorkspaceNav({ workspaceId }: { workspaceId: string }) {

@@ -29,5 +29,6 @@ export const jobDetail = jobSummary.extend({
   tokenBudget: z.number().nullable(),
   effectiveTokenBudget: z.number(),
   timeoutSeconds: z.number(),
+  allowOutsiderEvents: z.boolean(),
   recentSkippedFires: z.array(z.object({ at: z.date(), reason: z.string() })),
 });

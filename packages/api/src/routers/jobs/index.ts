@@ -8,6 +8,7 @@ import { resume } from "./resume.ts";
 import { review } from "./review.ts";
 import { revokeGrant } from "./revoke-grant.ts";
 import { runNow } from "./run-now.ts";
+import { setOutsiderEvents } from "./set-outsider-events.ts";
 
 export const jobsRouter = router({
   list,
@@ -19,4 +20,5 @@ export const jobsRouter = router({
   runNow,
   pause,
   resume,
+  setOutsiderEvents,
 });

@@ -11,6 +11,7 @@ export const get = workspaceProcedure
       name: z.string(),
       maxConcurrentRuns: z.number(),
       defaultTokenBudget: z.number(),
+      eventRunsPerHour: z.number(),
     }),
   )
   .query(({ ctx }) => getWorkspace(ctx.workspace, {}));

@@ -1,5 +1,5 @@
-// Owner: rename the workspace, change how many of its runs may run at once, or the token
-// budget of a run whose job declares none.
+// Owner: rename the workspace, change how many of its runs may run at once, the token budget
+// of a run whose job declares none, or how many event-started runs an hour it takes.
 import { updateWorkspace } from "@secondshift/domain";
 import { z } from "zod";
 import { nothing } from "../fields.ts";
@@ -11,6 +11,7 @@ export const update = workspaceProcedure
       name: z.string().trim().min(1).max(100).optional(),
       maxConcurrentRuns: z.number().int().min(1).max(50).optional(),
       defaultTokenBudget: z.number().int().positive().optional(),
+      eventRunsPerHour: z.number().int().min(1).max(10_000).optional(),
     }),
   )
   .output(nothing)
@@ -19,5 +20,6 @@ export const update = workspaceProcedure
       name: input.name,
       maxConcurrentRuns: input.maxConcurrentRuns,
       defaultTokenBudget: input.defaultTokenBudget,
+      eventRunsPerHour: input.eventRunsPerHour,
     }),
   );
