@@ -99,7 +99,17 @@ async function main() {
   const pages = await prepareWebApp().catch(fatal);
   const readyz = readyzRoute([...databaseChecks(pool), redisCheck(redis), keyCheck(keyring)]);
   const https = new URL(env.SECONDSHIFT_PUBLIC_URL).protocol === "https:";
-  const server = createWebServer({ db, keyring, syncQueue, logger, api, pages, https, readyz });
+  const server = createWebServer({
+    db,
+    keyring,
+    syncQueue,
+    runQueue,
+    logger,
+    api,
+    pages,
+    https,
+    readyz,
+  });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
   // Process metrics only: the run and queue figures come from the worker's endpoint.
   const metricsServer = await serveMetrics(env.METRICS_PORT, createMetricsRegistry("web")).catch(

@@ -4,7 +4,25 @@ import { createKeyring, encryptField } from "@secondshift/crypto";
 import type { Db } from "@secondshift/db";
 import { dbTest } from "@secondshift/db/testing/vitest";
 import { createLogger, createMemorySink } from "@secondshift/logging";
-import { createSyncQueue, type SyncQueue } from "@secondshift/scheduler";
+import {
+  seedAppConnection,
+  seedGitHubRepository,
+  seedTokenConnection,
+  seedTriggerJob,
+  seedWorkspaceRow,
+} from "@secondshift/events/testing/fixtures";
+import {
+  issueCommentPayload,
+  issuesPayload,
+  pullRequestPayload,
+  signedDelivery,
+} from "@secondshift/events/testing/payloads";
+import {
+  createRunQueue,
+  createSyncQueue,
+  type RunQueue,
+  type SyncQueue,
+} from "@secondshift/scheduler";
 import { gitHubSignatureHeader, signatureHeader } from "@secondshift/webhooks";
 import { describe, expect } from "vitest";
 import { createWebServer } from "./server.ts";
@@ -13,11 +31,12 @@ const keyring = createKeyring(new Uint8Array(randomBytes(32)));
 const secret = `push-secret-${randomBytes(8).toString("hex")}`;
 const sink = createMemorySink();
 
-async function startWebServer(db: Db, queue: SyncQueue) {
+async function startWebServer(db: Db, queue: SyncQueue, runQueue: RunQueue) {
   const server = createWebServer({
     db,
     keyring,
     syncQueue: queue,
+    runQueue,
     logger: createLogger({ name: "web", destination: sink.stream }),
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -33,6 +52,18 @@ const test = dbTest
     const queue = createSyncQueue({
       connection: { url: process.env.TEST_REDIS_URL!, maxRetriesPerRequest: null },
       prefix: `web-${randomUUID().slice(0, 8)}`,
+    });
+    onCleanup(async () => {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    });
+    return queue;
+  })
+  // eslint-disable-next-line no-empty-pattern -- Vitest requires a destructuring pattern here.
+  .extend("runQueue", { scope: "file" }, ({}, { onCleanup }) => {
+    const queue = createRunQueue({
+      connection: { url: process.env.TEST_REDIS_URL!, maxRetriesPerRequest: null },
+      prefix: `web-runs-${randomUUID().slice(0, 8)}`,
     });
     onCleanup(async () => {
       await queue.obliterate({ force: true });
@@ -60,14 +91,14 @@ const test = dbTest
     });
     return { workspaceId: ws.id, repositoryId };
   })
-  .extend("web", { scope: "file" }, async ({ db, queue }, { onCleanup }) => {
-    const web = await startWebServer(db, queue);
+  .extend("web", { scope: "file" }, async ({ db, queue, runQueue }, { onCleanup }) => {
+    const web = await startWebServer(db, queue, runQueue);
     onCleanup(web.close);
     return web;
   })
   // A second web process on the same database, as with two replicas behind a load balancer.
-  .extend("secondWeb", { scope: "file" }, async ({ db, queue }, { onCleanup }) => {
-    const web = await startWebServer(db, queue);
+  .extend("secondWeb", { scope: "file" }, async ({ db, queue, runQueue }, { onCleanup }) => {
+    const web = await startWebServer(db, queue, runQueue);
     onCleanup(web.close);
     return web;
   })
@@ -93,6 +124,7 @@ describe("security headers", () => {
   test("every route carries the static headers; HSTS only when served over https", async ({
     db,
     queue,
+    runQueue,
     repository,
     web,
   }) => {
@@ -112,6 +144,7 @@ describe("security headers", () => {
       db,
       keyring,
       syncQueue: queue,
+      runQueue,
       logger: createLogger({ name: "web", destination: sink.stream }),
       https: true,
     });
@@ -191,5 +224,222 @@ describe("push webhooks", () => {
   test("refuses bodies over 1 MiB", async ({ push }) => {
     const response = await push("x".repeat(1024 * 1024 + 10), {}).catch(() => null);
     expect(response === null || response.status === 413).toBe(true);
+  });
+});
+
+/** A GitHub repository (bound to a token connection) with its own hook secret, and its jobs. */
+async function eventRepository(db: Db) {
+  const workspaceId = await seedWorkspaceRow(db);
+  const connectionId = await seedTokenConnection(db, workspaceId);
+  const fullName = `acme/events-${randomUUID().slice(0, 6)}`;
+  const repositoryId = await seedGitHubRepository(db, keyring, {
+    workspaceId,
+    fullName,
+    connectionId,
+    secret,
+  });
+  return { workspaceId, fullName, repositoryId };
+}
+
+async function deliver(url: string, key: string, event: string, payload: unknown) {
+  const { headers, body } = await signedDelivery(key, event, payload);
+  const response = await fetch(url, { method: "POST", body, headers });
+  return { status: response.status, ...((await response.json()) as { message: string }) };
+}
+
+describe("event webhooks", () => {
+  test("[E04] signed pull request, issue and comment deliveries each queue exactly one run on the right commit", async ({
+    db,
+    web,
+    runQueue,
+  }) => {
+    const r = await eventRepository(db);
+    const at = (key: string, triggers: Parameters<typeof seedTriggerJob>[1]["triggers"]) =>
+      seedTriggerJob(db, {
+        workspaceId: r.workspaceId,
+        repositoryId: r.repositoryId,
+        key,
+        triggers,
+      });
+    await at("review", { pull_request: { actions: ["opened"], bots: false } });
+    await at("triage", { issue: { actions: ["labeled"], labels: ["bug"], bots: false } });
+    await at("fix", { comment_command: { bots: false } });
+    const url = `${web.base}/webhooks/repositories/${r.repositoryId}/push`;
+    const head = "c0ffee".padEnd(40, "0");
+    const planted = `issue body ${randomBytes(6).toString("hex")}`;
+    const answers = [
+      await deliver(
+        url,
+        secret,
+        "pull_request",
+        pullRequestPayload("opened", { repository: r.fullName, headSha: head, number: 11 }),
+      ),
+      await deliver(url, secret, "issues", {
+        ...issuesPayload("labeled", {
+          repository: r.fullName,
+          number: 12,
+          labels: ["bug"],
+          label: "bug",
+        }),
+      }),
+      await deliver(
+        url,
+        secret,
+        "issue_comment",
+        issueCommentPayload({
+          repository: r.fullName,
+          number: 11,
+          onPullRequest: true,
+          body: `/secondshift fix\n${planted}`,
+        }),
+      ),
+    ];
+    expect(answers).toEqual(Array(3).fill({ status: 202, message: "Queued 1 run(s); dropped 0." }));
+    const runs = await db.run.findMany({
+      where: { workspaceId: r.workspaceId },
+      orderBy: { queuedAt: "asc" },
+    });
+    expect(runs.map((run) => [run.trigger, run.status, run.commitSha])).toEqual([
+      ["EVENT", "QUEUED", head],
+      ["EVENT", "QUEUED", null],
+      ["EVENT", "QUEUED", null],
+    ]);
+    for (const run of runs)
+      expect((await runQueue.getJob(run.id))?.data).toEqual({
+        runId: run.id,
+        workspaceId: r.workspaceId,
+      });
+    // One log line per delivery, without bodies.
+    expect(sink.text()).toContain('"event":"issue_comment"');
+    expect(sink.text()).not.toContain(planted);
+  });
+
+  test("[E04] replayed, stale, forged and other-repository deliveries start nothing", async ({
+    db,
+    web,
+  }) => {
+    const r = await eventRepository(db);
+    await seedTriggerJob(db, {
+      workspaceId: r.workspaceId,
+      repositoryId: r.repositoryId,
+      key: "review",
+      triggers: { pull_request: { actions: ["opened", "synchronize"], bots: false } },
+    });
+    const url = `${web.base}/webhooks/repositories/${r.repositoryId}/push`;
+    const payload = pullRequestPayload("opened", {
+      repository: r.fullName,
+      headSha: "1".repeat(40),
+    });
+    const { headers, body } = await signedDelivery(secret, "pull_request", payload);
+    expect((await fetch(url, { method: "POST", body, headers })).status).toBe(202);
+    expect((await fetch(url, { method: "POST", body, headers })).status).toBe(409);
+    const stale = pullRequestPayload("synchronize", {
+      repository: r.fullName,
+      headSha: "2".repeat(40),
+      at: new Date(Date.now() - 3_600_000),
+    });
+    expect((await deliver(url, secret, "pull_request", stale)).status).toBe(422);
+    const forged = pullRequestPayload("synchronize", {
+      repository: r.fullName,
+      headSha: "3".repeat(40),
+    });
+    expect((await deliver(url, "whsec_forged", "pull_request", forged)).status).toBe(401);
+    const other = pullRequestPayload("synchronize", {
+      repository: "someone/else",
+      headSha: "4".repeat(40),
+    });
+    expect(await deliver(url, secret, "pull_request", other)).toEqual({
+      status: 403,
+      message: "This delivery names another repository; nothing was started.",
+    });
+    expect(await db.run.count({ where: { workspaceId: r.workspaceId } })).toBe(1);
+  });
+
+  test("[E04] the App hook routes by installation and repository; another workspace's installation or connection starts nothing", async ({
+    db,
+    web,
+    queue,
+  }) => {
+    const appSecret = `whsec_app_${randomBytes(6).toString("hex")}`;
+    const mine = await seedWorkspaceRow(db);
+    const theirs = await seedWorkspaceRow(db);
+    const myApp = await seedAppConnection(db, keyring, {
+      workspaceId: mine,
+      secret: appSecret,
+      appId: 900,
+      installationId: 901,
+      appSlug: "secondshift-mine",
+    });
+    const theirSecret = `whsec_app_${randomBytes(6).toString("hex")}`;
+    const theirApp = await seedAppConnection(db, keyring, {
+      workspaceId: theirs,
+      secret: theirSecret,
+      appId: 900,
+      installationId: 902,
+    });
+    const fullName = `mine/app-${randomUUID().slice(0, 6)}`;
+    const repositoryId = await seedGitHubRepository(db, keyring, {
+      workspaceId: mine,
+      fullName,
+      connectionId: myApp,
+    });
+    const theirRepo = `theirs/app-${randomUUID().slice(0, 6)}`;
+    await seedGitHubRepository(db, keyring, {
+      workspaceId: theirs,
+      fullName: theirRepo,
+      connectionId: theirApp,
+    });
+    await seedTriggerJob(db, {
+      workspaceId: mine,
+      repositoryId,
+      key: "fix",
+      triggers: { comment_command: { bots: true } },
+    });
+    const myHook = `${web.base}/webhooks/github-app/${myApp}`;
+    const comment = (over: Partial<Parameters<typeof issueCommentPayload>[0]> = {}) =>
+      issueCommentPayload({
+        repository: fullName,
+        installationId: 901,
+        body: "/secondshift fix",
+        ...over,
+      });
+
+    expect(await deliver(myHook, appSecret, "ping", { zen: "hi" })).toEqual({
+      status: 200,
+      message: "pong",
+    });
+    expect((await deliver(myHook, appSecret, "issue_comment", comment())).message).toBe(
+      "Queued 1 run(s); dropped 0.",
+    );
+    // Their installation, or their repository, on my hook; my delivery signed with their secret.
+    expect(
+      (await deliver(myHook, appSecret, "issue_comment", comment({ installationId: 902 }))).status,
+    ).toBe(403);
+    expect(
+      (await deliver(myHook, appSecret, "issue_comment", comment({ repository: theirRepo })))
+        .status,
+    ).toBe(404);
+    expect((await deliver(myHook, theirSecret, "issue_comment", comment())).status).toBe(401);
+    // My repository through their connection.
+    const theirHook = `${web.base}/webhooks/github-app/${theirApp}`;
+    expect(
+      (await deliver(theirHook, theirSecret, "issue_comment", comment({ installationId: 902 })))
+        .status,
+    ).toBe(404);
+    // [E03] our own App's comment (the trigger takes bots): nothing queued, a dropped row.
+    const own = comment({ sender: { login: "secondshift-mine[bot]", type: "Bot" }, viaAppId: 900 });
+    expect((await deliver(myHook, appSecret, "issue_comment", own)).message).toBe(
+      "Queued 0 run(s); dropped 1: fix (own_app).",
+    );
+    expect(await db.run.count({ where: { workspaceId: { in: [mine, theirs] } } })).toBe(1);
+    // A push to the default branch through the App syncs the bound repository.
+    const waiting = await queue.getWaitingCount();
+    const push = {
+      ref: "refs/heads/main",
+      repository: { full_name: fullName },
+      installation: { id: 901 },
+    };
+    expect((await deliver(myHook, appSecret, "push", push)).message).toBe("Sync started.");
+    expect(await queue.getWaitingCount()).toBe(waiting + 1);
   });
 });
