@@ -56,11 +56,22 @@ async function queueRun(tx: Prisma.TransactionClient, c: EventContext): Promise<
   return run.id;
 }
 
-function intakeForJob(db: Db, c: EventContext, apps: AppIdentity[]): Promise<JobOutcome> {
-  const jobKey = c.job.key;
+/** The job's state as it is under its lock (an owner may have paused it a moment ago). */
+async function currentJob(tx: Prisma.TransactionClient, c: EventContext): Promise<EventContext> {
+  const row = await tx.job.findFirst({
+    where: { id: c.job.id, workspaceId: c.workspaceId },
+    select: { status: true, enabled: true, removedAt: true },
+  });
+  const status = row === null || row.removedAt !== null ? "REMOVED" : row.status;
+  return { ...c, job: { ...c.job, status, enabled: row?.enabled ?? false } };
+}
+
+function intakeForJob(db: Db, matched: EventContext, apps: AppIdentity[]): Promise<JobOutcome> {
+  const jobKey = matched.job.key;
   return db.$transaction(async (tx): Promise<JobOutcome> => {
-    await lockJobRuns(tx, c.job.id);
-    if (await alreadyMet(tx, c)) return { jobKey, outcome: "duplicate" };
+    await lockJobRuns(tx, matched.job.id);
+    if (await alreadyMet(tx, matched)) return { jobKey, outcome: "duplicate" };
+    const c = await currentJob(tx, matched);
     const drop = await dropOf(tx, c, apps);
     if (drop) {
       await recordDropped(tx, c, drop.reason, drop.detail);
