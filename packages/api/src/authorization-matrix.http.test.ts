@@ -253,6 +253,7 @@ const matrix: Record<string, Row> = {
   "jobs.list": { access: "read", scope: "list", input: () => ({}) },
   "jobs.get": { access: "read", scope: "row", input: job },
   "jobs.review": { access: "read", scope: "row", input: job },
+  "jobs.events": { access: "read", scope: "row", input: job },
   "jobs.approve": {
     access: "own",
     scope: "row",

@@ -311,6 +311,11 @@ const matrix: Record<UseCaseName, MatrixRow> = {
     scope: "row",
     prepare: async (x, db) => ({ connectionId: await seedAppConnection(db, keyring, x) }),
   },
+  listJobEvents: {
+    need: "read",
+    scope: "row",
+    prepare: async (x, db) => ({ jobId: await seedJob(db, x) }),
+  },
   setOutsiderEvents: {
     need: "operate",
     scope: "row",

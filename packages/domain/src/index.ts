@@ -75,6 +75,8 @@ export { hasOutputs, readGrantedOutputs, readRequestedOutputs } from "./outputs/
 export { readRequestedTriggers } from "./triggers/stored.ts";
 export { githubAppWebhookPath } from "./triggers/webhook-secret.ts";
 export type { ConnectionWebhookSecret } from "./triggers/webhook-secret.ts";
+export type { TriggerEventView } from "./triggers/events-view.ts";
+export type { JobEvents } from "./triggers/job-events.ts";
 export { PROTECTED_PATH_LIMITS } from "./outputs/protected-paths.ts";
 export {
   approveOutput,

@@ -1,11 +1,10 @@
 // Events a job asks to run on (issue #25 item 2): what a job may request in `.secondshift.yaml`
 // (`on:`), in one spelling for the parser, the domain, the worker and the web app.
 //
-// Requests only, in this version: a trigger is parsed, stored with the job, part of its request
-// hash (adding or widening one needs the owner's approval again) and shown in the access review.
-// Nothing receives pull request, issue or comment deliveries yet and no run is started by an
-// event: intake, the approved-configuration rule, actor checks and flood limits are issue #25
-// items 1 and 3–6. Events come from GitHub only.
+// A trigger is parsed, stored with the job, part of its request hash (adding or widening one
+// needs the owner's approval again) and shown in the access review; a matching GitHub delivery
+// starts a run of the approved job (trigger-events.ts: what came of each event). Events come
+// from GitHub only.
 
 /** Trigger kinds, in the order screens list them. */
 export const TRIGGER_KINDS = ["pull_request", "issue", "comment_command"] as const;
@@ -81,6 +80,9 @@ export function hasTriggers(triggers: RequestedTriggers): boolean {
 export const EVENTS_NOT_GITHUB_REASON =
   "Events come from GitHub; this repository is fetched over plain git, so its triggers never fire.";
 
-/** Said wherever triggers are shown, until event intake lands (issue #25 item 1). */
-export const EVENTS_NOT_ACTIVE_NOTE =
-  "Events do not start runs yet in this version: triggers are requested and reviewed, not acted on.";
+/**
+ * Said with the triggers in the access review: who may set them off is the owner's separate,
+ * per-job choice on the job page, never the repository's.
+ */
+export const OUTSIDER_EVENTS_NOTE =
+  "Events from people without write access to the repository start nothing unless an owner or admin allows them for this job on the job page (their runs' outputs are then always held for approval).";

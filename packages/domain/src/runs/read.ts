@@ -4,6 +4,11 @@ import type { Prisma, RunStatus, RunTrigger } from "@secondshift/db";
 import { notFound, requireRole, type ActorContext } from "../context.ts";
 import { pageQuery, toPage, type Page, type PageInput } from "../paging.ts";
 import {
+  triggerEventSelect,
+  triggerEventView,
+  type TriggerEventView,
+} from "../triggers/events-view.ts";
+import {
   deliveriesOfRun,
   deliverySelect,
   deliveryView,
@@ -103,6 +108,8 @@ export interface RunDetail extends RunSummary {
   };
   diff: { text: string; truncated: boolean; totalChars: number } | null;
   deliveries: DeliveryView[];
+  /** The event that started it (trigger EVENT); null otherwise. */
+  event: TriggerEventView | null;
 }
 
 const span = (from: Date | null, to: Date | null) =>
@@ -130,6 +137,7 @@ export async function getRun(ctx: ActorContext, input: { runId: string }): Promi
       outputTokens: true,
       cancelRequestedAt: true,
       diff: true,
+      triggerEvent: { select: triggerEventSelect },
     },
   });
   if (!run) throw notFound("Run");
@@ -145,7 +153,7 @@ export async function getRun(ctx: ActorContext, input: { runId: string }): Promi
       })
       .then((rows) => rows.map(deliveryView)),
   ]);
-  const { diff, ...rest } = run;
+  const { diff, triggerEvent, ...rest } = run;
   return {
     ...rest,
     usage: {
@@ -164,5 +172,6 @@ export async function getRun(ctx: ActorContext, input: { runId: string }): Promi
     },
     diff: cappedDiff(diff),
     deliveries,
+    event: triggerEvent ? triggerEventView(triggerEvent) : null,
   };
 }

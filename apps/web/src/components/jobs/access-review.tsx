@@ -273,7 +273,7 @@ function Decisions({
             <li key={sentence}>{sentence}</li>
           ))}
           {triggerSentences(review.triggers.requested, review.job.key).map((sentence) => (
-            <li key={sentence}>Trigger: {sentence} (events do not start runs yet).</li>
+            <li key={sentence}>Trigger: {sentence}.</li>
           ))}
         </ul>
       </ConfirmDialog>

@@ -1,8 +1,11 @@
 // The access review's "Triggers" section (issue #25 item 2): each event the job asks to run on,
 // in words. Approving the job approves them (they are part of its request: adding or widening
 // one needs a new approval). Events come from GitHub only, so a repository fetched over plain
-// git is told its triggers never fire; and until event intake lands, no event starts a run.
-import { EVENTS_NOT_ACTIVE_NOTE, type RequestedTriggers } from "@secondshift/vocabulary";
+// git is told its triggers never fire. Who may set them off (people without write access) is
+// the owner's separate choice on the job page: the review says so. The job page shows the same
+// section (`heading` "h2" there) above the job's events.
+import { OUTSIDER_EVENTS_NOTE, type RequestedTriggers } from "@secondshift/vocabulary";
+import { useId } from "react";
 import { triggerSentences } from "./trigger-words.ts";
 
 export interface ReviewTriggersData {
@@ -14,18 +17,22 @@ export interface ReviewTriggersData {
 export function ReviewTriggers({
   triggers,
   jobKey,
+  children,
 }: {
   triggers: ReviewTriggersData;
   jobKey: string;
+  /** Shown under the list instead of the outsider note (the job page puts its toggle here). */
+  children?: React.ReactNode;
 }) {
+  const headingId = useId();
   const sentences = triggerSentences(triggers.requested, jobKey);
   if (sentences.length === 0) return null;
   return (
     <section
-      aria-labelledby="triggers-heading"
+      aria-labelledby={headingId}
       className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-800"
     >
-      <h3 id="triggers-heading" className="font-semibold text-slate-900">
+      <h3 id={headingId} className="font-semibold text-slate-900">
         Triggers
       </h3>
       {!triggers.eventsAvailable && triggers.eventsUnavailableReason ? (
@@ -38,7 +45,7 @@ export function ReviewTriggers({
           <li key={sentence}>{sentence}</li>
         ))}
       </ul>
-      <p className="mt-2 text-slate-600">{EVENTS_NOT_ACTIVE_NOTE}</p>
+      {children ?? <p className="mt-2 text-slate-600">{OUTSIDER_EVENTS_NOTE}</p>}
     </section>
   );
 }

@@ -1,6 +1,5 @@
 // The access review's words for a job's triggers (`on:`, issue #25 item 2): one sentence per
-// requested trigger, as an owner reads it before approving. Requests only in this version: the
-// review also says that events do not start runs yet.
+// requested trigger, as an owner reads it before approving (and on the job page).
 import {
   commentCommand,
   type IssueTriggerAction,

@@ -6,7 +6,7 @@
 // diff and the deliveries come with the run from runs.get — so does "Tool calls", counted by the
 // server over the whole transcript (the page holds only the pages it loaded).
 import type { AppRouter } from "@secondshift/api";
-import { isActive } from "@secondshift/vocabulary";
+import { isActive, RUN_TRIGGER_LABELS } from "@secondshift/vocabulary";
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useEffect, useState } from "react";
@@ -17,6 +17,7 @@ import { errorMessage } from "../ui/error-message.ts";
 import { DeliveryList } from "../webhooks/delivery-list.tsx";
 import { RunOutputs } from "../outputs/run-outputs.tsx";
 import { RunChanges } from "./run-changes.tsx";
+import { RunEvent } from "./run-event.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { formatDuration, formatTokens, shortId } from "./format.ts";
 import { RunStatusBadge } from "./status-badge.tsx";
@@ -59,6 +60,7 @@ export function RunDetail(props: {
   return (
     <div className="flex flex-col gap-6">
       <RunSummaryPanel run={run} {...props} onChanged={refresh} />
+      {run.event ? <RunEvent event={run.event} /> : null}
       <TranscriptView
         history={history}
         transcript={transcript}
@@ -120,7 +122,7 @@ function RunSummaryPanel(props: {
       </div>
       <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
         <Item term="Job">{run.job.name}</Item>
-        <Item term="Trigger">{run.trigger === "SCHEDULE" ? "Schedule" : "Manual"}</Item>
+        <Item term="Trigger">{RUN_TRIGGER_LABELS[run.trigger]}</Item>
         <Item term="Commit">
           <span className="font-mono">{run.commitSha ? run.commitSha.slice(0, 12) : "—"}</span>
         </Item>

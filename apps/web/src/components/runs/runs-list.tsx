@@ -1,9 +1,16 @@
 "use client";
-// The runs list: newest first, filtered by status, job and queued day (in the URL: a filtered
+// The runs list: newest first, filtered by status, trigger, job and queued day (in the URL: a filtered
 // view can be linked and reloaded), paged by cursor ("Load more"). While a shown run is queued
 // or running the list refreshes every few seconds, so
 // status badges stay live; with none active it stops asking.
-import { isActive, isRunStatus, RUN_STATUSES, runPagePath } from "@secondshift/vocabulary";
+import {
+  isActive,
+  isRunStatus,
+  RUN_STATUSES,
+  RUN_TRIGGER_LABELS,
+  RUN_TRIGGERS,
+  runPagePath,
+} from "@secondshift/vocabulary";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId } from "react";
@@ -18,6 +25,7 @@ import { formatDuration, formatTokens, shortId } from "./format.ts";
 import {
   NO_FILTERS,
   nextRunsCursor,
+  isRunTrigger,
   parseRunFilters,
   runsListInput,
   type RunFilters,
@@ -57,7 +65,7 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
             : {
                 title: "No runs yet",
                 message:
-                  "Runs appear here when a job's schedule fires or someone presses Run now on a job.",
+                  "Runs appear here when a job's schedule fires, an event matches one of its triggers, or someone presses Run now on a job.",
               }
         }
       >
@@ -89,7 +97,7 @@ export function RunsList({ workspaceId }: { workspaceId: string }) {
                 <Td>
                   <RunStatusBadge status={run.status} />
                 </Td>
-                <Td>{run.trigger === "SCHEDULE" ? "Schedule" : "Manual"}</Td>
+                <Td>{RUN_TRIGGER_LABELS[run.trigger]}</Td>
                 <Td className="whitespace-nowrap">
                   <Timestamp value={run.queuedAt} />
                 </Td>
@@ -116,7 +124,7 @@ function RunFiltersForm(props: {
   onChange: (filters: RunFilters) => void;
 }) {
   const id = useId();
-  const set = (key: Exclude<keyof RunFilters, "status">) => (value: string) =>
+  const set = (key: Exclude<keyof RunFilters, "status" | "trigger">) => (value: string) =>
     props.onChange({ ...props.filters, [key]: value });
   return (
     <form
@@ -132,6 +140,16 @@ function RunFiltersForm(props: {
         value={props.filters.status}
         onChange={(status) =>
           props.onChange({ ...props.filters, status: isRunStatus(status) ? status : "" })
+        }
+      />
+      <FilterSelect
+        id={`${id}-trigger`}
+        label="Trigger"
+        anyLabel="Any trigger"
+        options={RUN_TRIGGERS.map((t) => ({ value: t, label: RUN_TRIGGER_LABELS[t] }))}
+        value={props.filters.trigger}
+        onChange={(trigger) =>
+          props.onChange({ ...props.filters, trigger: isRunTrigger(trigger) ? trigger : "" })
         }
       />
       <FilterSelect

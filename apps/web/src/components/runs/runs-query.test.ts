@@ -2,11 +2,12 @@ import { describe, expect, it } from "vitest";
 import { NO_FILTERS, parseRunFilters, runsListInput } from "./runs-query.ts";
 
 describe("runs filters", () => {
-  it("sends status, job and the queued days as UTC bounds; nothing for empty filters", () => {
+  it("sends status, trigger, job and the queued days as UTC bounds; nothing for empty filters", () => {
     expect(runsListInput("w", NO_FILTERS)).toEqual({ workspaceId: "w", limit: 50 });
     expect(
       runsListInput("w", {
         status: "FAILED",
+        trigger: "EVENT",
         jobId: "j",
         since: "2026-11-02",
         until: "2026-11-03",
@@ -15,6 +16,7 @@ describe("runs filters", () => {
       workspaceId: "w",
       limit: 50,
       status: ["FAILED"],
+      trigger: "EVENT",
       jobId: "j",
       since: new Date("2026-11-02T00:00:00.000Z"),
       until: new Date("2026-11-03T23:59:59.999Z"),
@@ -22,18 +24,23 @@ describe("runs filters", () => {
   });
 
   it("reads the filters from the URL; a stale status and a day that is not whole filter nothing", () => {
-    const params = new URLSearchParams("status=FAILED&jobId=j&since=2026-11-02&until=2026-1&x=1");
+    const params = new URLSearchParams(
+      "status=FAILED&trigger=EVENT&jobId=j&since=2026-11-02&until=2026-1&x=1",
+    );
     expect(parseRunFilters(params)).toEqual({
       status: "FAILED",
+      trigger: "EVENT",
       jobId: "j",
       since: "2026-11-02",
       until: "2026-1",
     });
     expect(parseRunFilters(new URLSearchParams("status=BOGUS")).status).toBe("");
+    expect(parseRunFilters(new URLSearchParams("trigger=PUSH")).trigger).toBe("");
     expect(runsListInput("w", parseRunFilters(params))).toEqual({
       workspaceId: "w",
       limit: 50,
       status: ["FAILED"],
+      trigger: "EVENT",
       jobId: "j",
       since: new Date("2026-11-02T00:00:00.000Z"),
     });

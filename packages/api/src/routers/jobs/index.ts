@@ -1,5 +1,6 @@
 import { router } from "../../trpc.ts";
 import { approve } from "./approve.ts";
+import { events } from "./events.ts";
 import { get } from "./get.ts";
 import { list } from "./list.ts";
 import { pause } from "./pause.ts";
@@ -13,6 +14,7 @@ import { setOutsiderEvents } from "./set-outsider-events.ts";
 export const jobsRouter = router({
   list,
   get,
+  events,
   review,
   approve,
   reject,

@@ -70,8 +70,8 @@ const reviewOutputs = z.object({
   missing: perKind,
 });
 
-/** The job's `on:` request; events do not start runs yet in this version (issue #25 item 2). */
-const reviewTriggers = z.object({
+/** The job's `on:` request (issue #25 item 2). */
+export const reviewTriggers = z.object({
   requested: z.object({
     pull_request: z
       .object({ actions: z.array(z.enum(PULL_REQUEST_TRIGGER_ACTIONS)), bots: z.boolean() })

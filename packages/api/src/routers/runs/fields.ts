@@ -1,5 +1,6 @@
 // Output shapes of the runs area: status, timings, usage against budget, the diff (capped) and
 // the run's webhook reports — never a run token.
+import { TRIGGER_EVENT_DROP_REASONS, TRIGGER_EVENT_OUTCOMES } from "@secondshift/vocabulary";
 import { z } from "zod";
 import { runStatus, runTrigger } from "../fields.ts";
 import { delivery } from "../webhooks/fields.ts";
@@ -17,6 +18,27 @@ export const runSummary = z.object({
   tokensUsed: z.number(),
   budgetTokens: z.number(),
   error: z.string().nullable(),
+});
+
+/** A GitHub event as it met a job; never its bodies (those reach only the run's tool, E02). */
+export const triggerEvent = z.object({
+  id: z.string(),
+  receivedAt: z.date(),
+  kind: z.string(),
+  action: z.string(),
+  subjectType: z.string(),
+  subjectNumber: z.number(),
+  subjectTitle: z.string(),
+  subjectUrl: z.string(),
+  actorLogin: z.string(),
+  actorIsBot: z.boolean(),
+  actorPermission: z.string().nullable(),
+  headSha: z.string().nullable(),
+  outcome: z.enum(TRIGGER_EVENT_OUTCOMES),
+  dropReason: z
+    .enum(Object.keys(TRIGGER_EVENT_DROP_REASONS) as [keyof typeof TRIGGER_EVENT_DROP_REASONS])
+    .nullable(),
+  runId: z.string().nullable(),
 });
 
 export const runDetail = runSummary.extend({
@@ -37,4 +59,6 @@ export const runDetail = runSummary.extend({
   }),
   diff: z.object({ text: z.string(), truncated: z.boolean(), totalChars: z.number() }).nullable(),
   deliveries: z.array(delivery),
+  /** The event that started it (trigger EVENT); null otherwise. */
+  event: triggerEvent.nullable(),
 });

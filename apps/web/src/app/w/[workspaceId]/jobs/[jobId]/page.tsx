@@ -1,10 +1,12 @@
-// One job: its schedule and controls, its prompt, and the access review.
+// One job: its schedule and controls, its prompt, its triggers and recent events, and the
+// access review.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { AccessReview } from "../../../../../components/jobs/access-review.tsx";
 import { JobDetail } from "../../../../../components/jobs/job-detail.tsx";
+import { JobEvents } from "../../../../../components/jobs/job-events.tsx";
 import { JobTitle } from "../../../../../components/jobs/job-title.tsx";
 import { PageLoading } from "../../../../../components/ui/states.tsx";
 import { api, getQueryClient, HydrateClient } from "../../../../../trpc/server.tsx";
@@ -24,6 +26,7 @@ export default async function JobPage({
   const { role } = await requireMembership(workspaceId);
   void getQueryClient().prefetchQuery(api().jobs.get.queryOptions({ workspaceId, jobId }));
   void getQueryClient().prefetchQuery(api().jobs.review.queryOptions({ workspaceId, jobId }));
+  void getQueryClient().prefetchQuery(api().jobs.events.queryOptions({ workspaceId, jobId }));
   void getQueryClient().prefetchQuery(api().connections.list.queryOptions({ workspaceId }));
   return (
     <HydrateClient>
@@ -32,6 +35,7 @@ export default async function JobPage({
         <JobTitle workspaceId={workspaceId} jobId={jobId} />
         <div className="flex flex-col gap-10">
           <JobDetail workspaceId={workspaceId} jobId={jobId} role={role} />
+          <JobEvents workspaceId={workspaceId} jobId={jobId} role={role} />
           <AccessReview workspaceId={workspaceId} jobId={jobId} />
         </div>
       </Suspense>
