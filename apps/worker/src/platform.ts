@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { executeRun } from "@secondshift/runs";
 import { registerQueueMetrics } from "@secondshift/scheduler";
 import { buildDelivery } from "./delivery.ts";
+import { buildEventScreen } from "./event-screen.ts";
 import { buildExecutorDeps, heartbeatInterval } from "./executor.ts";
 import { buildProcessors } from "./processors.ts";
 import { buildOutputs } from "./outputs.ts";
@@ -43,6 +44,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
   const recover = buildRecovery(settings, services, { reaper, queues });
   // Reads executorDeps at call time: the bench swaps its source and sandboxes to time them.
   const run = (runId: string) => executeRun(executorDeps, runId);
+  const screenRun = buildEventScreen(settings, services, tools);
   const processors = buildProcessors(settings, {
     db: services.db,
     logger: services.logger,
@@ -52,6 +54,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     reaper,
     heartbeatMs: heartbeatInterval(settings),
     executeRun: run,
+    screenRun,
     ...repoSync,
     recover,
     outputs,
@@ -75,6 +78,7 @@ export function createWorkerPlatform(settings: WorkerSettings, services: WorkerS
     ...repoSync,
     recover,
     executeRun: run,
+    screenRun,
     start: processors.start,
     stop: processors.stop,
     setClaiming: processors.setClaiming,

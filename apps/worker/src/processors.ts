@@ -23,6 +23,8 @@ export interface ProcessorParts {
   reaper: Reaper;
   heartbeatMs: number;
   executeRun: (runId: string) => Promise<unknown>;
+  /** Before a queued run is claimed: ends an event run whose actor may not start it (E03). */
+  screenRun?: (run: { id: string; workspaceId: string }) => Promise<void>;
   syncOne: (target: { workspaceId: string; repositoryId: string }) => Promise<void>;
   syncAllRepositories: () => Promise<void>;
   /** Stops the thread `.secondshift.yaml` files are read in. */
@@ -54,6 +56,7 @@ export function buildProcessors(settings: WorkerSettings, parts: ProcessorParts)
       execute: async (run) => {
         await parts.executeRun(run.id);
       },
+      ...(parts.screenRun ? { screen: parts.screenRun } : {}),
     });
     workers = [
       createScheduleWorker({ ...queueOptions, db, runQueue, logger }),

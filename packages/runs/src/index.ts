@@ -13,3 +13,7 @@ export type {
   SourceCheckout,
   SourceProvider,
 } from "./ports.ts";
+export { screenEventRun, SYSTEM_EVENT_SCREEN } from "./event/screen.ts";
+export type { ScreenDeps } from "./event/screen.ts";
+export { createEventGithub } from "./event/github.ts";
+export type { EventGithub, EventRepository, OpenEventGithub } from "./event/github.ts";
