@@ -6,7 +6,7 @@
 import { Prisma, type ConnectionKind, type Db } from "@secondshift/db";
 import { failRun } from "@secondshift/run-lifecycle";
 import { AppError } from "@secondshift/errors";
-import { PLATFORM_TOOLS, type GrantedOutputs } from "@secondshift/vocabulary";
+import { EVENT_TEXT_TOOL, PLATFORM_TOOLS, type GrantedOutputs } from "@secondshift/vocabulary";
 import {
   currentGrant,
   groupKey,
@@ -42,6 +42,18 @@ export interface FrozenPlan {
    * frozen before outputs existed, which grant none. The run's platform tools follow from it.
    */
   outputs?: GrantedOutputs;
+  /**
+   * The GitHub event that started the run (issue #25), absent on scheduled and manual runs: its
+   * texts are read through the event text tool, and a comment with `target: triggering` may go
+   * only to its issue or pull request.
+   */
+  event?: PlanEvent;
+}
+
+export interface PlanEvent {
+  triggerEventId: string;
+  subjectType: "issue" | "pull_request";
+  subjectNumber: number;
 }
 
 /** The granted outputs of a plan (none for a plan without the field). */
@@ -77,9 +89,22 @@ async function refuse(
   throw new AppError("PRECONDITION_FAILED", message, { reason });
 }
 
-const PLATFORM_TOOL_NAMES: ReadonlySet<string> = new Set(
-  Object.values(PLATFORM_TOOLS).map((t) => t.name),
-);
+const PLATFORM_TOOL_NAMES: ReadonlySet<string> = new Set([
+  ...Object.values(PLATFORM_TOOLS).map((t) => t.name),
+  EVENT_TEXT_TOOL,
+]);
+
+function planEvent(
+  event: {
+    id: string;
+    subjectType: string;
+    subjectNumber: number;
+  } | null,
+): PlanEvent | undefined {
+  if (!event) return undefined;
+  const subjectType = event.subjectType === "pull_request" ? "pull_request" : "issue";
+  return { triggerEventId: event.id, subjectType, subjectNumber: event.subjectNumber };
+}
 
 const slug = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, "-");
 
@@ -89,7 +114,10 @@ export async function freezePlan(
 ): Promise<FrozenPlan> {
   const run = await db.run.findFirst({
     where: { id: input.runId, workspaceId: input.workspaceId },
-    include: { job: true },
+    include: {
+      job: true,
+      triggerEvent: { select: { id: true, subjectType: true, subjectNumber: true } },
+    },
   });
   if (!run) throw notFound("Run");
   const existing = readPlan(run.plan);
@@ -164,6 +192,14 @@ export async function freezePlan(
       `Job "${job.key}" requires tools that are not granted: ${missing.join(", ")}. An owner must allow them on the connection and approve the job again.`,
     );
   }
+  const event = planEvent(run.triggerEvent);
+  if (run.trigger === "EVENT" && !event)
+    await refuse(
+      db,
+      run,
+      "EVENT_MISSING",
+      `This run of job "${job.key}" was started by an event whose record is gone; it does not run.`,
+    );
   const counts = new Map<string, number>();
   for (const e of entries) counts.set(e.tool, (counts.get(e.tool) ?? 0) + 1);
   const plan: FrozenPlan = {
@@ -184,6 +220,7 @@ export async function freezePlan(
     // The grant is for exactly the job's current request (requestHash), so what it grants is
     // within what the committed file requests.
     outputs: readGrantedOutputs(grant.outputs),
+    ...(event ? { event } : {}),
   };
   // Written only while empty: a second caller gets the first plan, never a wider one.
   const written = await db.run.updateMany({

@@ -1,84 +1,8 @@
-import { approveJob } from "@secondshift/domain";
-import { upsertJobsFromConfig } from "@secondshift/repo-sync";
-import {
-  createRun,
-  job,
-  seedConnection,
-  seedTenant,
-  testKeyring,
-  tool,
-} from "@secondshift/domain/testing";
-import type { Prisma } from "@secondshift/db";
-import { dbTest } from "@secondshift/db/testing/vitest";
-import { createLogger, createMemorySink, SecretMasker } from "@secondshift/logging";
 import type { GrantedOutputs } from "@secondshift/vocabulary";
 import { describe, expect } from "vitest";
-import { createBroker, type BrokerRun } from "../broker.ts";
-import { freezePlan, readPlan } from "../plan.ts";
+import { readPlan } from "../plan.ts";
 import { isToolCallError } from "../refusals.ts";
-import { fakeConnector } from "../testing/fake-connector.ts";
-
-const keyring = testKeyring();
-const mcp = fakeConnector("MCP", () => ({ content: [], isError: false, truncated: false }));
-const limits = { timeoutMs: 300, maxResultBytes: 4096, maxStringLength: 70_000, maxArrayItems: 5 };
-
-const test = dbTest
-  .extend("tenant", { scope: "file" }, async ({ db }) => {
-    const tenant = await seedTenant(db);
-    await seedConnection(db, keyring, tenant, {
-      kind: "MCP",
-      label: "docs",
-      tools: [tool("search", false), tool("secondshift_propose_comment", true)],
-      allowed: ["search", "secondshift_propose_comment"],
-    });
-    return tenant;
-  })
-  .extend("broker", { scope: "file" }, ({ testDatabase }) =>
-    createBroker({
-      db: testDatabase.db,
-      pool: testDatabase.pool,
-      keyring,
-      connectors: { MCP: mcp.connector },
-      logger: createLogger({ name: "t", destination: createMemorySink().stream }),
-      masker: new SecretMasker(),
-      limits,
-    }),
-  )
-  .extend(
-    "startRun",
-    { scope: "file" },
-    ({ db, tenant }) =>
-      async (key: string, outputs: GrantedOutputs, tools = ["search"]): Promise<BrokerRun> => {
-        const { jobs } = await upsertJobsFromConfig(db, {
-          workspaceId: tenant.workspaceId,
-          repositoryId: tenant.repositoryId,
-          commit: "c1",
-          jobs: [job(key, [{ kind: "MCP", label: "docs", required: true, tools }])],
-        });
-        const jobId = jobs[0]!.jobId;
-        const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });
-        const connection = await db.connection.findFirstOrThrow({
-          where: { workspaceId: tenant.workspaceId, label: "docs" },
-        });
-        await approveJob(
-          { db, actor: { userId: tenant.ownerId }, workspaceId: tenant.workspaceId },
-          { jobId, requestHash: row.requestHash, bindings: { "MCP:docs": connection.id } },
-        );
-        const runId = await createRun(db, tenant.workspaceId, jobId);
-        const plan = await freezePlan(db, { workspaceId: tenant.workspaceId, runId });
-        // The grant's outputs as the frozen plan carries them (the grant flow is another change).
-        await db.run.update({
-          where: { id: runId },
-          data: { plan: { ...plan, outputs } as unknown as Prisma.InputJsonValue },
-        });
-        return {
-          id: runId,
-          workspaceId: tenant.workspaceId,
-          jobId,
-          repositoryFullName: "acme/app",
-        };
-      },
-  );
+import { mcp, platformTest as test } from "../testing/platform-fixture.ts";
 
 const comment: NonNullable<GrantedOutputs["comment"]> = { max: 2, target: "any", mode: "hold" };
 const issue: NonNullable<GrantedOutputs["issue"]> = {

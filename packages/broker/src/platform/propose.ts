@@ -18,12 +18,14 @@ export const NOT_YET =
   "Nothing has been posted yet: it will be applied after the run ends, or held until an owner approves it.";
 
 /**
- * Which issue or pull request a comment may go to. `target: "triggering"` only narrows runs
- * started by an event (a later feature); a scheduled or manual run has no triggering item, so
- * any number of the job's own repository is allowed.
+ * Which issue or pull request a comment may go to. `target: "triggering"` narrows runs started
+ * by an event to the event's own issue or pull request; a scheduled or manual run has no
+ * triggering item, so any number of the job's own repository is allowed.
  */
-export function commentTargetAllowed(_plan: FrozenPlan, _number: number): boolean {
-  return true;
+export function commentTargetAllowed(plan: FrozenPlan, number: number): boolean {
+  const target = planOutputs(plan).comment?.target;
+  if (target !== "triggering" || plan.event === undefined) return true;
+  return plan.event.subjectNumber === number;
 }
 
 const MAX_ATTEMPTS = 5;
@@ -110,7 +112,10 @@ export const proposeCommentTool: PlatformTool = {
     if (!grant) return { text: "This run may not propose comments.", isError: true };
     const payload: CommentProposal = { number: args.number as number, body: args.body as string };
     if (!commentTargetAllowed(ctx.plan, payload.number))
-      return { text: "This run may comment only on its triggering item.", isError: true };
+      return {
+        text: `Not recorded: this run may comment only on the ${ctx.plan.event?.subjectType === "pull_request" ? "pull request" : "issue"} that started it, #${ctx.plan.event?.subjectNumber}.`,
+        isError: true,
+      };
     const stored = await storeProposal(ctx.db, ctx.run, {
       kind: "comment",
       max: grant.max,

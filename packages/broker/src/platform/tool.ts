@@ -1,10 +1,11 @@
 // Platform tools (issue #24): built-in tools that go through the broker like any plan tool
 // (plan check, argument schema, audit row `tool.call`) but need no connection and have no
 // outside effect. A run sees one only when its frozen plan grants it (`grantedBy`); a call to
-// one that is not granted is refused as NOT_IN_PLAN. The one list is PLATFORM_TOOL_LIST below:
-// a new platform tool (the events feature's) is added there.
+// one that is not granted is refused as NOT_IN_PLAN. The one list is PLATFORM_TOOL_LIST below;
+// the event text tool (issue #25, E02) only reads the run's own event.
 import type { Db } from "@secondshift/db";
 import type { FrozenPlan } from "../plan.ts";
+import { eventTextTool } from "./event-text.ts";
 import { proposeCommentTool, proposeIssueTool } from "./propose.ts";
 import { proposePullRequestTool } from "./propose-pull-request.ts";
 
@@ -40,6 +41,7 @@ export const PLATFORM_TOOL_LIST: readonly PlatformTool[] = [
   proposeCommentTool,
   proposeIssueTool,
   proposePullRequestTool,
+  eventTextTool,
 ];
 
 const byName = new Map(PLATFORM_TOOL_LIST.map((t) => [t.name, t]));
