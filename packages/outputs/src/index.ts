@@ -9,6 +9,8 @@ export {
 } from "./check/check-run.ts";
 export type { CheckedOutput, CheckRun } from "./check/check-run.ts";
 export type { OutputCheckConfig } from "./check/pull-request.ts";
+export { eventHoldsOfRun } from "./check/event-holds.ts";
+export type { EventHolds } from "./check/event-holds.ts";
 export { limitProblem } from "./check/limits.ts";
 export { reviewProposals, reviewHold } from "./review/review-proposals.ts";
 export type { ReviewedProposal, ReviewModelCall } from "./review/review-proposals.ts";

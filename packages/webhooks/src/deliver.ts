@@ -74,6 +74,17 @@ async function loadDelivery(db: Db, due: DueDelivery) {
             select: { id: true, kind: true, state: true, resultUrl: true, reason: true },
             orderBy: { seq: "asc" },
           },
+          triggerEvent: {
+            select: {
+              kind: true,
+              action: true,
+              subjectType: true,
+              subjectNumber: true,
+              subjectTitle: true,
+              subjectUrl: true,
+              actorLogin: true,
+            },
+          },
         },
       },
       output: {
@@ -187,6 +198,7 @@ function payloadOf(
       repository: run.job.repository,
       link: deps.runLink({ workspaceId, id: run.id }),
       outputs: run.outputs,
+      event: run.triggerEvent,
     },
     [deps.masker],
   );

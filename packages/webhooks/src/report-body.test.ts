@@ -82,6 +82,37 @@ describe("report body", () => {
     expect(validate(JSON.parse(JSON.stringify(body))), JSON.stringify(validate.errors)).toBe(true);
   });
 
+  it("an event run's report names its event (kind, number, title, link, sender), never its bodies", () => {
+    const body = buildReportBody(
+      {
+        ...source({ trigger: "EVENT" }),
+        event: {
+          kind: "pull_request",
+          action: "synchronize",
+          subjectType: "pull_request",
+          subjectNumber: 42,
+          subjectTitle: "Speed up the parser",
+          subjectUrl: "https://github.com/acme/widgets/pull/42",
+          actorLogin: "octocat",
+        },
+      },
+      [],
+    );
+    expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    expect(body.run.trigger).toBe("event");
+    expect(body.event).toEqual({
+      kind: "pull_request",
+      action: "synchronize",
+      subject: {
+        type: "pull_request",
+        number: 42,
+        title: "Speed up the parser",
+        url: "https://github.com/acme/widgets/pull/42",
+      },
+      sender: "octocat",
+    });
+  });
+
   it("the schema rejects bodies that drift from it", () => {
     const body = JSON.parse(JSON.stringify(buildReportBody(source(), []))) as {
       run: Record<string, unknown>;

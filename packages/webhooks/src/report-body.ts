@@ -2,7 +2,8 @@
 // row only (the model never chooses what goes here or where it goes), then passed through the
 // secret maskers so no secret value handled during the run can leave in a report (P02).
 // A run that proposed outputs (issue #24) lists each one's kind and state; a run without any
-// sends the same body as before outputs existed.
+// sends the same body as before outputs existed. A run a GitHub event started (issue #25) names
+// that event (kind, number, title, link, sender); never its bodies.
 import type { SecretMasker } from "@secondshift/logging";
 
 /** An output as a report lists it: its state in lower case, its URL once applied. */
@@ -54,6 +55,42 @@ export interface ReportBody {
   link: string;
   /** Present when the run proposed outputs, in the order it proposed them. */
   outputs?: ReportOutput[];
+  /** Present when a GitHub event started the run. */
+  event?: ReportEvent;
+}
+
+export interface ReportEvent {
+  kind: string;
+  action: string;
+  subject: { type: string; number: number; title: string; url: string };
+  sender: string;
+}
+
+/** The TriggerEvent columns a report's event is built from. */
+export interface EventSource {
+  kind: string;
+  action: string;
+  subjectType: string;
+  subjectNumber: number;
+  subjectTitle: string;
+  subjectUrl: string;
+  actorLogin: string;
+}
+
+export const MAX_TITLE_CHARS = 256;
+
+function reportEvent(event: EventSource): ReportEvent {
+  return {
+    kind: event.kind,
+    action: event.action,
+    subject: {
+      type: event.subjectType,
+      number: event.subjectNumber,
+      title: clip(event.subjectTitle, MAX_TITLE_CHARS),
+      url: event.subjectUrl,
+    },
+    sender: event.actorLogin,
+  };
 }
 
 /** The columns the body is built from. */
@@ -76,6 +113,7 @@ export interface ReportSource {
   repository: { fullName: string };
   link: string;
   outputs?: readonly OutputSource[];
+  event?: EventSource | null;
 }
 
 /** Receivers are chat tools and ticket systems; a whole transcript does not belong there. */
@@ -117,6 +155,7 @@ export function buildReportBody(
     },
     link: source.link,
     ...(source.outputs?.length ? { outputs: source.outputs.map(reportOutput) } : {}),
+    ...(source.event ? { event: reportEvent(source.event) } : {}),
   };
   // Masking works on the serialised form, so it also catches a secret split across fields'
   // escaping (quotes, backslashes) exactly as it will be sent.

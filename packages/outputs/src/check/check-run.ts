@@ -15,6 +15,7 @@ import type {
 } from "@secondshift/vocabulary";
 import { reviewProposals, type ReviewModelCall } from "../review/review-proposals.ts";
 import { limitProblem, proposalTexts } from "./limits.ts";
+import type { EventHolds } from "./event-holds.ts";
 import { protectedPathHold, type OutputCheckConfig } from "./pull-request.ts";
 import { secretFinding, type KnownSecrets } from "./scan.ts";
 
@@ -25,6 +26,8 @@ export interface CheckRun {
   succeeded: boolean;
   /** The run's final status, named in the hold reason. */
   status: string;
+  /** What the event that started the run holds (event-holds.ts); none when absent. */
+  holds?: EventHolds;
 }
 
 export interface CheckedOutput {
@@ -58,6 +61,9 @@ async function verdict(
       state: "HELD",
       reason: `Held: the run ended ${run.status.toLowerCase()}, so an owner must approve this before it is applied.`,
     };
+  const eventHold =
+    run.holds?.all ?? (output.kind === "pull_request" ? run.holds?.pullRequest : null);
+  if (eventHold) return { state: "HELD", reason: eventHold };
   const protectedPath =
     output.kind === "pull_request"
       ? protectedPathHold(

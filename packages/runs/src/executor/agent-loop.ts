@@ -5,8 +5,9 @@ import { isAppError } from "@secondshift/errors";
 import { attachPullRequestChanges, workspaceDiff } from "@secondshift/outputs";
 import { checkWorkspaceFiles } from "@secondshift/sandbox";
 import { captureDiff } from "../workspace-diff.ts";
+import { eventRunPrompt } from "./event-prompt.ts";
 import type { PreparedRun } from "./prepare.ts";
-import type { RunContext } from "./run-context.ts";
+import type { LoadedRun, RunContext } from "./run-context.ts";
 import { STEP, step, StepFailed } from "./steps.ts";
 
 export interface AgentOutput {
@@ -24,7 +25,7 @@ export async function runAgentLoop(ctx: RunContext, prepared: PreparedRun): Prom
         runToken: prepared.token,
         model: prepared.model,
       },
-      prompt: run.job.prompt,
+      prompt: promptOf(run),
       sandbox: prepared.sandbox,
       broker: brokerFor(ctx, prepared),
       plan: prepared.plan.tools.map((t) => ({ ...t })),
@@ -42,6 +43,16 @@ export async function runAgentLoop(ctx: RunContext, prepared: PreparedRun): Prom
   const diff = await collectChanges(ctx, prepared);
   await attachPullRequest(ctx, prepared);
   return { result, diff };
+}
+
+/** The approved job's prompt; an event run's adds the event's metadata, untrusted (E02). */
+function promptOf(run: LoadedRun): string {
+  if (run.trigger !== "EVENT" || !run.triggerEvent) return run.job.prompt;
+  const job = { key: run.job.key, prompt: run.job.prompt };
+  return eventRunPrompt(
+    { ...job, repositoryFullName: run.job.repository.fullName },
+    run.triggerEvent,
+  );
 }
 
 /** A proposed pull request takes the run's changes now, while the sandbox exists (issue #24). */

@@ -4,6 +4,7 @@
 // bookkeeping: the outputs are held for an owner instead.
 import {
   checkRunOutputs,
+  eventHoldsOfRun,
   grantedOutputsOfRun,
   holdOutputs,
   UNCHECKED_REASON,
@@ -22,7 +23,8 @@ export async function checkOutputs(
   const { db, masker, outputChecks } = ctx.deps;
   try {
     const granted = await grantedOutputsOfRun(db, ctx.scope);
-    const run = { ...ctx.scope, succeeded: status === "SUCCEEDED", status };
+    const holds = await eventHoldsOfRun(db, ctx.scope);
+    const run = { ...ctx.scope, succeeded: status === "SUCCEEDED", status, holds };
     const deps = { db, known: masker, ...(outputChecks ? { config: outputChecks } : {}) };
     return await checkRunOutputs({ ...deps, ...(review ? { review } : {}) }, run, granted);
   } catch (error) {

@@ -39,7 +39,7 @@ export interface RunContext {
 function loadRun(db: Db, runId: string) {
   return db.run.findUnique({
     where: { id: runId },
-    include: { job: { include: { repository: true } }, modelProvider: true },
+    include: { job: { include: { repository: true } }, modelProvider: true, triggerEvent: true },
   });
 }
 
