@@ -2,8 +2,9 @@
 //
 //   1. the repository's jobs whose stored triggers (the default branch's, E01) match;
 //   2. per job, one transaction under the job's run lock: dedupe, the drop checks (not
-//      approved, own App, other bots, rate limit), supersede queued runs of the same pull
-//      request, queue the run; each outcome a TriggerEvent row and an audit row;
+//      approved, own App, other bots, rate limit), a newer event of the same pull request
+//      with a run already (this one starts nothing), supersede older queued runs of it, queue
+//      the run; each outcome a TriggerEvent row and an audit row;
 //   3. after commit, each queued run onto the run queue (a crash in between leaves a QUEUED
 //      run that the scheduler's requeue puts back).
 //
@@ -16,8 +17,14 @@ import type { AppIdentity } from "./bots.ts";
 import type { Delivery } from "./deliveries/types.ts";
 import { matchingJobs, workspaceApps } from "./intake/candidates.ts";
 import { dropOf } from "./intake/drops.ts";
-import { alreadyMet, recordDropped, recordQueued, type EventContext } from "./intake/rows.ts";
-import { supersedeQueued } from "./intake/supersede.ts";
+import {
+  alreadyMet,
+  recordDropped,
+  recordQueued,
+  recordSupersededOnArrival,
+  type EventContext,
+} from "./intake/rows.ts";
+import { newerEventRun, supersedeQueued } from "./intake/supersede.ts";
 
 export interface EnqueueRun {
   (run: { runId: string; workspaceId: string }): Promise<void>;
@@ -34,6 +41,7 @@ export interface IntakeInput {
 export type JobOutcome =
   | { jobKey: string; outcome: "queued"; runId: string; superseded: number }
   | { jobKey: string; outcome: "dropped"; reason: TriggerEventDropReason }
+  | { jobKey: string; outcome: "superseded"; newerRunId: string }
   | { jobKey: string; outcome: "duplicate" };
 
 export interface IntakeSummary {
@@ -77,6 +85,11 @@ function intakeForJob(db: Db, matched: EventContext, apps: AppIdentity[]): Promi
       await recordDropped(tx, c, drop.reason, drop.detail);
       return { jobKey, outcome: "dropped", reason: drop.reason };
     }
+    const newerRunId = await newerEventRun(tx, c);
+    if (newerRunId !== null) {
+      await recordSupersededOnArrival(tx, c, newerRunId);
+      return { jobKey, outcome: "superseded", newerRunId };
+    }
     const superseded = await supersedeQueued(tx, c);
     return { jobKey, outcome: "queued", runId: await queueRun(tx, c), superseded };
   });
@@ -108,11 +121,13 @@ export function summaryMessage(summary: IntakeSummary): string {
     o.outcome === "dropped" ? [`${o.jobKey} (${o.reason})`] : [],
   );
   const duplicates = summary.jobs.filter((o) => o.outcome === "duplicate").length;
+  const older = summary.jobs.filter((o) => o.outcome === "superseded").length;
   const parts = [
     `Queued ${queued} run(s)`,
     `dropped ${dropped.length}${dropped.length > 0 ? `: ${dropped.join(", ")}` : ""}`,
   ];
   if (duplicates > 0) parts.push(`${duplicates} already received`);
+  if (older > 0) parts.push(`${older} older than an event that already has a run`);
   if (summary.jobs.length === 0) parts.push("no job's trigger matches this event");
   return `${parts.join("; ")}.`;
 }

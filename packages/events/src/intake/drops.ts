@@ -22,9 +22,9 @@ async function lockWorkspaceEventRuns(tx: Tx, workspaceId: string): Promise<void
 }
 
 /**
- * Event-started runs of the last hour (queued, or queued then superseded) against the
- * workspace's limit. Under the workspace lock, so concurrent deliveries cannot both take the
- * last slot.
+ * Event-started runs of the last hour against the workspace's limit. A run superseded before
+ * it started spent nothing, so a burst's newest push is never the one dropped. Under the
+ * workspace lock, so concurrent deliveries cannot both take the last slot.
  */
 async function rateLimited(tx: Tx, c: EventContext): Promise<Drop | null> {
   await lockWorkspaceEventRuns(tx, c.workspaceId);
@@ -36,7 +36,7 @@ async function rateLimited(tx: Tx, c: EventContext): Promise<Drop | null> {
     tx.triggerEvent.count({
       where: {
         workspaceId: c.workspaceId,
-        outcome: { in: ["queued", "superseded"] },
+        outcome: "queued",
         receivedAt: { gt: new Date(c.now.getTime() - HOUR_MS) },
       },
     }),

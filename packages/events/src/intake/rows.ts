@@ -45,6 +45,7 @@ function eventColumns(c: EventContext) {
     commandText: job.match.commandText,
     dedupeKey: d.dedupeKey,
     receivedAt: c.now,
+    occurredAt: d.occurredAt,
   };
 }
 
@@ -69,6 +70,30 @@ export async function recordQueued(tx: Tx, c: EventContext, runId: string): Prom
     targetId: runId,
     targetLabel: c.job.name,
     outcome: "queued",
+  });
+}
+
+/** A delivery older than the event whose run already has its pull request (E04): no run. */
+export async function recordSupersededOnArrival(
+  tx: Tx,
+  c: EventContext,
+  newerRunId: string,
+): Promise<void> {
+  const outcome: TriggerEventOutcome = "superseded";
+  const detail = `Arrived after a newer event for this pull request, whose run ${newerRunId} covers it.`;
+  const row = await tx.triggerEvent.create({
+    data: { ...eventColumns(c), outcome, detail },
+    select: { id: true },
+  });
+  await recordAudit(tx, {
+    workspaceId: c.workspaceId,
+    actorType: "SYSTEM",
+    actorId: SYSTEM_EVENTS,
+    action: "event.superseded",
+    targetType: "TriggerEvent",
+    targetId: row.id,
+    targetLabel: c.job.name,
+    outcome: "superseded",
   });
 }
 

@@ -253,6 +253,57 @@ describe("event intake", () => {
     ).toBe(9);
   });
 
+  test("[E04] deliveries out of order: an older push arriving after a newer one's run starts nothing", async ({
+    db,
+  }) => {
+    const s = await setup(db);
+    await s.job("review", PR);
+    const at = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000);
+    const send = (headSha: string, secondsAgo: number) =>
+      s.send(
+        "pull_request",
+        pullRequestPayload("synchronize", {
+          repository: s.fullName,
+          headSha,
+          number: 4,
+          at: at(secondsAgo),
+        }),
+      );
+    expect((await send(sha("b"), 10)).status).toBe(202);
+    const late = await send(sha("a"), 30);
+    expect(late).toEqual({
+      status: 202,
+      message: expect.stringContaining("1 older than an event that already has a run") as string,
+    });
+    const runs = await s.runs();
+    expect(runs.map((r) => [r.status, r.commitSha])).toEqual([["QUEUED", sha("b")]]);
+    const events = await s.events();
+    expect(events.map((e) => [e.outcome, e.headSha, e.runId])).toEqual([
+      ["queued", sha("b"), runs[0]!.id],
+      ["superseded", sha("a"), null],
+    ]);
+    expect(events[1]!.detail).toContain(runs[0]!.id);
+  });
+
+  test("[E04] a burst of pushes past the hourly limit still runs the newest head (superseded runs spend nothing)", async ({
+    db,
+  }) => {
+    const s = await setup(db, { eventRunsPerHour: 3 });
+    await s.job("review", PR);
+    const heads = Array.from({ length: 8 }, (_, i) => i.toString(16).repeat(40));
+    for (const headSha of heads) {
+      const payload = pullRequestPayload("synchronize", {
+        repository: s.fullName,
+        headSha,
+        number: 2,
+      });
+      expect((await s.send("pull_request", payload)).status).toBe(202);
+    }
+    const runs = await s.runs();
+    expect(runs.filter((r) => r.status === "QUEUED").map((r) => r.commitSha)).toEqual([heads[7]]);
+    expect((await s.events()).filter((e) => e.outcome === "dropped")).toHaveLength(0);
+  });
+
   test("[E04] a 50-event burst with eventRunsPerHour 20 queues 20 and records 30 rate_limit drops", async ({
     db,
   }) => {

@@ -46,7 +46,14 @@ const test = dbTest.extend("eventRun", { scope: "file" }, async ({ db }) => {
   const tenant = await seedTenant(db);
   const jobId = await seedJob(db, tenant);
   let n = 0;
-  return async (event: { permission: string | null; headSha?: string; at?: Date }) => {
+  return async (event: {
+    permission: string | null;
+    headSha?: string;
+    at?: Date;
+    occurredAt?: Date;
+    /** The pull request; each test that compares heads takes its own. */
+    number?: number;
+  }) => {
     const id = await createRun(db, tenant.workspaceId, jobId);
     await db.run.update({ where: { id }, data: { trigger: "EVENT" } });
     n += 1;
@@ -59,16 +66,17 @@ const test = dbTest.extend("eventRun", { scope: "file" }, async ({ db }) => {
         kind: "pull_request",
         action: "synchronize",
         subjectType: "pull_request",
-        subjectNumber: 9,
+        subjectNumber: event.number ?? 9,
         subjectTitle: "Speed up",
         subjectUrl: "https://github.com/acme/app/pull/9",
         subjectAuthor: "wendy",
         actorLogin: "wendy",
         actorPermission: event.permission,
         headSha: event.headSha ?? String(n).repeat(40).slice(0, 40),
-        dedupeKey: `pr:9:${n}`,
+        dedupeKey: `pr:${event.number ?? 9}:${n}`,
         outcome: "queued",
         receivedAt: event.at ?? new Date(),
+        occurredAt: event.occurredAt ?? event.at ?? new Date(),
       },
     });
     const propose = (seq: number, kind: string, payload: Record<string, unknown>) =>
@@ -127,6 +135,27 @@ describe("event holds", () => {
     ]);
     // The newest head's run applies as the owner chose (auto).
     expect((await check(db, newer)).map((o) => o.state)).toEqual(["READY", "READY"]);
+  });
+
+  test("[E04] newer is the pull request's own time, not the delivery order", async ({
+    db,
+    eventRun,
+  }) => {
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    const newest = await eventRun({
+      permission: "write",
+      at: minutesAgo(2),
+      occurredAt: minutesAgo(2),
+      number: 12,
+    });
+    // Delivered later, but about an older push: it does not make the newest head superseded.
+    await eventRun({
+      permission: "write",
+      at: minutesAgo(1),
+      occurredAt: minutesAgo(5),
+      number: 12,
+    });
+    expect((await check(db, newest)).map((o) => o.state)).toEqual(["READY", "READY"]);
   });
 
   test("a run no event started has no event holds", async ({ db }) => {

@@ -30,6 +30,7 @@ export async function eventHoldsOfRun(
       subjectNumber: true,
       headSha: true,
       receivedAt: true,
+      occurredAt: true,
       actorPermission: true,
     },
   });
@@ -42,7 +43,10 @@ export async function eventHoldsOfRun(
       jobId: event.jobId,
       kind: "pull_request",
       subjectNumber: event.subjectNumber,
-      receivedAt: { gt: event.receivedAt },
+      OR: [
+        { occurredAt: { gt: event.occurredAt } },
+        { occurredAt: event.occurredAt, receivedAt: { gt: event.receivedAt } },
+      ],
       headSha: { not: event.headSha },
       outcome: { in: ["queued", "superseded"] },
     },

@@ -118,6 +118,9 @@ function Outcome({ workspaceId, event }: { workspaceId: string; event: JobEvent 
       </>
     );
   }
+  if (event.outcome === "superseded" && event.runId === null) {
+    return <>Superseded: it arrived after a newer event for this pull request had its run.</>;
+  }
   if (event.outcome === "superseded") {
     return <>Superseded: newer commits arrived before its run started.</>;
   }
