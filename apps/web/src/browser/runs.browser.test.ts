@@ -367,6 +367,62 @@ describe("runs list", () => {
   }, 120_000);
 });
 
+describe("event runs", () => {
+  it("[E03] the runs list filters by trigger, the run page names its event, the job page lists it", async () => {
+    const run = await app.db.run.create({
+      data: {
+        workspaceId: seed.workspaceId,
+        jobId: seed.jobId,
+        trigger: "EVENT",
+        status: "SUCCEEDED",
+        budgetTokens: 1_000,
+        commitSha: "b".repeat(40),
+      },
+    });
+    await app.db.triggerEvent.create({
+      data: {
+        workspaceId: seed.workspaceId,
+        jobId: seed.jobId,
+        deliveryId: "delivery-1",
+        kind: "pull_request",
+        action: "opened",
+        subjectType: "pull_request",
+        subjectNumber: 12,
+        subjectTitle: "Fix the flaky test",
+        subjectUrl: "https://github.com/acme/app/pull/12",
+        subjectAuthor: "octocat",
+        actorLogin: "octocat",
+        actorPermission: "write",
+        headSha: "b".repeat(40),
+        body: "Body text only the run's tool returns.",
+        dedupeKey: "pr:12:opened:bbbb",
+        outcome: "queued",
+        runId: run.id,
+      },
+    });
+    const page = await context.newPage();
+    await page.goto(`/w/${seed.workspaceId}/runs`);
+    const rows = page.getByRole("table", { name: "Runs" }).locator("tbody tr");
+    await page.getByLabel("Trigger").selectOption("EVENT");
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().getByText("Event", { exact: true }).count()).toBe(1);
+    await rows.first().getByRole("link").click();
+    await page.waitForURL(`**/runs/${run.id}`);
+    const origin = page.getByRole("region", { name: "Started by an event" });
+    await origin.waitFor();
+    const link = origin.getByRole("link", { name: "#12 Fix the flaky test" });
+    expect(await link.getAttribute("href")).toBe("https://github.com/acme/app/pull/12");
+    expect(await origin.getByText("octocat (write)").count()).toBe(1);
+    expect(await page.getByText("Body text only").count()).toBe(0);
+
+    await page.goto(`/w/${seed.workspaceId}/jobs/${seed.jobId}`);
+    const events = page.getByRole("table", { name: "Recent events" });
+    await events.waitFor();
+    await events.getByRole("link", { name: `run ${run.id.slice(-8)}` }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  }, 60_000);
+});
+
 describe("runs: empty and not found", () => {
   it("a workspace without runs says what to do; a run of another workspace is not found", async () => {
     const empty = await seedWorkspace(app.db, { name: "quiet-team" });
