@@ -109,6 +109,7 @@ async function main() {
     pages,
     https,
     readyz,
+    maxEventAgeSeconds: env.SECONDSHIFT_MAX_EVENT_AGE_SECONDS,
   });
   server.listen(env.PORT, () => logger.info({ port: env.PORT }, "web listening"));
   // Process metrics only: the run and queue figures come from the worker's endpoint.

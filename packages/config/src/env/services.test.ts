@@ -242,6 +242,18 @@ describe("web settings", () => {
     expect(error.message).toContain("SECONDSHIFT_WORKSPACE_CREATION");
   });
 
+  it("an event older than 20 minutes starts nothing by default; the age is a bounded whole number", () => {
+    expect(loadWebEnv(base).SECONDSHIFT_MAX_EVENT_AGE_SECONDS).toBe(1200);
+    expect(
+      loadWebEnv({ ...base, SECONDSHIFT_MAX_EVENT_AGE_SECONDS: "300" })
+        .SECONDSHIFT_MAX_EVENT_AGE_SECONDS,
+    ).toBe(300);
+    for (const bad of ["0", "1.5", "86401", "soon"]) {
+      const error = failure(() => loadWebEnv({ ...base, SECONDSHIFT_MAX_EVENT_AGE_SECONDS: bad }));
+      expect(error.message).toContain("SECONDSHIFT_MAX_EVENT_AGE_SECONDS");
+    }
+  });
+
   it("trusts no proxy by default; trusted proxies are CIDR ranges, anything else is named", () => {
     expect(loadWebEnv(base).SECONDSHIFT_TRUSTED_PROXIES).toEqual([]);
     expect(

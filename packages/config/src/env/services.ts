@@ -61,6 +61,11 @@ export const webEnvSchema = z.object({
    * the client, for rate limits and sessions. Empty (default): the TCP peer is the client.
    */
   SECONDSHIFT_TRUSTED_PROXIES: cidrList,
+  /**
+   * A GitHub event older than this (its object's own time) starts nothing (E04): a captured
+   * delivery cannot be replayed later. Default 20 minutes, at most a day.
+   */
+  SECONDSHIFT_MAX_EVENT_AGE_SECONDS: positiveInt(1200, "seconds", 86_400),
 });
 
 export const gatewayEnvSchema = z.object({

@@ -204,13 +204,13 @@ const bots = {
     "true: events caused by other bots (e.g. Dependabot) count too; SecondShift's own App never triggers a run. Default false.",
 } as const;
 
-// `on:` (issue #25 item 2): requests only. The triggers are stored with the job, hashed into its
-// request (adding or widening one needs approval again) and shown in the access review; no
-// delivery is received and no run is started by an event yet (intake is issue #25 item 1).
+// `on:` (issue #25): the events a job asks to run on. They are stored with the job, hashed into
+// its request (adding or widening one needs approval again) and shown in the access review;
+// only the default branch's approved triggers start runs (packages/events).
 const triggers = {
   type: "object",
   description:
-    "Events the job asks to run on, beside or instead of its schedule (GitHub repositories only; the workspace owner approves them in the access review; events do not start runs yet in this version). Allowed keys: pullRequest, issues, commentCommand.",
+    "Events the job asks to run on, beside or instead of its schedule (GitHub repositories only; the workspace owner approves them in the access review; only approved triggers start runs). Allowed keys: pullRequest, issues, commentCommand.",
   additionalProperties: false,
   properties: {
     pullRequest: {
