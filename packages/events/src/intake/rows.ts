@@ -73,49 +73,54 @@ export async function recordQueued(tx: Tx, c: EventContext, runId: string): Prom
   });
 }
 
-/** A delivery older than the event whose run already has its pull request (E04): no run. */
-export async function recordSupersededOnArrival(
+/** An event that starts no run: its row, and the audit row that points at it. */
+async function recordWithoutRun(
   tx: Tx,
   c: EventContext,
-  newerRunId: string,
+  row: { outcome: TriggerEventOutcome; dropReason?: TriggerEventDropReason; detail: string | null },
+  audit: { action: "event.superseded" | "event.dropped"; outcome: string },
 ): Promise<void> {
-  const outcome: TriggerEventOutcome = "superseded";
-  const detail = `Arrived after a newer event for this pull request, whose run ${newerRunId} covers it.`;
-  const row = await tx.triggerEvent.create({
-    data: { ...eventColumns(c), outcome, detail },
+  const { id } = await tx.triggerEvent.create({
+    data: { ...eventColumns(c), ...row },
     select: { id: true },
   });
   await recordAudit(tx, {
     workspaceId: c.workspaceId,
     actorType: "SYSTEM",
     actorId: SYSTEM_EVENTS,
-    action: "event.superseded",
+    action: audit.action,
     targetType: "TriggerEvent",
-    targetId: row.id,
+    targetId: id,
     targetLabel: c.job.name,
-    outcome: "superseded",
+    outcome: audit.outcome,
   });
 }
 
-export async function recordDropped(
+/** A delivery older than the event whose run already has its pull request (E04): no run. */
+export function recordSupersededOnArrival(
+  tx: Tx,
+  c: EventContext,
+  newerRunId: string,
+): Promise<void> {
+  const detail = `Arrived after a newer event for this pull request, whose run ${newerRunId} covers it.`;
+  return recordWithoutRun(
+    tx,
+    c,
+    { outcome: "superseded", detail },
+    { action: "event.superseded", outcome: "superseded" },
+  );
+}
+
+export function recordDropped(
   tx: Tx,
   c: EventContext,
   reason: TriggerEventDropReason,
   detail: string | null,
 ): Promise<void> {
-  const outcome: TriggerEventOutcome = "dropped";
-  const row = await tx.triggerEvent.create({
-    data: { ...eventColumns(c), outcome, dropReason: reason, detail },
-    select: { id: true },
-  });
-  await recordAudit(tx, {
-    workspaceId: c.workspaceId,
-    actorType: "SYSTEM",
-    actorId: SYSTEM_EVENTS,
-    action: "event.dropped",
-    targetType: "TriggerEvent",
-    targetId: row.id,
-    targetLabel: c.job.name,
-    outcome: reason,
-  });
+  return recordWithoutRun(
+    tx,
+    c,
+    { outcome: "dropped", dropReason: reason, detail },
+    { action: "event.dropped", outcome: reason },
+  );
 }
