@@ -414,12 +414,14 @@ describe("event runs", () => {
     expect(await link.getAttribute("href")).toBe("https://github.com/acme/app/pull/12");
     expect(await origin.getByText("octocat (write)").count()).toBe(1);
     expect(await page.getByText("Body text only").count()).toBe(0);
+    await screenshot(page, "run-started-by-event");
 
     await page.goto(`/w/${seed.workspaceId}/jobs/${seed.jobId}`);
     const events = page.getByRole("table", { name: "Recent events" });
     await events.waitFor();
     await events.getByRole("link", { name: `run ${run.id.slice(-8)}` }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, "job-events");
   }, 60_000);
 });
 
