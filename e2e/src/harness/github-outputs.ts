@@ -1,7 +1,8 @@
 // A workspace whose repository is fetched and written through a loopback GitHub App: the test
 // repository served over git HTTP (the App's installation tokens as passwords), its last
 // commit mirrored as `main` on the fake's Git Data API, a GitHub App connection, a sync, and
-// the job approved with the given outputs. For the results end-to-end tests (issue #24).
+// every job approved with the given outputs (the same for all, or chosen per job key). For the
+// results and events end-to-end tests (issues #24, #25).
 import { join } from "node:path";
 import { approveJob, createConnection, type ApproveJobInput } from "@secondshift/domain";
 import { startFakeGithubApp, type FakeGithubApp } from "@secondshift/connectors/testing/github-app";
@@ -21,6 +22,8 @@ import { actAs } from "./actor.ts";
 import type { Platform } from "./platform.ts";
 import { plantedSecrets } from "./seed.ts";
 import { seedPlainWorkspace } from "./seed-plain.ts";
+
+type Outputs = NonNullable<ApproveJobInput["outputs"]>;
 
 export interface GithubOutputs {
   app: FakeGithubApp;
@@ -67,7 +70,7 @@ export async function githubAppWorkspace(
   p: Platform,
   g: GithubOutputs,
   files: Record<string, string>,
-  outputs: NonNullable<ApproveJobInput["outputs"]>,
+  outputs: Outputs | ((jobKey: string) => Outputs),
 ) {
   const commit = await g.repo.commit(files);
   g.github.seedBase(files, "main", commit);
@@ -91,7 +94,14 @@ export async function githubAppWorkspace(
   });
   const synced = await syncRepository(p.t.db, p.worker.syncDeps, ws);
   expect(synced.status).toBe("synced");
-  const job = await p.t.db.job.findFirstOrThrow({ where: { workspaceId: ws.workspaceId } });
-  await approveJob(owner, { jobId: job.id, requestHash: job.requestHash, outputs });
-  return { ws, owner, job, commit };
+  // Every job the config declares is approved, each with the outputs chosen for its key.
+  const jobs = await p.t.db.job.findMany({
+    where: { workspaceId: ws.workspaceId },
+    orderBy: { key: "asc" },
+  });
+  for (const made of jobs) {
+    const chosen = typeof outputs === "function" ? outputs(made.key) : outputs;
+    await approveJob(owner, { jobId: made.id, requestHash: made.requestHash, outputs: chosen });
+  }
+  return { ws, owner, job: jobs[0]!, jobs, commit, connectionId };
 }
